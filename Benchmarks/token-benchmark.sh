@@ -1,0 +1,350 @@
+#!/usr/bin/env bash
+# Load benchmark for POST /auth/token (authorization_code grant).
+#
+#   bash Benchmarks/token-benchmark.sh
+#
+# Builds the release server and the rsa-sign-rate tool, starts the server on a
+# free loopback port with a throw-away data dir, mints a client secret and a
+# supply of single-use authorization codes through the admin API, loads the
+# token endpoint with wrk (each code used at most once), then measures the raw
+# RSA-2048 signing rate of this machine and prints a summary. It measures; it
+# does not judge: the exit status is 0 whether or not the goals are met
+# (non-zero only when the benchmark itself cannot run).
+#
+# Environment:
+#   SKIP_BUILD=1          do not run `swift build` (use existing binaries)
+#   DURATION=10s          wrk duration (N, Ns, Nm)
+#   TOTAL_CODES=30000     authorization codes to mint before the load
+#   CONNECTIONS=64        wrk connections      THREADS=2  wrk threads
+#   RSA_SECONDS=3         duration of the signing-floor measurement
+#   SIWA_BIN, RSA_SIGN_RATE_BIN   override the binaries (default .build/release/…)
+#   BUILD_TIMEOUT=3600    seconds allowed for each `swift build`
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH_DIR="$ROOT/Benchmarks"
+
+DURATION="${DURATION:-10s}"
+TOTAL_CODES="${TOTAL_CODES:-30000}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-2}"
+RSA_SECONDS="${RSA_SECONDS:-3}"
+BUILD_TIMEOUT="${BUILD_TIMEOUT:-3600}"
+SIWA_BIN="${SIWA_BIN:-$ROOT/.build/release/siwa}"
+RSA_SIGN_RATE_BIN="${RSA_SIGN_RATE_BIN:-$ROOT/.build/release/rsa-sign-rate}"
+
+GOAL_RATIO="0.60"
+GOAL_P99_MS="50"
+CODES_PER_CALL=1000
+SERVER_START_TIMEOUT=60
+
+SERVER_PID=""
+DATA_DIR=""
+SCRATCH_DIR=""
+PORT=""
+BASE_URL=""
+
+log()  { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die()  { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# --- housekeeping -----------------------------------------------------------
+
+stop_server() {
+    [[ -n "$SERVER_PID" ]] || return 0
+    if kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        for _ in $(seq 50); do
+            kill -0 "$SERVER_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -9 "$SERVER_PID" 2>/dev/null || true
+    fi
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
+cleanup() {
+    stop_server
+    [[ -z "$DATA_DIR" ]] || rm -rf "$DATA_DIR"
+    [[ -z "$SCRATCH_DIR" ]] || rm -rf "$SCRATCH_DIR"
+}
+
+# "10s" / "10" / "2m" / "1h" -> seconds (used only to bound wrk's run time).
+duration_seconds() {
+    local d="$1"
+    case "$d" in
+        *s) echo "${d%s}" ;;
+        *m) echo $(( ${d%m} * 60 )) ;;
+        *h) echo $(( ${d%h} * 3600 )) ;;
+        *)  echo "$d" ;;
+    esac
+}
+
+check_settings() {
+    [[ "$TOTAL_CODES" =~ ^[1-9][0-9]*$ ]] || die "TOTAL_CODES must be a positive integer"
+    [[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer"
+    [[ "$THREADS" =~ ^[1-9][0-9]*$ ]] || die "THREADS must be a positive integer"
+    [[ "$DURATION" =~ ^[1-9][0-9]*[smh]?$ ]] || die "DURATION must look like 10s, 10, 2m or 1h (got '$DURATION')"
+    command -v python3 >/dev/null || die "python3 is required"
+    command -v curl >/dev/null || die "curl is required"
+}
+
+# --- build and tools --------------------------------------------------------
+
+build_products() {
+    if [[ "${SKIP_BUILD:-}" == "1" ]]; then
+        log "SKIP_BUILD=1: using existing binaries"
+    else
+        local product
+        for product in siwa rsa-sign-rate; do
+            log "swift build -c release --product $product"
+            (cd "$ROOT" && timeout "$BUILD_TIMEOUT" swift build -c release --product "$product") \
+                || die "release build of $product failed"
+        done
+    fi
+    [[ -x "$SIWA_BIN" ]] || die "server binary not found: $SIWA_BIN"
+    [[ -x "$RSA_SIGN_RATE_BIN" ]] || die "rsa-sign-rate binary not found: $RSA_SIGN_RATE_BIN"
+}
+
+ensure_wrk() {
+    command -v wrk >/dev/null && return 0
+    [[ "$(id -u)" == "0" ]] || die "wrk is not installed (apt-get install wrk) and we are not root"
+    log "installing wrk"
+    timeout 300 apt-get update -qq >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq wrk >/dev/null \
+        || die "apt-get install wrk failed"
+    command -v wrk >/dev/null || die "wrk still not found after install"
+}
+
+# --- server -----------------------------------------------------------------
+
+pick_port() {
+    python3 - <<'PY'
+import socket
+while True:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    if port != 8080:
+        print(port)
+        break
+PY
+}
+
+start_server() {
+    PORT="$(pick_port)"
+    BASE_URL="http://127.0.0.1:$PORT"
+    log "starting server on $BASE_URL (data dir $DATA_DIR)"
+    "$SIWA_BIN" serve --port "$PORT" --data-dir "$DATA_DIR" --log-level warning \
+        >"$SCRATCH_DIR/server.log" 2>&1 &
+    SERVER_PID=$!
+}
+
+server_failed() {
+    warn "server output (last 30 lines):"
+    tail -n 30 "$SCRATCH_DIR/server.log" >&2 || true
+    die "$1"
+}
+
+# Waits (bounded) for the discovery document to answer and demo.json to appear.
+wait_for_server() {
+    local deadline=$(( SECONDS + SERVER_START_TIMEOUT ))
+    until curl -fsS --max-time 2 -o /dev/null "$BASE_URL/.well-known/openid-configuration" 2>/dev/null \
+          && [[ -s "$DATA_DIR/demo.json" ]]; do
+        kill -0 "$SERVER_PID" 2>/dev/null || server_failed "server exited during start-up"
+        (( SECONDS < deadline )) || server_failed "server not ready after ${SERVER_START_TIMEOUT}s"
+        sleep 0.2
+    done
+    log "server is up (pid $SERVER_PID)"
+}
+
+# demo_field EXPR -> python expression evaluated on the parsed demo.json (`d`).
+demo_field() {
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+        "$DATA_DIR/demo.json" "$1" || die "demo.json has no $1"
+}
+
+read_demo() {
+    TEAM_ID="$(demo_field 'd["team_id"]')"
+    KEY_ID="$(demo_field 'd["key_id"]')"
+    KEY_FILE="$(demo_field 'd["key_file"]')"
+    CLIENT_ID="$(demo_field 'd["services_id"]')"
+    REDIRECT_URI="$(demo_field 'd["return_urls"][0]')"
+    APPLE_ID="$(demo_field 'd["users"][0]["apple_id"]')"
+    ADMIN_TOKEN="$(demo_field 'd["admin_token"]')"
+    local demo_server
+    demo_server="$(demo_field 'd["server"]')"
+    [[ "$demo_server" == "$BASE_URL" ]] || warn "demo.json says server=$demo_server, benchmarking $BASE_URL"
+}
+
+# --- inputs: client secret and authorization codes ---------------------------
+
+mint_client_secret() {
+    CLIENT_SECRET="$(timeout 60 "$SIWA_BIN" secret --team-id "$TEAM_ID" --key-id "$KEY_ID" \
+        --key "$KEY_FILE" --client-id "$CLIENT_ID" --lifetime 1d | awk 'NF { line = $0 } END { print line }')" \
+        || die "siwa secret failed"
+    CLIENT_SECRET="${CLIENT_SECRET//[[:space:]]/}"
+    [[ "$CLIENT_SECRET" =~ ^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$ ]] \
+        || die "siwa secret did not print a JWT: '$CLIENT_SECRET'"
+    log "client secret minted (${#CLIENT_SECRET} chars)"
+}
+
+# Asks POST /admin/authorizations for codes in batches of <= CODES_PER_CALL.
+mint_codes() {
+    CODES_FILE="$SCRATCH_DIR/codes.txt"
+    log "minting $TOTAL_CODES authorization codes"
+    BASE_URL="$BASE_URL" ADMIN_TOKEN="$ADMIN_TOKEN" CLIENT_ID="$CLIENT_ID" \
+    REDIRECT_URI="$REDIRECT_URI" APPLE_ID="$APPLE_ID" TOTAL="$TOTAL_CODES" \
+    PER_CALL="$CODES_PER_CALL" OUT="$CODES_FILE" \
+    timeout 900 python3 - <<'PY' || die "minting authorization codes failed"
+import json, os, sys, time, urllib.error, urllib.request
+
+env = os.environ
+total, per_call = int(env["TOTAL"]), int(env["PER_CALL"])
+codes, seen = [], set()
+started = time.monotonic()
+while len(codes) < total:
+    body = json.dumps({
+        "client_id": env["CLIENT_ID"],
+        "redirect_uri": env["REDIRECT_URI"],
+        "apple_id": env["APPLE_ID"],
+        "count": min(per_call, total - len(codes)),
+    }).encode()
+    req = urllib.request.Request(
+        env["BASE_URL"] + "/admin/authorizations", data=body, method="POST",
+        headers={"Authorization": "Bearer " + env["ADMIN_TOKEN"],
+                 "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as resp:
+            results = json.load(resp)["results"]
+    except urllib.error.HTTPError as e:
+        sys.exit("admin API answered %d: %s" % (e.code, e.read()[:500].decode(errors="replace")))
+    fresh = [r["code"] for r in results if r.get("code") and r["code"] not in seen]
+    if not fresh:
+        sys.exit("admin API returned no new codes")
+    seen.update(fresh)
+    codes.extend(fresh)
+with open(env["OUT"], "w") as f:
+    f.write("\n".join(codes[:total]) + "\n")
+elapsed = time.monotonic() - started
+print("==> minted %d codes in %.1fs" % (min(len(codes), total), elapsed), file=sys.stderr)
+if elapsed > 240:
+    print("WARNING: minting took %.0fs; authorization codes live 5 minutes, the oldest may "
+          "expire during the load (lower TOTAL_CODES)" % elapsed, file=sys.stderr)
+PY
+}
+
+# --- load -------------------------------------------------------------------
+
+run_load() {
+    local secs
+    secs="$(duration_seconds "$DURATION")"
+    log "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION on POST $BASE_URL/auth/token"
+    timeout $(( secs + 120 )) wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s \
+        -s "$BENCH_DIR/token.lua" "$BASE_URL/auth/token" \
+        -- "$CODES_FILE" "$CLIENT_ID" "$CLIENT_SECRET" "$REDIRECT_URI" "$THREADS" \
+        >"$SCRATCH_DIR/wrk.out" 2>&1 || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk failed"; }
+    grep -v '^bench\.' "$SCRATCH_DIR/wrk.out" | sed 's/^/    /' >&2 || true
+    kill -0 "$SERVER_PID" 2>/dev/null || server_failed "server died during the load"
+    grep -q '^bench\.ok_2xx=' "$SCRATCH_DIR/wrk.out" || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk script printed no results"; }
+}
+
+# wrk_value KEY -> value of the "bench.KEY=VALUE" line printed by token.lua's done().
+wrk_value() {
+    local line
+    line="$(grep -m1 "^bench\.$1=" "$SCRATCH_DIR/wrk.out" || true)"
+    printf '%s\n' "${line#*=}"
+}
+
+report_load_warnings() {
+    local ok non2xx exhausted
+    ok="$(wrk_value ok_2xx)"
+    non2xx="$(wrk_value non_2xx)"
+    exhausted="$(wrk_value exhausted_threads)"
+    if (( exhausted > 0 )); then
+        warn "$exhausted wrk thread(s) ran out of authorization codes" \
+             "($(wrk_value codes_sent) of $(wrk_value codes_available) used, $(wrk_value filler_requests) filler requests):" \
+             "TOTAL_CODES=$TOTAL_CODES was too small for DURATION=$DURATION; token_req_per_sec is understated"
+    fi
+    if awk -v n="$non2xx" -v ok="$ok" 'BEGIN { exit !(n + ok > 0 && n / (n + ok) > 0.01) }'; then
+        warn "$non2xx non-2xx responses (> 1% of $(( ok + non2xx )))"
+        warn "sample: $(wrk_value sample_body)"
+    fi
+    local socket_errors
+    socket_errors="$(wrk_value socket_errors)"
+    (( socket_errors == 0 )) || warn "wrk counted $socket_errors socket errors/timeouts"
+}
+
+# Peak resident set size of the server so far, in MiB.
+server_peak_rss_mib() {
+    local kib
+    kib="$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status" 2>/dev/null || true)"
+    [[ -n "$kib" ]] || { echo "n/a"; return; }
+    awk -v k="$kib" 'BEGIN { printf "%.1f\n", k / 1024 }'
+}
+
+# --- signing floor ------------------------------------------------------------
+
+run_rsa_floor() {
+    log "rsa-sign-rate ${RSA_SECONDS}s"
+    local out
+    out="$(timeout $(( ${RSA_SECONDS%.*} + 120 )) "$RSA_SIGN_RATE_BIN" "$RSA_SECONDS")" \
+        || die "rsa-sign-rate failed"
+    RSA_RATE="$(printf '%s\n' "$out" | sed -n 's/^rsa2048_sign_per_sec_2_threads=//p' | tail -n 1)"
+    [[ -n "$RSA_RATE" ]] || die "rsa-sign-rate printed no rate: $out"
+}
+
+# --- summary ------------------------------------------------------------------
+
+goal_line() { # NAME MET(0/1) DETAIL
+    if [[ "$2" == "1" ]]; then echo "goal $1: MET ($3)"; else echo "goal $1: NOT MET ($3)"; fi
+}
+
+print_summary() {
+    local rate p50 p99 non2xx ratio ratio_met p99_met
+    rate="$(wrk_value ok_2xx_per_sec)"
+    p50="$(wrk_value p50_ms)"
+    p99="$(wrk_value p99_ms)"
+    non2xx="$(wrk_value non_2xx)"
+    ratio="$(awk -v t="$rate" -v r="$RSA_RATE" 'BEGIN { if (r > 0) printf "%.2f", t / r; else print "n/a" }')"
+    ratio_met="$(awk -v x="$ratio" -v g="$GOAL_RATIO" 'BEGIN { print (x != "n/a" && x + 0 >= g + 0) ? 1 : 0 }')"
+    p99_met="$(awk -v x="$p99" -v g="$GOAL_P99_MS" 'BEGIN { print (x + 0 <= g + 0) ? 1 : 0 }')"
+
+    echo
+    echo "=== token benchmark summary ==="
+    echo "token_req_per_sec=$rate p50_ms=$p50 p99_ms=$p99 non_2xx=$non2xx" \
+         "server_peak_rss_mib=$PEAK_RSS_MIB rsa_sign_per_sec_2_threads=$RSA_RATE" \
+         "ratio=$ratio goal_ratio=$GOAL_RATIO goal_p99_ms=$GOAL_P99_MS"
+    goal_line "ratio >= $GOAL_RATIO" "$ratio_met" "ratio=$ratio"
+    goal_line "p99 <= ${GOAL_P99_MS} ms" "$p99_met" "p99_ms=$p99"
+}
+
+main() {
+    check_settings
+    build_products
+    ensure_wrk
+
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    DATA_DIR="$(mktemp -d)"
+    SCRATCH_DIR="$(mktemp -d)"
+
+    start_server
+    wait_for_server
+    read_demo
+    mint_client_secret
+    mint_codes
+
+    run_load
+    PEAK_RSS_MIB="$(server_peak_rss_mib)"
+    stop_server
+    report_load_warnings
+
+    run_rsa_floor
+    print_summary
+}
+
+main "$@"

@@ -1,0 +1,96 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "sign-in-with-apple",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "siwa", targets: ["siwa"]),
+        .library(name: "AppleIDProtocol", targets: ["AppleIDProtocol"]),
+        .library(name: "AppleIDProvider", targets: ["AppleIDProvider"]),
+        .library(name: "AppleIDStore", targets: ["AppleIDStore"]),
+        .library(name: "AppleIDServer", targets: ["AppleIDServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
+    ],
+    targets: [
+        .target(
+            name: "AppleIDProtocol",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ]
+        ),
+        .target(
+            name: "AppleIDProvider",
+            dependencies: [
+                "AppleIDProtocol",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "AppleIDStore",
+            dependencies: [
+                "AppleIDProvider",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "AppleIDServer",
+            dependencies: [
+                "AppleIDProvider",
+                "AppleIDStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Templates")]
+        ),
+        .executableTarget(
+            name: "siwa",
+            dependencies: [
+                "AppleIDServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "AppleIDProtocolTests",
+            dependencies: ["AppleIDProtocol"]
+        ),
+        .testTarget(
+            name: "AppleIDProviderTests",
+            dependencies: ["AppleIDProvider", "AppleIDStore"]
+        ),
+        .testTarget(
+            name: "AppleIDStoreTests",
+            dependencies: ["AppleIDStore", "AppleIDProvider"]
+        ),
+        .testTarget(
+            name: "AppleIDServerTests",
+            dependencies: [
+                "AppleIDServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,31 @@
+import AppleIDProtocol
+
+/// Makes and finds the team-scoped `sub` and relay address of an account (spec §1, §11).
+struct TeamIdentities: Sendable {
+    let store: any AccountStore
+    let random: any RandomSource
+    let relayDomain: String
+
+    /// The account's identity for the team, created on first use. Stable from then on.
+    func identity(accountID: String, teamID: TeamID) async throws -> TeamIdentity {
+        if let existing = try await store.teamIdentity(accountID: accountID, teamID: teamID) { return existing }
+        return try await store.insertTeamIdentity(
+            TeamIdentity(accountID: accountID, teamID: teamID, subject: makeSubject()))
+    }
+
+    /// The identity with a relay address, creating the address the first time it is needed. The
+    /// same address serves every app of the team.
+    func identityWithRelayAddress(accountID: String, teamID: TeamID) async throws -> TeamIdentity {
+        var identity = try await identity(accountID: accountID, teamID: teamID)
+        if identity.relayAddress == nil {
+            identity.relayAddress = random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@" + relayDomain
+            try await store.save(identity)
+        }
+        return identity
+    }
+
+    /// Apple's shape: six digits, 32 lowercase hex characters, four digits.
+    private func makeSubject() -> Subject {
+        Subject(rawValue: "\(random.digits(6)).\(random.hex(bytes: 16)).\(random.digits(4))")
+    }
+}

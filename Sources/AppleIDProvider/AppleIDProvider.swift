@@ -1,0 +1,146 @@
+import AppleIDProtocol
+import Foundation
+import Logging
+
+/// The identity provider's engine: authorization checks, interaction, token issuance, revocation,
+/// the signing-key ring. Knows nothing of HTTP; the server translates requests into these calls.
+public final class AppleIDProvider: Sendable {
+    public let configuration: ProviderConfiguration
+    public let store: any ProviderStore
+    public let clock: any ProviderClock
+    public let random: any RandomSource
+    public let keyRing: SigningKeyRing
+    public let interactions: InteractionService
+    let logger: Logger
+    let pipeline: AuthorizationPipeline
+    let authenticator: ClientAuthenticator
+    let issuer: AuthorizationIssuer
+    let codeGrant: AuthorizationCodeGrant
+    let refreshGrant: RefreshTokenGrant
+    let revocation: Revocation
+
+    /// Loads (or creates) the signing keys and wires the engine.
+    public static func start(
+        configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock,
+        random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
+        logger: Logger = Logger(label: "AppleIDProvider")
+    ) async throws -> AppleIDProvider {
+        let keyRing = try await SigningKeyRing.load(store: store, keyFactory: keyFactory, random: random, now: clock.now())
+        return AppleIDProvider(
+            configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger)
+    }
+
+    init(
+        configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock, random: any RandomSource,
+        keyRing: SigningKeyRing, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.random = random
+        self.keyRing = keyRing
+        self.logger = logger
+        let idTokens = IdentityTokenFactory(signer: TokenSigner(keyRing: keyRing), configuration: configuration)
+        let identities = TeamIdentities(store: store, random: random, relayDomain: configuration.relayDomain)
+        let tokens = TokenIssuance(store: store, random: random, configuration: configuration)
+        self.pipeline = AuthorizationPipeline(registry: store)
+        self.authenticator = ClientAuthenticator(registry: store, configuration: configuration, cache: VerifiedSecretCache())
+        self.issuer = AuthorizationIssuer(
+            store: store, identities: identities, idTokens: idTokens, random: random, configuration: configuration)
+        self.interactions = InteractionService(
+            store: store, issuer: issuer, configuration: configuration, random: random, clock: clock)
+        self.codeGrant = AuthorizationCodeGrant(store: store, tokens: tokens, idTokens: idTokens, configuration: configuration)
+        self.refreshGrant = RefreshTokenGrant(store: store, tokens: tokens, idTokens: idTokens, configuration: configuration)
+        self.revocation = Revocation(store: store)
+    }
+
+    /// Runs the authorization checks (spec §3.1).
+    public func validate(_ request: AuthorizationRequest) async throws -> AuthorizationValidation {
+        let validation = try await pipeline.validate(request)
+        switch validation {
+        case .valid: break
+        case .rejected(let error), .redirectedError(let error, _):
+            logger.info("authorize refused", metadata: ["client_id": "\(request.clientID ?? "-")", "reason": "\(error.reason)"])
+        }
+        return validation
+    }
+
+    /// `POST /auth/token`. Failures are OAuth errors whose reason has been logged.
+    public func token(_ request: TokenRequest) async -> Result<TokenResponse, OAuthError> {
+        await answer(endpoint: "token", clientID: request.clientID) {
+            let now = self.clock.now()
+            let grantType = try Self.required(request.grantType, "grant_type").map(GrantType.init(rawValue:))
+            let client = try await self.authenticator.authenticate(clientID: request.clientID, secret: request.clientSecret, now: now)
+            switch grantType {
+            case .authorizationCode: return try await self.codeGrant.exchange(request, client: client, now: now)
+            case .refreshToken: return try await self.refreshGrant.refresh(request, client: client, now: now)
+            default: throw OAuthError.unsupportedGrantType("grant_type \(grantType?.rawValue ?? "") is not supported for this client")
+            }
+        }
+    }
+
+    /// `POST /auth/revoke`.
+    public func revoke(_ request: RevocationRequest) async -> Result<Void, OAuthError> {
+        await answer(endpoint: "revoke", clientID: request.clientID) {
+            let now = self.clock.now()
+            let client = try await self.authenticator.authenticate(clientID: request.clientID, secret: request.clientSecret, now: now)
+            try await self.revocation.revoke(request, client: client, now: now)
+        }
+    }
+
+    /// Completes an authorization without a browser, as `appleID` with `choices` (defaults: the
+    /// account's name, the real e-mail shared). Headless mode for CI and the admin surface.
+    public func authorizeHeadless(
+        _ request: AuthorizationRequest, appleID: String, choices: ConsentChoices? = nil
+    ) async throws -> HeadlessAuthorization {
+        switch try await validate(request) {
+        case .rejected(let error): return .rejected(error)
+        case .redirectedError(_, let response): return .answered(response)
+        case .valid(let validated):
+            guard let account = try await store.account(appleID: appleID), account.deletedAt == nil else {
+                return .unknownAppleID(appleID)
+            }
+            let now = clock.now()
+            return .answered(try await issuer.approve(validated, account: account, authTime: now, choices: choices, now: now))
+        }
+    }
+
+    /// Rotates the signing keys: next becomes active, a new next key is published.
+    public func rotateSigningKeys() async throws {
+        try await keyRing.rotate(now: clock.now())
+        logger.notice("signing keys rotated", metadata: ["active_kid": "\(keyRing.activeKeyID)"])
+    }
+
+    private func answer<T>(endpoint: String, clientID: String?, _ work: () async throws -> T) async -> Result<T, OAuthError> {
+        do {
+            return .success(try await work())
+        } catch let error as OAuthError {
+            logger.info(
+                "\(endpoint) refused",
+                metadata: ["client_id": "\(clientID ?? "-")", "error": "\(error.code.rawValue)", "reason": "\(error.reason)"])
+            return .failure(error)
+        } catch {
+            logger.error("\(endpoint) failed", metadata: ["client_id": "\(clientID ?? "-")", "error": "\(String(reflecting: type(of: error)))"])
+            return .failure(OAuthError(.serverError, status: 500, reason: "internal error"))
+        }
+    }
+
+    private static func required(_ value: String?, _ name: String) throws -> String? {
+        guard let value, !value.isEmpty else { throw OAuthError.invalidRequest("\(name) is missing") }
+        return value
+    }
+}
+
+/// The result of a headless authorization.
+public enum HeadlessAuthorization: Sendable {
+    case answered(AuthorizationResponse)
+    case rejected(OAuthError)
+    case unknownAppleID(String)
+}
+
+extension AppleIDProvider {
+    /// Logs a refusal decided outside the engine (malformed HTTP input), with its precise reason.
+    public func logRefusal(endpoint: String, error: OAuthError) {
+        logger.info("\(endpoint) refused", metadata: ["error": "\(error.code.rawValue)", "reason": "\(error.reason)"])
+    }
+}

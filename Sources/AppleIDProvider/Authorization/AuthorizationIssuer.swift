@@ -1,0 +1,67 @@
+import AppleIDProtocol
+import Foundation
+
+/// Turns an approved authorization into its answer: a single-use code bound to the request, an
+/// id_token when asked, and on the first authorization the `user` JSON (spec §3.3).
+struct AuthorizationIssuer: Sendable {
+    let store: any ProviderStore
+    let identities: TeamIdentities
+    let idTokens: IdentityTokenFactory
+    let random: any RandomSource
+    let configuration: ProviderConfiguration
+
+    /// Records consent on a first authorization (`choices` then required), issues the grant and code.
+    func approve(
+        _ request: ValidatedAuthorization, account: AppleIDAccount, authTime: Date, choices: ConsentChoices?, now: Date
+    ) async throws -> AuthorizationResponse {
+        var identity = try await identities.identity(accountID: account.id, teamID: request.teamID)
+        var user: AuthorizedUser?
+        let consent: Consent
+        if let existing = try await store.consent(accountID: account.id, groupID: request.groupID) {
+            consent = existing
+        } else {
+            let choices = (choices ?? ConsentChoices(firstName: account.firstName, lastName: account.lastName, hideEmail: false)).sanitized
+            var email: String?
+            if request.asksForEmail {
+                if choices.hideEmail {
+                    identity = try await identities.identityWithRelayAddress(accountID: account.id, teamID: request.teamID)
+                    email = identity.relayAddress
+                } else {
+                    email = account.email
+                }
+            }
+            consent = Consent(
+                accountID: account.id, groupID: request.groupID, grantedAt: now, scopes: request.scopes, email: email,
+                isPrivateEmail: request.asksForEmail && choices.hideEmail)
+            try await store.save(consent)
+            if request.asksForName || request.asksForEmail {
+                user = AuthorizedUser(
+                    name: request.asksForName ? .init(firstName: choices.firstName, lastName: choices.lastName) : nil,
+                    email: email)
+            }
+        }
+        let grant = Grant(
+            id: random.hex(bytes: 16), accountID: account.id, teamID: request.teamID, groupID: request.groupID,
+            clientID: request.clientID, subject: identity.subject, scopes: consent.scopes, email: consent.email,
+            isPrivateEmail: consent.isPrivateEmail, realUserStatus: account.realUserStatus, authTime: authTime, createdAt: now)
+        try await store.save(grant)
+
+        let code = OpaqueToken.make(.code, random: random)
+        try await store.save(
+            AuthorizationCodeRecord(
+                codeHash: OpaqueToken.hash(code), grantID: grant.id, clientID: request.clientID,
+                redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, nonce: request.nonce,
+                expiresAt: now.addingTimeInterval(configuration.codeLifetime)))
+
+        var parameters: [(name: String, value: String)] = [("code", code)]
+        if request.includesIDToken {
+            let client = try await store.client(request.clientID)
+            let idToken = try idTokens.make(
+                for: grant, client: client, now: now, kind: .authorization(nonce: request.nonce, code: code, accessToken: nil))
+            parameters.append(("id_token", idToken))
+        }
+        if let state = request.state { parameters.append(("state", state)) }
+        if let user { parameters.append(("user", try user.jsonString())) }
+        return AuthorizationResponse(redirectURI: request.redirectURI, responseMode: request.responseMode, parameters: parameters)
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What the user chose on the consent page of a first authorization.
+public struct ConsentChoices: Sendable, Hashable, Codable {
+    public var firstName: String
+    public var lastName: String
+    /// Hide My Email: give the app a relay address instead of the real one.
+    public var hideEmail: Bool
+
+    public init(firstName: String, lastName: String, hideEmail: Bool) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.hideEmail = hideEmail
+    }
+
+    /// Longest name part kept; the name is free text the user typed (spec §3.3), so it is bounded.
+    static let maximumNameLength = 100
+
+    var sanitized: ConsentChoices {
+        func clean(_ value: String) -> String {
+            let printable = value.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
+            return String(String(String.UnicodeScalarView(printable)).trimmingCharacters(in: .whitespaces).prefix(Self.maximumNameLength))
+        }
+        return ConsentChoices(firstName: clean(firstName), lastName: clean(lastName), hideEmail: hideEmail)
+    }
+}

@@ -1,0 +1,67 @@
+import AppleIDProtocol
+
+/// An authorization request that passed every check of the pipeline: what the user is asked to
+/// approve and how the answer goes back.
+public struct ValidatedAuthorization: Codable, Sendable, Hashable {
+    public var clientID: ClientID
+    public var teamID: TeamID
+    public var groupID: ClientID
+    public var redirectURI: String
+    public var includesIDToken: Bool
+    public var responseMode: ResponseMode
+    public var scopes: [Scope]
+    public var state: String?
+    public var nonce: String?
+    public var codeChallenge: String?
+
+    public init(
+        clientID: ClientID, teamID: TeamID, groupID: ClientID, redirectURI: String, includesIDToken: Bool,
+        responseMode: ResponseMode, scopes: [Scope], state: String?, nonce: String?, codeChallenge: String?
+    ) {
+        self.clientID = clientID
+        self.teamID = teamID
+        self.groupID = groupID
+        self.redirectURI = redirectURI
+        self.includesIDToken = includesIDToken
+        self.responseMode = responseMode
+        self.scopes = scopes
+        self.state = state
+        self.nonce = nonce
+        self.codeChallenge = codeChallenge
+    }
+
+    public var asksForName: Bool { scopes.contains(.name) }
+    public var asksForEmail: Bool { scopes.contains(.email) }
+}
+
+/// What goes back to the relying party, and how: the server turns it into a redirect, a form
+/// POST page, or (for `web_message`) a `postMessage` page.
+public struct AuthorizationResponse: Sendable, Hashable {
+    public var redirectURI: String
+    public var responseMode: ResponseMode
+    /// Ordered wire parameters (`code`, `id_token`, `state`, `user`, or `error`, `state`).
+    public var parameters: [(name: String, value: String)]
+
+    public init(redirectURI: String, responseMode: ResponseMode, parameters: [(name: String, value: String)]) {
+        self.redirectURI = redirectURI
+        self.responseMode = responseMode
+        self.parameters = parameters
+    }
+
+    public subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
+
+    public static func == (lhs: AuthorizationResponse, rhs: AuthorizationResponse) -> Bool {
+        lhs.redirectURI == rhs.redirectURI && lhs.responseMode == rhs.responseMode
+            && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
+            && lhs.parameters.map(\.value) == rhs.parameters.map(\.value)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(redirectURI)
+        hasher.combine(responseMode)
+        for parameter in parameters {
+            hasher.combine(parameter.name)
+            hasher.combine(parameter.value)
+        }
+    }
+}

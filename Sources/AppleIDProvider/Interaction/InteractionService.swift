@@ -1,0 +1,126 @@
+import AppleIDProtocol
+import Foundation
+
+/// The user's side of an authorization: sign-in with Apple ID and password, the two-factor code,
+/// consent on the first authorization, or "Continue" when already signed in and authorized.
+/// Kept apart from the protocol checks; it only calls ``AuthorizationIssuer`` once approved.
+public struct InteractionService: Sendable {
+    let store: any ProviderStore
+    let issuer: AuthorizationIssuer
+    let configuration: ProviderConfiguration
+    let random: any RandomSource
+    let clock: any ProviderClock
+
+    /// What the browser sees next.
+    public enum Outcome: Sendable {
+        /// Show this interaction's current stage (with an error message when a step failed).
+        case show(Interaction, message: String?)
+        /// Send this answer to the redirect URI; the interaction is over.
+        case finished(AuthorizationResponse)
+        /// The interaction is unknown, expired, from another browser, or has a bad CSRF token.
+        case invalid(String)
+    }
+
+    /// Starts a sign-in for a validated request. A browser already signed in skips to consent or
+    /// to the short "Continue" page.
+    public func start(_ request: ValidatedAuthorization, browserBinding: String, session: BrowserSession?) async throws -> Interaction {
+        let now = clock.now()
+        var interaction = Interaction(
+            id: random.hex(bytes: 16), request: request, browserBindingHash: OpaqueToken.hash(browserBinding),
+            csrfToken: random.hex(bytes: 16), stage: .signIn, createdAt: now,
+            expiresAt: now.addingTimeInterval(configuration.interactionLifetime))
+        if let session, session.expiresAt > now, let account = try await store.account(id: session.accountID), account.deletedAt == nil {
+            interaction.accountID = account.id
+            interaction.authTime = session.authTime
+            interaction.stage = try await stageAfterAuthentication(accountID: account.id, groupID: request.groupID)
+        }
+        try await store.save(interaction)
+        return interaction
+    }
+
+    /// Loads the interaction for this browser and checks the CSRF token of a form post.
+    public func load(id: String, browserBinding: String?, csrfToken: String?) async throws -> Interaction? {
+        guard let interaction = try await store.interaction(id: id), interaction.expiresAt > clock.now(),
+            let browserBinding, OpaqueToken.hash(browserBinding) == interaction.browserBindingHash
+        else { return nil }
+        if let csrfToken, csrfToken != interaction.csrfToken { return nil }
+        return interaction
+    }
+
+    public func signIn(_ interaction: Interaction, appleID: String, password: String) async throws -> Outcome {
+        guard interaction.stage == .signIn else { return .show(interaction, message: nil) }
+        let account = try await store.account(appleID: appleID.trimmingCharacters(in: .whitespaces))
+        let passwordMatches: Bool
+        if let account, account.deletedAt == nil {
+            passwordMatches = await Credentials.verifyPassword(password, hash: account.passwordHash)
+        } else {
+            passwordMatches = false
+        }
+        guard let account, passwordMatches else {
+            return try await fail(interaction, message: "Your Apple ID or password was incorrect.")
+        }
+        var next = interaction
+        next.accountID = account.id
+        next.stage = .secondFactor
+        try await store.save(next)
+        return .show(next, message: nil)
+    }
+
+    /// Verifies the TOTP code; on success the browser is signed in (the new session's cookie value
+    /// is returned alongside).
+    public func verifySecondFactor(_ interaction: Interaction, code: String) async throws -> (Outcome, sessionCookie: String?) {
+        guard interaction.stage == .secondFactor, let accountID = interaction.accountID,
+            let account = try await store.account(id: accountID)
+        else { return (.show(interaction, message: nil), nil) }
+        let now = clock.now()
+        guard Credentials.verifyCode(code, secret: account.totpSecret, at: now, window: configuration.secondFactorWindowSteps) else {
+            return (try await fail(interaction, message: "Incorrect verification code."), nil)
+        }
+        let cookie = random.hex(bytes: 32)
+        try await store.save(
+            BrowserSession(
+                idHash: OpaqueToken.hash(cookie), accountID: account.id, authTime: now,
+                expiresAt: now.addingTimeInterval(configuration.browserSessionLifetime)))
+        var next = interaction
+        next.authTime = now
+        next.failedAttempts = 0
+        next.stage = try await stageAfterAuthentication(accountID: account.id, groupID: interaction.request.groupID)
+        try await store.save(next)
+        return (.show(next, message: nil), cookie)
+    }
+
+    /// Consent (first authorization) or "Continue" (later ones): issue the answer.
+    public func approve(_ interaction: Interaction, choices: ConsentChoices?) async throws -> Outcome {
+        guard interaction.stage == .consent || interaction.stage == .confirm,
+            let accountID = interaction.accountID, let account = try await store.account(id: accountID)
+        else { return .show(interaction, message: nil) }
+        try await store.deleteInteraction(id: interaction.id)
+        let response = try await issuer.approve(
+            interaction.request, account: account, authTime: interaction.authTime ?? clock.now(),
+            choices: interaction.stage == .consent ? choices : nil, now: clock.now())
+        return .finished(response)
+    }
+
+    /// The user pressed Cancel: `user_cancelled_authorize` goes back with `state` (spec §3.3).
+    public func cancel(_ interaction: Interaction) async throws -> Outcome {
+        try await store.deleteInteraction(id: interaction.id)
+        let request = interaction.request
+        return .finished(
+            .error(.userCancelled, redirectURI: request.redirectURI, responseMode: request.responseMode, state: request.state))
+    }
+
+    private func stageAfterAuthentication(accountID: String, groupID: ClientID) async throws -> Interaction.Stage {
+        try await store.consent(accountID: accountID, groupID: groupID) == nil ? .consent : .confirm
+    }
+
+    private func fail(_ interaction: Interaction, message: String) async throws -> Outcome {
+        var next = interaction
+        next.failedAttempts += 1
+        guard next.failedAttempts < configuration.maximumFailedAttempts else {
+            try await store.deleteInteraction(id: interaction.id)
+            return .invalid("Too many failed attempts. Start signing in again from the app.")
+        }
+        try await store.save(next)
+        return .show(next, message: message)
+    }
+}

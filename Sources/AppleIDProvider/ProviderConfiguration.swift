@@ -1,0 +1,37 @@
+import AppleIDProtocol
+import Foundation
+
+/// The provider's settings. Defaults follow Apple's current traffic (spec §9.2, §4).
+public struct ProviderConfiguration: Sendable {
+    /// Apple's own issuer, for relying parties that hard-code it (`siwa serve --issuer apple`).
+    public static let appleIssuer = "https://appleid.apple.com"
+
+    /// The `iss` of every token this provider signs.
+    public var issuer: String
+    /// Single-use authorization codes live five minutes.
+    public var codeLifetime: TimeInterval = 300
+    /// `expires_in` of access tokens: always 3600 in Apple's traffic.
+    public var accessTokenLifetime: Int = 3600
+    /// id_token lifetime: 86,400 s in Apple's traffic since 2021 (600 s before).
+    public var idTokenLifetime: Int = 86_400
+    /// The domain of Hide My Email relay addresses.
+    public var relayDomain: String = "privaterelay.appleid.com"
+    /// How far in the future a client secret's `iat` may be (clock skew between the two servers).
+    public var clientSecretClockSkew: TimeInterval = 60
+    /// How long a sign-in may take from the first page to the last.
+    public var interactionLifetime: TimeInterval = 15 * 60
+    /// How long a browser stays signed in to its Apple ID.
+    public var browserSessionLifetime: TimeInterval = 24 * 3600
+    /// Wrong passwords or codes before an interaction is abandoned.
+    public var maximumFailedAttempts: Int = 5
+    /// bcrypt cost of new password hashes.
+    public var passwordHashCost: UInt8 = 10
+    /// Accepts TOTP codes of the previous and next 30-second step as well.
+    public var secondFactorWindowSteps: Int = 1
+
+    public init(issuer: String) { self.issuer = issuer }
+
+    /// The `aud` values accepted in a client secret: this issuer, and Apple's, so a secret minted for
+    /// the real Apple works unchanged.
+    public var acceptedClientSecretAudiences: Set<String> { [issuer, Self.appleIssuer] }
+}

@@ -1,0 +1,47 @@
+import AppleIDProtocol
+
+/// A developer team: owns App IDs, Services IDs and Sign in with Apple keys. `sub` values and relay
+/// addresses are scoped to it.
+public struct DeveloperTeam: Codable, Sendable, Hashable {
+    public var id: TeamID
+    public var name: String
+
+    public init(id: TeamID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A primary App ID and its group: the apps and Services IDs that share one consent (spec §17.1).
+public struct AppGroup: Codable, Sendable, Hashable {
+    /// The primary App ID's bundle ID, which names the group.
+    public var primaryAppID: ClientID
+    public var teamID: TeamID
+    /// A name shown to users on the consent page.
+    public var displayName: String
+    /// The server-to-server notification endpoint (one per primary App ID), if registered.
+    public var notificationEndpoint: String?
+
+    public init(primaryAppID: ClientID, teamID: TeamID, displayName: String, notificationEndpoint: String? = nil) {
+        self.primaryAppID = primaryAppID
+        self.teamID = teamID
+        self.displayName = displayName
+        self.notificationEndpoint = notificationEndpoint
+    }
+}
+
+/// A Sign in with Apple private key's public half, registered to a team and a primary App ID.
+public struct DeveloperKey: Codable, Sendable, Hashable {
+    public var id: KeyID
+    public var teamID: TeamID
+    public var primaryAppID: ClientID
+    /// The P-256 public key, PEM-encoded.
+    public var publicKeyPEM: String
+
+    public init(id: KeyID, teamID: TeamID, primaryAppID: ClientID, publicKeyPEM: String) {
+        self.id = id
+        self.teamID = teamID
+        self.primaryAppID = primaryAppID
+        self.publicKeyPEM = publicKeyPEM
+    }
+}

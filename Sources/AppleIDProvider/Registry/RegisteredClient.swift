@@ -1,0 +1,44 @@
+import AppleIDProtocol
+
+/// Something that may ask for authorization: an App ID (native) or a Services ID (web).
+public struct RegisteredClient: Codable, Sendable, Hashable {
+    public enum Kind: String, Codable, Sendable, Hashable {
+        case app
+        case service
+    }
+
+    public var id: ClientID
+    public var kind: Kind
+    public var teamID: TeamID
+    /// The primary App ID of the group this client belongs to (itself, for a primary App ID).
+    public var groupID: ClientID
+    /// Registered Return URLs; `redirect_uri` must equal one of them exactly (spec §12).
+    public var returnURLs: [String]
+    public var quirks: ClientQuirks
+
+    public init(
+        id: ClientID, kind: Kind, teamID: TeamID, groupID: ClientID, returnURLs: [String] = [],
+        quirks: ClientQuirks = ClientQuirks()
+    ) {
+        self.id = id
+        self.kind = kind
+        self.teamID = teamID
+        self.groupID = groupID
+        self.returnURLs = returnURLs
+        self.quirks = quirks
+    }
+}
+
+/// Per-client switches between Apple's current traffic (the default) and documented or older
+/// variants (spec §19).
+public struct ClientQuirks: Codable, Sendable, Hashable {
+    /// `email_verified` / `is_private_email` as JSON booleans (traffic since 2024) or strings.
+    public var booleanStyle: BooleanClaim.Style
+    /// id_token lifetime in seconds; `nil` uses the provider's default (86,400 s, current traffic).
+    public var idTokenLifetime: Int?
+
+    public init(booleanStyle: BooleanClaim.Style = .boolean, idTokenLifetime: Int? = nil) {
+        self.booleanStyle = booleanStyle
+        self.idTokenLifetime = idTokenLifetime
+    }
+}

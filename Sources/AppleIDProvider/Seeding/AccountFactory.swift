@@ -1,0 +1,23 @@
+import AppleIDProtocol
+import Foundation
+
+extension AppleIDProvider {
+    /// Creates an Apple ID: bcrypt password hash, fresh TOTP secret.
+    public func createAccount(
+        appleID: String, password: String, firstName: String, lastName: String, email: String? = nil,
+        realUserStatus: RealUserStatus = .likelyReal
+    ) async throws -> AppleIDAccount {
+        let account = AppleIDAccount(
+            id: random.hex(bytes: 16), appleID: appleID,
+            passwordHash: await Credentials.hashPassword(password, cost: configuration.passwordHashCost),
+            firstName: firstName, lastName: lastName, email: email ?? appleID, realUserStatus: realUserStatus,
+            totpSecret: random.string(length: 20, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), createdAt: clock.now())
+        try await store.save(account)
+        return account
+    }
+
+    /// The account's current two-factor code (shown on the page in development mode).
+    public func currentSecondFactorCode(for account: AppleIDAccount) -> String {
+        Credentials.currentCode(secret: account.totpSecret, at: clock.now())
+    }
+}

@@ -1,0 +1,102 @@
+import AppleIDProtocol
+import Crypto
+import Foundation
+
+/// What the first start creates for a newcomer (and prints, and writes to `demo.json`).
+public struct DemoFacts: Codable, Sendable, Hashable {
+    public struct User: Codable, Sendable, Hashable {
+        public var appleID: String
+        public var password: String
+        public var firstName: String
+        public var lastName: String
+        public var email: String
+        public var realUserStatus: Int
+
+        enum CodingKeys: String, CodingKey {
+            case appleID = "apple_id"
+            case password
+            case firstName = "first_name"
+            case lastName = "last_name"
+            case email
+            case realUserStatus = "real_user_status"
+        }
+    }
+
+    public var server: String
+    public var issuer: String
+    public var teamID: TeamID
+    public var keyID: KeyID
+    public var keyFile: String
+    public var bundleID: ClientID
+    public var servicesID: ClientID
+    public var returnURLs: [String]
+    public var users: [User]
+    public var adminToken: String
+
+    enum CodingKeys: String, CodingKey {
+        case server, issuer
+        case teamID = "team_id"
+        case keyID = "key_id"
+        case keyFile = "key_file"
+        case bundleID = "bundle_id"
+        case servicesID = "services_id"
+        case returnURLs = "return_urls"
+        case users
+        case adminToken = "admin_token"
+    }
+}
+
+/// The demo developer team, app group, key and Apple IDs of a first start.
+public struct DemoSeed: Sendable {
+    public var bundleID: ClientID = "com.example.juice"
+    public var servicesID: ClientID = "com.example.juice.web"
+
+    public init() {}
+
+    /// Seeds the registry and accounts. Returns the facts and the `.p8` private key (PEM), which
+    /// the caller writes once; the store keeps only the public key.
+    public func seed(
+        provider: AppleIDProvider, server: String, returnURLs: [String], keyFilePath: (KeyID) -> String
+    ) async throws -> (facts: DemoFacts, privateKeyPEM: String) {
+        let random = provider.random
+        let upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+        let teamID = TeamID(rawValue: random.string(length: 10, alphabet: upper))
+        let keyID = KeyID(rawValue: random.string(length: 10, alphabet: upper))
+        let store = provider.store
+        try await store.save(DeveloperTeam(id: teamID, name: "Juice Demo Team"))
+        try await store.save(AppGroup(primaryAppID: bundleID, teamID: teamID, displayName: "Juice"))
+        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID))
+        try await store.save(
+            RegisteredClient(id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: returnURLs))
+        let privateKey = P256.Signing.PrivateKey()
+        try await store.save(
+            DeveloperKey(id: keyID, teamID: teamID, primaryAppID: bundleID, publicKeyPEM: privateKey.publicKey.pemRepresentation))
+
+        let users = [
+            DemoFacts.User(
+                appleID: "maria.ruiz@example.com", password: random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789"),
+                firstName: "Maria", lastName: "Ruiz", email: "maria.ruiz@example.com", realUserStatus: RealUserStatus.likelyReal.rawValue),
+            DemoFacts.User(
+                appleID: "robin.unknown@example.com", password: random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789"),
+                firstName: "Robin", lastName: "Unknown", email: "robin.unknown@example.com", realUserStatus: RealUserStatus.unknown.rawValue),
+        ]
+        for user in users {
+            _ = try await provider.createAccount(
+                appleID: user.appleID, password: user.password, firstName: user.firstName, lastName: user.lastName,
+                email: user.email, realUserStatus: RealUserStatus(rawValue: user.realUserStatus) ?? .unknown)
+        }
+        let facts = DemoFacts(
+            server: server, issuer: provider.configuration.issuer, teamID: teamID, keyID: keyID, keyFile: keyFilePath(keyID),
+            bundleID: bundleID, servicesID: servicesID, returnURLs: returnURLs, users: users, adminToken: random.hex(bytes: 24))
+        return (facts, privateKey.pemRepresentation)
+    }
+
+    /// Makes sure the Services ID lists `returnURLs` (a later start on another port adds its own).
+    public func registerReturnURLs(_ returnURLs: [String], provider: AppleIDProvider) async throws {
+        guard var client = try await provider.store.client(servicesID) else { return }
+        let missing = returnURLs.filter { !client.returnURLs.contains($0) }
+        guard !missing.isEmpty else { return }
+        client.returnURLs += missing
+        try await provider.store.save(client)
+    }
+}

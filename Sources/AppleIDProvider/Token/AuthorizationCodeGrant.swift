@@ -1,0 +1,72 @@
+import AppleIDProtocol
+import Foundation
+
+/// `grant_type=authorization_code` (spec §4.1): consume the code once, check what it is bound to,
+/// issue access token, refresh token and id_token.
+struct AuthorizationCodeGrant: Sendable {
+    let store: any ProviderStore
+    let tokens: TokenIssuance
+    let idTokens: IdentityTokenFactory
+    let configuration: ProviderConfiguration
+
+    func exchange(_ request: TokenRequest, client: RegisteredClient, now: Date) async throws -> TokenResponse {
+        guard let code = request.code, !code.isEmpty else { throw OAuthError.invalidRequest("code is missing") }
+        let record: AuthorizationCodeRecord
+        switch try await store.consumeCode(hash: OpaqueToken.hash(code), at: now) {
+        case .unknown:
+            throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the code was never issued")
+        case .alreadyConsumed(let used):
+            // A second redemption means the code leaked: whoever holds the tokens of the first
+            // redemption may be the thief, so everything that code issued is revoked (RFC 6749 §4.1.2).
+            try await store.revokeGrant(id: used.grantID, at: now)
+            throw OAuthError.invalidGrant(
+                AppleErrorDescription.codeAlreadyUsed, reason: "the code was already redeemed; its tokens are now revoked")
+        case .redeemed(let redeemed):
+            record = redeemed
+        }
+        guard record.expiresAt > now else {
+            throw OAuthError.invalidGrant(
+                AppleErrorDescription.codeExpiredOrRevoked,
+                reason: "the code expired \(Int(now.timeIntervalSince(record.expiresAt))) s ago")
+        }
+        guard record.clientID == client.id else {
+            throw OAuthError.invalidGrant(
+                AppleErrorDescription.clientIDMismatch(client.id), reason: "the code was issued to \(record.clientID), not \(client.id)")
+        }
+        guard request.redirectURI == record.redirectURI else {
+            throw OAuthError.invalidGrant(
+                AppleErrorDescription.redirectURIMismatch(request.redirectURI ?? ""),
+                reason: "redirect_uri \(request.redirectURI ?? "(none)") differs from the authorization's \(record.redirectURI ?? "(none, native code)")")
+        }
+        try checkProofKey(record: record, verifier: request.codeVerifier)
+        guard let grant = try await store.grant(id: record.grantID), grant.revokedAt == nil else {
+            throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the authorization was revoked")
+        }
+        let accessToken = try await tokens.accessToken(for: grant, now: now)
+        let refreshToken = try await tokens.refreshToken(for: grant, now: now)
+        let idToken = try idTokens.make(
+            for: grant, client: client, now: now, kind: .authorization(nonce: record.nonce, code: nil, accessToken: accessToken))
+        return TokenResponse(
+            accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: refreshToken, idToken: idToken)
+    }
+
+    /// RFC 7636 §4.6, and a verifier without a challenge is refused too (RFC 9700 §2.1.1: it
+    /// would let an attacker downgrade a PKCE-bound flow).
+    private func checkProofKey(record: AuthorizationCodeRecord, verifier: String?) throws {
+        switch (record.codeChallenge, verifier) {
+        case (nil, nil):
+            return
+        case (nil, .some):
+            throw OAuthError.invalidGrant(
+                AppleErrorDescription.codeExpiredOrRevoked, reason: "code_verifier sent but the authorization had no code_challenge")
+        case (.some, nil):
+            throw OAuthError.invalidGrant(
+                AppleErrorDescription.codeExpiredOrRevoked, reason: "the authorization had a code_challenge; code_verifier is missing")
+        case (.some(let challenge), .some(let verifier)):
+            guard TokenHash.pkceChallenge(forVerifier: verifier) == challenge else {
+                throw OAuthError.invalidGrant(
+                    AppleErrorDescription.codeExpiredOrRevoked, reason: "code_verifier does not match the code_challenge (S256)")
+            }
+        }
+    }
+}

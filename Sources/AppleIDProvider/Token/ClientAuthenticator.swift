@@ -1,0 +1,140 @@
+import AppleIDProtocol
+import Crypto
+import Foundation
+import JWTKit
+import Synchronization
+
+/// Authenticates `client_secret_post` as Apple does (spec §5): an ES256 JWT whose `kid` names a key
+/// registered to the client's team and group, `iss` the Team ID, `sub` the client ID, `aud` the
+/// issuer, `iat` not in the future, `exp` in the future and at most 15,777,000 s after `iat`.
+///
+/// Every failure is `invalid_client` on the wire, with the precise reason kept for the log.
+/// A verified secret is cached by its SHA-256 until it expires: relying parties reuse a secret for
+/// hours, and an ECDSA verification is the most expensive step after signing the id_token.
+struct ClientAuthenticator: Sendable {
+    let registry: any RegistryStore
+    let configuration: ProviderConfiguration
+    let cache: VerifiedSecretCache
+
+    func authenticate(clientID rawClientID: String?, secret: String?, now: Date) async throws -> RegisteredClient {
+        guard let rawClientID, !rawClientID.isEmpty else { throw OAuthError.invalidRequest("client_id is missing") }
+        guard let secret, !secret.isEmpty else { throw OAuthError.invalidClient("client_secret is missing") }
+        let clientID = ClientID(rawValue: rawClientID)
+        guard let client = try await registry.client(clientID) else {
+            throw OAuthError.invalidClient("client_id \(rawClientID) is not registered")
+        }
+        let secretHash = SHA256.hash(data: Array(secret.utf8)).description
+        if cache.isVerified(secretHash: secretHash, for: clientID, now: now) { return client }
+
+        let (header, claims) = try decode(secret)
+        guard header.alg == "ES256" else {
+            throw OAuthError.invalidClient("client secret alg is \(header.alg ?? "missing"), must be ES256")
+        }
+        guard let kid = header.kid, !kid.isEmpty else { throw OAuthError.invalidClient("client secret header has no kid") }
+        guard let key = try await registry.developerKey(KeyID(rawValue: kid)) else {
+            throw OAuthError.invalidClient("client secret kid \(kid) is not a registered Sign in with Apple key")
+        }
+        guard key.teamID == client.teamID else {
+            throw OAuthError.invalidClient("key \(kid) belongs to team \(key.teamID), not to \(client.id)'s team \(client.teamID)")
+        }
+        guard key.primaryAppID == client.groupID else {
+            throw OAuthError.invalidClient("key \(kid) is for primary App ID \(key.primaryAppID), not \(client.id)'s group \(client.groupID)")
+        }
+        try await verifySignature(secret, key: key)
+        try check(claims, client: client, now: now)
+        cache.remember(secretHash: secretHash, for: clientID, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)))
+        return client
+    }
+
+    private func decode(_ secret: String) throws -> (MandatoryHeader, ClientSecretClaims) {
+        let parts = secret.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerBytes = try? Base64URL.decode(String(parts[0])),
+            let header = try? JSONDecoder().decode(MandatoryHeader.self, from: Data(headerBytes))
+        else { throw OAuthError.invalidClient("client secret is not a compact JWS") }
+        guard let claimBytes = try? Base64URL.decode(String(parts[1])) else {
+            throw OAuthError.invalidClient("client secret payload is not base64url")
+        }
+        do {
+            return (header, try JSONDecoder().decode(ClientSecretClaims.self, from: Data(claimBytes)))
+        } catch {
+            throw OAuthError.invalidClient("client secret claims are missing or malformed (need iss, iat, exp, aud, sub as strings and integers)")
+        }
+    }
+
+    private func verifySignature(_ secret: String, key: DeveloperKey) async throws {
+        let keys = JWTKeyCollection()
+        do {
+            await keys.add(ecdsa: try ES256PublicKey(pem: key.publicKeyPEM), kid: JWKIdentifier(string: key.id.rawValue))
+        } catch {
+            throw OAuthError.invalidClient("registered key \(key.id) cannot be loaded")
+        }
+        do {
+            _ = try await keys.verify(secret, as: ClientSecretClaims.self)
+        } catch {
+            throw OAuthError.invalidClient("client secret signature does not verify with key \(key.id) (ES256, raw R||S)")
+        }
+    }
+
+    private func check(_ claims: ClientSecretClaims, client: RegisteredClient, now: Date) throws {
+        let nowSeconds = Int(now.timeIntervalSince1970)
+        guard claims.issuer == client.teamID.rawValue else {
+            throw OAuthError.invalidClient("client secret iss is \(claims.issuer), must be the Team ID \(client.teamID)")
+        }
+        guard claims.subject == client.id.rawValue else {
+            throw OAuthError.invalidClient("client secret sub is \(claims.subject), must equal client_id \(client.id)")
+        }
+        guard configuration.acceptedClientSecretAudiences.contains(claims.audience) else {
+            throw OAuthError.invalidClient(
+                "client secret aud is \(claims.audience), must be \(configuration.issuer) or \(ProviderConfiguration.appleIssuer)")
+        }
+        guard claims.issuedAt <= nowSeconds + Int(configuration.clientSecretClockSkew) else {
+            throw OAuthError.invalidClient("client secret iat is \(claims.issuedAt - nowSeconds) s in the future")
+        }
+        guard claims.expiresAt > nowSeconds else {
+            throw OAuthError.invalidClient("client secret expired \(nowSeconds - claims.expiresAt) s ago")
+        }
+        let lifetime = claims.expiresAt - claims.issuedAt
+        guard lifetime <= ClientSecretClaims.maximumLifetime else {
+            let days = Double(lifetime) / 86_400
+            throw OAuthError.invalidClient(
+                "client secret exp is \(String(format: "%.0f", days.rounded(.up))) days after iat (\(lifetime) s; the maximum is 15777000 s)")
+        }
+    }
+
+    private struct MandatoryHeader: Decodable {
+        var alg: String?
+        var kid: String?
+    }
+}
+
+/// Client secrets already verified, by SHA-256, until they expire.
+final class VerifiedSecretCache: Sendable {
+    private struct Entry {
+        let clientID: ClientID
+        let expiresAt: Date
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    private let capacity: Int
+
+    init(capacity: Int = 10_000) { self.capacity = capacity }
+
+    func isVerified(secretHash: String, for clientID: ClientID, now: Date) -> Bool {
+        entries.withLock { entries in
+            guard let entry = entries[secretHash] else { return false }
+            guard entry.expiresAt > now else {
+                entries[secretHash] = nil
+                return false
+            }
+            return entry.clientID == clientID
+        }
+    }
+
+    func remember(secretHash: String, for clientID: ClientID, expiresAt: Date) {
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[secretHash] = Entry(clientID: clientID, expiresAt: expiresAt)
+        }
+    }
+}

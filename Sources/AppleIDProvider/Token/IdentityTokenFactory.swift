@@ -1,0 +1,41 @@
+import AppleIDProtocol
+import Foundation
+
+/// Builds and signs id_tokens with Apple's claims (spec §9).
+struct IdentityTokenFactory: Sendable {
+    enum Kind {
+        /// From an authorization (front channel or code exchange): `nonce`, `nonce_supported`,
+        /// `auth_time`, `real_user_status`, and `c_hash` / `at_hash` for what travels with it.
+        case authorization(nonce: String?, code: String?, accessToken: String?)
+        /// From the refresh grant: no `nonce`, `auth_time` or `nonce_supported` (spec §4.2).
+        case refresh(accessToken: String)
+    }
+
+    let signer: TokenSigner
+    let configuration: ProviderConfiguration
+
+    func make(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind) throws -> String {
+        let quirks = client?.quirks ?? ClientQuirks()
+        let iat = Int(now.timeIntervalSince1970)
+        var claims = IdentityTokenClaims(
+            issuer: configuration.issuer, audience: grant.clientID.rawValue,
+            expiresAt: iat + (quirks.idTokenLifetime ?? configuration.idTokenLifetime), issuedAt: iat, subject: grant.subject)
+        if let email = grant.email {
+            claims.email = email
+            claims.emailVerified = BooleanClaim(true, style: quirks.booleanStyle)
+            if grant.isPrivateEmail { claims.isPrivateEmail = BooleanClaim(true, style: quirks.booleanStyle) }
+        }
+        switch kind {
+        case .authorization(let nonce, let code, let accessToken):
+            claims.nonce = nonce
+            claims.codeHash = code.map(TokenHash.of)
+            claims.accessTokenHash = accessToken.map(TokenHash.of)
+            claims.authTime = Int(grant.authTime.timeIntervalSince1970)
+            claims.nonceSupported = true
+            claims.realUserStatus = grant.realUserStatus.rawValue
+        case .refresh(let accessToken):
+            claims.accessTokenHash = TokenHash.of(accessToken)
+        }
+        return try signer.sign(claims)
+    }
+}

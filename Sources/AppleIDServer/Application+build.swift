@@ -1,0 +1,77 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Hummingbird
+import Logging
+
+/// How the HTTP side of the Apple ID server runs.
+public struct ServerOptions: Sendable {
+    public var host: String
+    public var port: Int
+    /// The URL browsers and relying parties use to reach this server (no trailing slash).
+    public var baseURL: String
+    /// Shows the current two-factor code and precise error reasons on the pages.
+    public var developmentMode: Bool
+    /// Headless mode: approve every authorization as this Apple ID.
+    public var autoApproveAppleID: String?
+    /// Bearer token of the admin API.
+    public var adminToken: String
+    /// The demo facts and the demo key's PEM; enables the playground.
+    public var playground: (facts: DemoFacts, privateKeyPEM: String)?
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, baseURL: String? = nil, developmentMode: Bool = true,
+        autoApproveAppleID: String? = nil, adminToken: String, playground: (facts: DemoFacts, privateKeyPEM: String)? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.baseURL = baseURL ?? "http://\(host):\(port)"
+        self.developmentMode = developmentMode
+        self.autoApproveAppleID = autoApproveAppleID
+        self.adminToken = adminToken
+        self.playground = playground
+    }
+
+    /// The playground's return URL on this server.
+    public static func playgroundReturnURL(baseURL: String) -> String { baseURL + "/playground/callback" }
+}
+
+/// The router with every endpoint; `buildApplication` and the in-process tests share it.
+public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async throws -> Router<AppleIDRequestContext> {
+    let router = Router(context: AppleIDRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
+    let renderer = try await PageRenderer.load()
+    let pages = InteractionPages(provider: provider, renderer: renderer, developmentMode: options.developmentMode)
+    let delivery = AuthorizationDelivery(pages: renderer, random: provider.random)
+    let cookies = BrowserCookies(random: provider.random, secure: options.baseURL.hasPrefix("https://"))
+
+    try DiscoveryEndpoints(issuer: provider.configuration.issuer, baseURL: options.baseURL, keyRing: provider.keyRing)
+        .register(on: router)
+    AuthorizeEndpoint(
+        provider: provider, pages: pages, delivery: delivery, cookies: cookies, autoApproveAppleID: options.autoApproveAppleID
+    ).register(on: router)
+    InteractionEndpoints(provider: provider, pages: pages, delivery: delivery, cookies: cookies).register(on: router)
+    TokenEndpoints(provider: provider).register(on: router)
+    AdminEndpoints(provider: provider, adminToken: options.adminToken).register(on: router)
+    LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)
+        .register(on: router)
+    if let playground = options.playground {
+        let minter = try ClientSecretMinter(
+            teamID: playground.facts.teamID, keyID: playground.facts.keyID, privateKeyPEM: playground.privateKeyPEM)
+        PlaygroundEndpoints(
+            provider: provider, renderer: renderer, facts: playground.facts, minter: minter,
+            redirectURI: ServerOptions.playgroundReturnURL(baseURL: options.baseURL)
+        ).register(on: router)
+    }
+    return router
+}
+
+/// The Hummingbird application of the Apple ID server.
+public func buildApplication(
+    provider: AppleIDProvider, options: ServerOptions, logger: Logger
+) async throws -> some ApplicationProtocol {
+    let router = try await buildRouter(provider: provider, options: options)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AppleIDServer"),
+        logger: logger)
+}

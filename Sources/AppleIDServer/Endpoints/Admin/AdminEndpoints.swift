@@ -1,0 +1,103 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+
+/// The JSON admin API for scripts and tests. Every call needs `Authorization: Bearer <admin token>`.
+struct AdminEndpoints {
+    let provider: AppleIDProvider
+    let adminToken: String
+
+    /// `POST /admin/authorizations`: headless authorization per request (spec: headless mode),
+    /// `count` answers at once (a supply of fresh codes for load tests).
+    struct AuthorizationOrder: Decodable {
+        var clientID: String
+        var redirectURI: String
+        var appleID: String
+        var responseType: String?
+        var responseMode: String?
+        var scope: String?
+        var state: String?
+        var nonce: String?
+        var codeChallenge: String?
+        var codeChallengeMethod: String?
+        var firstName: String?
+        var lastName: String?
+        var hideEmail: Bool?
+        var count: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case clientID = "client_id"
+            case redirectURI = "redirect_uri"
+            case appleID = "apple_id"
+            case responseType = "response_type"
+            case responseMode = "response_mode"
+            case scope, state, nonce
+            case codeChallenge = "code_challenge"
+            case codeChallengeMethod = "code_challenge_method"
+            case firstName = "first_name"
+            case lastName = "last_name"
+            case hideEmail = "hide_email"
+            case count
+        }
+    }
+
+    struct AuthorizationResults: Encodable {
+        var results: [[String: String]]
+    }
+
+    static let maximumCount = 1000
+
+    func register(on router: Router<AppleIDRequestContext>) {
+        let admin = router.group("/admin").add(middleware: AdminTokenMiddleware(tokenDigest: SHA256.hash(data: Array(adminToken.utf8))))
+        admin.post("/authorizations") { request, context in
+            let order = try await request.decode(as: AuthorizationOrder.self, context: context)
+            let count = order.count ?? 1
+            guard (1...Self.maximumCount).contains(count) else {
+                return OAuthHTTP.error(.invalidRequest("count must be between 1 and \(Self.maximumCount)"))
+            }
+            var authorization = AuthorizationRequest(
+                clientID: order.clientID, redirectURI: order.redirectURI, responseType: order.responseType ?? "code",
+                responseMode: order.responseMode, scope: order.scope, state: order.state, nonce: order.nonce,
+                codeChallenge: order.codeChallenge, codeChallengeMethod: order.codeChallengeMethod)
+            authorization.frameID = nil
+            var choices: ConsentChoices?
+            if order.firstName != nil || order.lastName != nil || order.hideEmail != nil {
+                let account = try await provider.store.account(appleID: order.appleID)
+                choices = ConsentChoices(
+                    firstName: order.firstName ?? account?.firstName ?? "", lastName: order.lastName ?? account?.lastName ?? "",
+                    hideEmail: order.hideEmail ?? false)
+            }
+            var results: [[String: String]] = []
+            for _ in 0..<count {
+                switch try await provider.authorizeHeadless(authorization, appleID: order.appleID, choices: choices) {
+                case .answered(let answer):
+                    results.append(Dictionary(answer.parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+                case .rejected(let error):
+                    return OAuthHTTP.error(error)
+                case .unknownAppleID(let appleID):
+                    return OAuthHTTP.error(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
+                }
+            }
+            return try OAuthHTTP.json(AuthorizationResults(results: results))
+        }
+    }
+}
+
+/// Refuses every admin call without the admin bearer token (401). Compares SHA-256 digests, which
+/// swift-crypto compares in constant time.
+struct AdminTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let tokenDigest: SHA256.Digest
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let bearer = request.headers.bearer, SHA256.hash(data: Array(bearer.token.utf8)) == tokenDigest else {
+            return Response(
+                status: .unauthorized,
+                headers: [.wwwAuthenticate: "Bearer", .contentType: "application/json;charset=UTF-8"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"unauthorized"}"#)))
+        }
+        return try await next(request, context)
+    }
+}

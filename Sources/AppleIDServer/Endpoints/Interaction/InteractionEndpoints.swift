@@ -1,0 +1,87 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Hummingbird
+
+/// The sign-in, two-factor, consent and "Continue" pages: plain HTML forms that work without
+/// JavaScript. Every POST must come from the browser that started the interaction and carry its
+/// CSRF token.
+struct InteractionEndpoints {
+    let provider: AppleIDProvider
+    let pages: InteractionPages
+    let delivery: AuthorizationDelivery
+    let cookies: BrowserCookies
+
+    /// The fields any of the forms may send.
+    struct Form: Decodable {
+        var csrf: String?
+        var action: String?
+        var appleID: String?
+        var password: String?
+        var code: String?
+        var firstName: String?
+        var lastName: String?
+        var email: String?
+
+        enum CodingKeys: String, CodingKey {
+            case csrf, action
+            case appleID = "apple_id"
+            case password, code
+            case firstName = "first_name"
+            case lastName = "last_name"
+            case email
+        }
+    }
+
+    func register(on router: Router<AppleIDRequestContext>) {
+        router.get("/auth/interaction/:id") { request, context in
+            let id = try context.parameters.require("id")
+            guard let interaction = try await provider.interactions.load(id: id, browserBinding: cookies.bindingValue(in: request), csrfToken: nil)
+            else { return try pages.expired() }
+            return try await pages.render(interaction, message: nil)
+        }
+        router.post("/auth/interaction/:id") { request, context in
+            let id = try context.parameters.require("id")
+            let form: Form
+            do throws(OAuthError) {
+                form = try await FormDecoding.decodeForm(Form.self, from: request)
+            } catch {
+                return try pages.error(error)
+            }
+            guard let csrf = form.csrf,
+                let interaction = try await provider.interactions.load(id: id, browserBinding: cookies.bindingValue(in: request), csrfToken: csrf)
+            else { return try pages.expired() }
+            return try await handle(form, interaction: interaction)
+        }
+    }
+
+    private func handle(_ form: Form, interaction: Interaction) async throws -> Response {
+        let interactions = provider.interactions
+        switch form.action {
+        case "cancel":
+            return try await respond(try await interactions.cancel(interaction))
+        case "sign-in":
+            return try await respond(try await interactions.signIn(interaction, appleID: form.appleID ?? "", password: form.password ?? ""))
+        case "verify":
+            let (outcome, session) = try await interactions.verifySecondFactor(interaction, code: form.code ?? "")
+            var response = try await respond(outcome)
+            if let session {
+                response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
+            }
+            return response
+        case "approve":
+            let choices = ConsentChoices(
+                firstName: form.firstName ?? "", lastName: form.lastName ?? "", hideEmail: form.email == "hide")
+            return try await respond(try await interactions.approve(interaction, choices: choices))
+        default:
+            return try await pages.render(interaction, message: nil)
+        }
+    }
+
+    private func respond(_ outcome: InteractionService.Outcome) async throws -> Response {
+        switch outcome {
+        case .show(let interaction, let message): return try await pages.render(interaction, message: message)
+        case .finished(let answer): return try delivery.deliver(answer)
+        case .invalid(let message): return try pages.expired(message: message)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Hummingbird
+
+/// Builds the view of each interaction stage and the error pages.
+struct InteractionPages {
+    let provider: AppleIDProvider
+    let renderer: PageRenderer
+    /// Development mode shows the current two-factor code and the precise reason of errors.
+    let developmentMode: Bool
+
+    struct StagePage {
+        let id: String
+        let csrf: String
+        let appName: String
+        let clientID: String
+        let message: String?
+        let signIn: Bool
+        let secondFactor: Bool
+        let consent: Bool
+        let confirm: Bool
+        let appleID: String?
+        let firstName: String
+        let lastName: String
+        let email: String
+        let relayDomain: String
+        let asksForName: Bool
+        let asksForEmail: Bool
+        let developmentCode: String?
+    }
+
+    func render(_ interaction: Interaction, message: String?) async throws -> Response {
+        let account = try await interaction.accountID.asyncMap { try await provider.store.account(id: $0) } ?? nil
+        let group = try await provider.store.appGroup(interaction.request.groupID)
+        let page = StagePage(
+            id: interaction.id, csrf: interaction.csrfToken, appName: group?.displayName ?? interaction.request.clientID.rawValue,
+            clientID: interaction.request.clientID.rawValue, message: message,
+            signIn: interaction.stage == .signIn, secondFactor: interaction.stage == .secondFactor,
+            consent: interaction.stage == .consent, confirm: interaction.stage == .confirm,
+            appleID: account?.appleID, firstName: account?.firstName ?? "", lastName: account?.lastName ?? "",
+            email: account?.email ?? "", relayDomain: provider.configuration.relayDomain,
+            asksForName: interaction.request.asksForName, asksForEmail: interaction.request.asksForEmail,
+            developmentCode: developmentMode && interaction.stage == .secondFactor ? account.map(provider.currentSecondFactorCode) : nil)
+        return try renderer.render(page, template: "interaction", status: message == nil ? .ok : .unauthorized)
+    }
+
+    struct ErrorPage {
+        let title: String
+        let error: String
+        let errorDescription: String?
+        let reason: String?
+    }
+
+    /// An authorization error shown as a page: never a redirect (spec §3.2).
+    func error(_ error: OAuthError) throws -> Response {
+        try renderer.render(
+            ErrorPage(
+                title: "Sign in with Apple", error: error.code.rawValue, errorDescription: error.errorDescription,
+                reason: developmentMode ? error.reason : nil),
+            template: "error", status: HTTPResponse.Status(code: error.status))
+    }
+
+    func expired(message: String = "This sign-in has expired or was started in another browser. Start again from the app.") throws -> Response {
+        try renderer.render(
+            ErrorPage(title: "Sign in with Apple", error: "invalid_request", errorDescription: message, reason: nil),
+            template: "error", status: .badRequest)
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

@@ -1,0 +1,60 @@
+import AppleIDProtocol
+import Foundation
+
+struct PlaygroundStart {
+    let title = "Playground"
+    let clientID: String
+    let redirectURI: String
+    let state: String
+    let nonce: String
+}
+
+struct PlaygroundResult {
+    struct Field {
+        let name: String
+        let value: String
+    }
+
+    struct TokenError {
+        let error: String
+        let description: String?
+        let reason: String
+
+        init(error: String, description: String?, reason: String) {
+            self.error = error
+            self.description = description
+            self.reason = reason
+        }
+
+        init(_ error: OAuthError) {
+            self.init(error: error.code.rawValue, description: error.errorDescription, reason: error.reason)
+        }
+    }
+
+    let title = "Playground"
+    let action: String
+    var callbackFields: [Field] = []
+    var stateCheck: String?
+    var tokenResponse: String?
+    var tokenError: TokenError?
+    var idTokenHeader: String?
+    var idTokenClaims: String?
+    var verification: [String]?
+    var refreshToken: String?
+    var revoked = false
+
+    init(action: String) { self.action = action }
+
+    static func prettyJSON(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    static func prettyJSON(bytes: [UInt8]) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .withoutEscapingSlashes])
+        else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,16 @@
+import Hummingbird
+
+/// Anti-framing and hardening headers on every answer: the sign-in pages must never be framed
+/// (clickjacking of consent), and nothing is sniffed or leaked through the Referer.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.xFrameOptions] = "DENY"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.referrerPolicy] = "no-referrer"
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+        }
+        return response
+    }
+}

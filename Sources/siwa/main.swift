@@ -1,0 +1,1 @@
+import AppleIDServer; import ArgumentParser; print("x")
