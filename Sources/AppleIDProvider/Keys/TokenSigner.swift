@@ -14,11 +14,9 @@ public struct TokenSigner: Sendable {
     public init(keyRing: SigningKeyRing) { self.keyRing = keyRing }
 
     /// A compact JWS of `claims`, signed RS256 by the active key.
-    public func sign(_ claims: some Encodable) throws -> String {
+    public func sign(_ claims: some OrderedJSONObject) throws -> String {
         let key = keyRing.activeKey
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let signingInput = key.encodedHeader + "." + Base64URL.encode(try encoder.encode(claims))
+        let signingInput = key.encodedHeader + "." + Base64URL.encode(OrderedJSON.encode(claims))
         let digest = SHA256.hash(data: Array(signingInput.utf8))
         // RS256 is RSASSA-PKCS1-v1_5 by definition (RFC 7518 §3.3); swift-crypto names it "insecure".
         let signature = try key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5)

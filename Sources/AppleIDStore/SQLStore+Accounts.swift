@@ -1,0 +1,147 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import SQLKit
+
+extension SQLStore: AccountStore {
+    public func account(id: String) async throws -> AppleIDAccount? {
+        try await row(AccountRow.self, from: AccountRow.table, where: "id", equals: id)?.account()
+    }
+
+    public func account(appleID: String) async throws -> AppleIDAccount? {
+        try await row(AccountRow.self, from: AccountRow.table, where: "apple_id", equals: appleID.lowercased())?.account()
+    }
+
+    public func accounts() async throws -> [AppleIDAccount] {
+        // Binary collation in SQLite; a PostgreSQL port should order by `apple_id COLLATE "C"` to
+        // match the memory store's code-point order exactly.
+        try await db.select().column("*").from(AccountRow.table)
+            .orderBy("created_at")
+            .orderBy("apple_id")
+            .all(decoding: AccountRow.self)
+            .map { try $0.account() }
+    }
+
+    /// Upserts by id. The unique index on `apple_id` is what enforces uniqueness (no check-then-write
+    /// race); a violation is reported as ``StoreError/conflict(_:)`` like the memory store does.
+    public func save(_ account: AppleIDAccount) async throws {
+        do {
+            try await upsert(AccountRow(account), into: AccountRow.table, key: ["id"])
+        } catch {
+            // Portable: instead of parsing a driver-specific constraint error, look for the other row.
+            let other = try await db.select().column("id").from(AccountRow.table)
+                .where("apple_id", .equal, account.appleID)
+                .where("id", .notEqual, account.id)
+                .first()
+            if other != nil { throw StoreError.conflict("Apple ID \(account.appleID) already exists") }
+            throw error
+        }
+    }
+
+    public func teamIdentity(accountID: String, teamID: TeamID) async throws -> TeamIdentity? {
+        try await db.select().column("*").from(TeamIdentityRow.table)
+            .where("account_id", .equal, accountID)
+            .where("team_id", .equal, teamID.rawValue)
+            .first(decoding: TeamIdentityRow.self)?
+            .identity()
+    }
+
+    /// `INSERT ... ON CONFLICT (account_id, team_id) DO NOTHING`, then read back whichever row won.
+    public func insertTeamIdentity(_ identity: TeamIdentity) async throws -> TeamIdentity {
+        try await db.insert(into: TeamIdentityRow.table)
+            .model(TeamIdentityRow(identity), with: Self.rowEncoder)
+            .ignoringConflicts(with: TeamIdentityRow.key)
+            .run()
+        guard let stored = try await teamIdentity(accountID: identity.accountID, teamID: identity.teamID) else {
+            // Only possible if the row was deleted in between; the store never deletes identities.
+            throw StoreError.conflict("team identity of \(identity.accountID) for \(identity.teamID) vanished")
+        }
+        return stored
+    }
+
+    public func save(_ identity: TeamIdentity) async throws {
+        try await upsert(TeamIdentityRow(identity), into: TeamIdentityRow.table, key: TeamIdentityRow.key)
+    }
+}
+
+struct AccountRow: Codable, Sendable {
+    static let table = "accounts"
+    var id: String
+    var appleID: String
+    var passwordHash: String
+    var firstName: String
+    var lastName: String
+    var email: String
+    var realUserStatus: Int
+    var totpSecret: String
+    var createdAt: Double
+    var deletedAt: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case id, email
+        case appleID = "apple_id"
+        case passwordHash = "password_hash"
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case realUserStatus = "real_user_status"
+        case totpSecret = "totp_secret"
+        case createdAt = "created_at"
+        case deletedAt = "deleted_at"
+    }
+
+    init(_ account: AppleIDAccount) {
+        id = account.id
+        appleID = account.appleID
+        passwordHash = account.passwordHash
+        firstName = account.firstName
+        lastName = account.lastName
+        email = account.email
+        realUserStatus = account.realUserStatus.rawValue
+        totpSecret = account.totpSecret
+        createdAt = account.createdAt.sqlSeconds
+        deletedAt = account.deletedAt?.sqlSeconds
+    }
+
+    func account() throws -> AppleIDAccount {
+        var account = AppleIDAccount(
+            id: id, appleID: appleID, passwordHash: passwordHash, firstName: firstName, lastName: lastName, email: email,
+            realUserStatus: try .decoded(realUserStatus, table: Self.table, column: "real_user_status"),
+            totpSecret: totpSecret, createdAt: Date(sqlSeconds: createdAt), deletedAt: deletedAt.map(Date.init(sqlSeconds:))
+        )
+        account.appleID = appleID  // as stored, even if someone stored it not lowercased
+        return account
+    }
+}
+
+struct TeamIdentityRow: Codable, Sendable {
+    static let table = "team_identities"
+    static let key = ["account_id", "team_id"]
+    var accountID: String
+    var teamID: String
+    var subject: String
+    var relayAddress: String?
+    var relayForwardingEnabled: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case subject
+        case accountID = "account_id"
+        case teamID = "team_id"
+        case relayAddress = "relay_address"
+        case relayForwardingEnabled = "relay_forwarding_enabled"
+    }
+
+    init(_ identity: TeamIdentity) {
+        accountID = identity.accountID
+        teamID = identity.teamID.rawValue
+        subject = identity.subject.rawValue
+        relayAddress = identity.relayAddress
+        relayForwardingEnabled = identity.relayForwardingEnabled
+    }
+
+    func identity() -> TeamIdentity {
+        TeamIdentity(
+            accountID: accountID, teamID: TeamID(rawValue: teamID), subject: Subject(rawValue: subject),
+            relayAddress: relayAddress, relayForwardingEnabled: relayForwardingEnabled
+        )
+    }
+}

@@ -1,0 +1,201 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import SQLKit
+
+extension SQLStore: GrantStore {
+    public func save(_ grant: Grant) async throws {
+        try await upsert(try GrantRow(grant), into: GrantRow.table, key: ["id"])
+    }
+
+    public func grant(id: String) async throws -> Grant? {
+        try await row(GrantRow.self, from: GrantRow.table, where: "id", equals: id)?.grant()
+    }
+
+    /// One `UPDATE ... WHERE revoked_at IS NULL RETURNING id`: the count is of the rows this call
+    /// revoked, so two concurrent revocations never both count the same grant.
+    public func revokeGrants(accountID: String, groupID: ClientID, at date: Date) async throws -> Int {
+        try await db.update(GrantRow.table)
+            .set("revoked_at", to: date.sqlSeconds)
+            .where("account_id", .equal, accountID)
+            .where("group_id", .equal, groupID.rawValue)
+            .where("revoked_at", .is, SQLLiteral.null)
+            .returning("id")
+            .all()
+            .count
+    }
+
+    /// Keeps the first revocation time.
+    public func revokeGrant(id: String, at date: Date) async throws {
+        try await db.update(GrantRow.table)
+            .set("revoked_at", to: date.sqlSeconds)
+            .where("id", .equal, id)
+            .where("revoked_at", .is, SQLLiteral.null)
+            .run()
+    }
+
+    public func save(_ code: AuthorizationCodeRecord) async throws {
+        try await upsert(CodeRow(code), into: CodeRow.table, key: ["code_hash"])
+    }
+
+    /// `UPDATE ... SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL RETURNING *` is a
+    /// single atomic statement on SQLite (≥ 3.35) and PostgreSQL: of concurrent callers exactly one
+    /// sees the row come back. The others read the row to tell "already consumed" from "unknown".
+    public func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption {
+        let redeemed = try await db.update(CodeRow.table)
+            .set("consumed_at", to: date.sqlSeconds)
+            .where("code_hash", .equal, hash)
+            .where("consumed_at", .is, SQLLiteral.null)
+            .returning(SQLLiteral.all)
+            .first(decoding: CodeRow.self)
+        if let redeemed { return .redeemed(redeemed.record()) }
+        guard let existing = try await row(CodeRow.self, from: CodeRow.table, where: "code_hash", equals: hash) else {
+            return .unknown
+        }
+        return .alreadyConsumed(existing.record())
+    }
+
+    public func save(_ token: TokenRecord) async throws {
+        try await upsert(TokenRow(token), into: TokenRow.table, key: ["token_hash"])
+    }
+
+    public func token(hash: String) async throws -> TokenRecord? {
+        try await row(TokenRow.self, from: TokenRow.table, where: "token_hash", equals: hash)?.record()
+    }
+}
+
+struct GrantRow: Codable, Sendable {
+    static let table = "grants"
+    var id: String
+    var accountID: String
+    var teamID: String
+    var groupID: String
+    var clientID: String
+    var subject: String
+    /// JSON array of scope strings.
+    var scopes: String
+    var email: String?
+    var isPrivateEmail: Bool
+    var realUserStatus: Int
+    var authTime: Double
+    var createdAt: Double
+    var revokedAt: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case id, subject, scopes, email
+        case accountID = "account_id"
+        case teamID = "team_id"
+        case groupID = "group_id"
+        case clientID = "client_id"
+        case isPrivateEmail = "is_private_email"
+        case realUserStatus = "real_user_status"
+        case authTime = "auth_time"
+        case createdAt = "created_at"
+        case revokedAt = "revoked_at"
+    }
+
+    init(_ grant: Grant) throws {
+        id = grant.id
+        accountID = grant.accountID
+        teamID = grant.teamID.rawValue
+        groupID = grant.groupID.rawValue
+        clientID = grant.clientID.rawValue
+        subject = grant.subject.rawValue
+        scopes = try JSONColumn.encode(grant.scopes)
+        email = grant.email
+        isPrivateEmail = grant.isPrivateEmail
+        realUserStatus = grant.realUserStatus.rawValue
+        authTime = grant.authTime.sqlSeconds
+        createdAt = grant.createdAt.sqlSeconds
+        revokedAt = grant.revokedAt?.sqlSeconds
+    }
+
+    func grant() throws -> Grant {
+        Grant(
+            id: id, accountID: accountID, teamID: TeamID(rawValue: teamID), groupID: ClientID(rawValue: groupID),
+            clientID: ClientID(rawValue: clientID), subject: Subject(rawValue: subject),
+            scopes: try JSONColumn.decode([Scope].self, from: scopes), email: email, isPrivateEmail: isPrivateEmail,
+            realUserStatus: try .decoded(realUserStatus, table: Self.table, column: "real_user_status"),
+            authTime: Date(sqlSeconds: authTime), createdAt: Date(sqlSeconds: createdAt),
+            revokedAt: revokedAt.map(Date.init(sqlSeconds:))
+        )
+    }
+}
+
+struct CodeRow: Codable, Sendable {
+    static let table = "authorization_codes"
+    var codeHash: String
+    var grantID: String
+    var clientID: String
+    var redirectURI: String?
+    var codeChallenge: String?
+    var nonce: String?
+    var expiresAt: Double
+    var consumedAt: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case nonce
+        case codeHash = "code_hash"
+        case grantID = "grant_id"
+        case clientID = "client_id"
+        case redirectURI = "redirect_uri"
+        case codeChallenge = "code_challenge"
+        case expiresAt = "expires_at"
+        case consumedAt = "consumed_at"
+    }
+
+    init(_ code: AuthorizationCodeRecord) {
+        codeHash = code.codeHash
+        grantID = code.grantID
+        clientID = code.clientID.rawValue
+        redirectURI = code.redirectURI
+        codeChallenge = code.codeChallenge
+        nonce = code.nonce
+        expiresAt = code.expiresAt.sqlSeconds
+        consumedAt = code.consumedAt?.sqlSeconds
+    }
+
+    func record() -> AuthorizationCodeRecord {
+        AuthorizationCodeRecord(
+            codeHash: codeHash, grantID: grantID, clientID: ClientID(rawValue: clientID), redirectURI: redirectURI,
+            codeChallenge: codeChallenge, nonce: nonce, expiresAt: Date(sqlSeconds: expiresAt),
+            consumedAt: consumedAt.map(Date.init(sqlSeconds:))
+        )
+    }
+}
+
+struct TokenRow: Codable, Sendable {
+    static let table = "tokens"
+    var tokenHash: String
+    var kind: String
+    var grantID: String
+    var clientID: String
+    var createdAt: Double
+    var expiresAt: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case kind
+        case tokenHash = "token_hash"
+        case grantID = "grant_id"
+        case clientID = "client_id"
+        case createdAt = "created_at"
+        case expiresAt = "expires_at"
+    }
+
+    init(_ token: TokenRecord) {
+        tokenHash = token.tokenHash
+        kind = token.kind.rawValue
+        grantID = token.grantID
+        clientID = token.clientID.rawValue
+        createdAt = token.createdAt.sqlSeconds
+        expiresAt = token.expiresAt?.sqlSeconds
+    }
+
+    func record() throws -> TokenRecord {
+        TokenRecord(
+            tokenHash: tokenHash, kind: try .decoded(kind, table: Self.table, column: "kind"), grantID: grantID,
+            clientID: ClientID(rawValue: clientID), createdAt: Date(sqlSeconds: createdAt),
+            expiresAt: expiresAt.map(Date.init(sqlSeconds:))
+        )
+    }
+}

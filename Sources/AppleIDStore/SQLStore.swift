@@ -1,0 +1,98 @@
+import AppleIDProvider
+import Foundation
+import SQLKit
+
+/// The SQL ``ProviderStore``, written against sql-kit's `SQLDatabase` so that it runs on SQLite
+/// today and on PostgreSQL later without a rewrite.
+///
+/// Portability rules the extensions follow:
+/// - queries are built with SQLKit's builders (the dialect quotes identifiers and spells binds);
+/// - columns are `TEXT`, `INTEGER`, `BOOLEAN` and `DOUBLE PRECISION`; dates are `Double` seconds
+///   since 1970; nested values (`[Scope]`, return URLs, quirks, the validated request) are JSON text;
+/// - upserts use `INSERT ... ON CONFLICT (...) DO UPDATE SET col = excluded.col` and atomic state
+///   changes use `UPDATE ... WHERE <precondition> RETURNING ...`, both shared by SQLite ≥ 3.35 and
+///   PostgreSQL.
+///
+/// The store never opens a multi-statement transaction: every operation whose atomicity matters is a
+/// single statement, guarded by a unique constraint or a `WHERE` precondition.
+///
+/// Call ``migrate()`` before use (``sqlite(path:logger:)`` does).
+public final class SQLStore: Sendable {
+    let db: any SQLDatabase
+
+    /// Wraps a database. The schema is not touched until ``migrate()``.
+    public init(database: any SQLDatabase) {
+        self.db = database
+    }
+
+    /// Encodes row structs for `INSERT`: `nil` becomes `NULL` (instead of the column being left out),
+    /// so that an upsert overwrites a stored value with `NULL`.
+    static var rowEncoder: SQLQueryEncoder { SQLQueryEncoder(nilEncodingStrategy: .asNil) }
+
+    /// `INSERT` the row, or on a conflict over `keys` overwrite every column with the new values.
+    func upsert(_ row: some Encodable & Sendable, into table: String, key keys: [String]) async throws {
+        try await db.insert(into: table)
+            .model(row, with: Self.rowEncoder)
+            .onConflict(with: keys) { try $0.set(excludedContentOf: row, with: Self.rowEncoder) }
+            .run()
+    }
+
+    /// The single row of `table` whose `column` equals `value`, decoded as `Row`.
+    func row<Row: Decodable>(
+        _ type: Row.Type, from table: String, where column: String, equals value: String
+    ) async throws -> Row? {
+        try await db.select().column("*").from(table)
+            .where(column, .equal, value)
+            .limit(1)
+            .first(decoding: Row.self)
+    }
+
+    /// Deletes the rows of `table` whose `column` equals `value`.
+    func delete(from table: String, where column: String, equals value: String) async throws {
+        try await db.delete(from: table).where(column, .equal, value).run()
+    }
+}
+
+// MARK: - Column encodings
+
+extension Date {
+    /// The column value of a date: seconds since 1970 as a `Double` (sub-microsecond precision for
+    /// present-day dates).
+    var sqlSeconds: Double { timeIntervalSince1970 }
+
+    init(sqlSeconds: Double) {
+        self.init(timeIntervalSince1970: sqlSeconds)
+    }
+}
+
+/// JSON text columns for nested values.
+enum JSONColumn {
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+}
+
+/// A stored value that no longer maps onto the domain type (for example an unknown enum case).
+public struct StoreDecodingError: Error, CustomStringConvertible {
+    public let table: String
+    public let column: String
+    public let value: String
+
+    public var description: String { "cannot decode \(table).\(column) value \(value)" }
+}
+
+extension RawRepresentable {
+    /// Maps a stored raw value back to the enum, or throws ``StoreDecodingError``.
+    static func decoded(_ raw: RawValue, table: String, column: String) throws -> Self {
+        guard let value = Self(rawValue: raw) else {
+            throw StoreDecodingError(table: table, column: column, value: "\(raw)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Fixture keys checked in next to the tests: RSA-2048 signing keys and P-256 developer keys.
+enum Fixtures {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    static func text(_ name: String) -> String {
+        // Fixtures are part of the repository; a missing one is a broken checkout, not a test result.
+        guard let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) else {
+            preconditionFailure("missing fixture \(name)")
+        }
+        return text
+    }
+
+    static let signingKeys = (1...4).map { text("signing-key-\($0).pem") }
+    static let developerKey = text("AuthKey_TESTKEY123.p8")
+    static let otherDeveloperKey = text("other-team-key.p8")
+
+    /// 2026-11-21T06:00:00Z, the fixed "now" of every test.
+    static let now = Date(timeIntervalSince1970: 1_795_240_800)
+}

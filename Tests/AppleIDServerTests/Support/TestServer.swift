@@ -1,0 +1,91 @@
+import AppleIDProtocol
+import AppleIDProvider
+import AppleIDServer
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+
+/// An Apple ID server in process: memory store, fixed clock, seeded randomness, fixture keys,
+/// one team with an app group (App ID + Services ID), one developer key and two Apple IDs.
+struct TestServer {
+    static let issuer = "http://127.0.0.1:8080"
+    static let teamID: TeamID = "TEAM123456"
+    static let otherTeamID: TeamID = "OTHER12345"
+    static let bundleID: ClientID = "com.example.juice"
+    static let servicesID: ClientID = "com.example.juice.web"
+    static let otherServicesID: ClientID = "com.example.juice.other"
+    static let keyID: KeyID = "TESTKEY123"
+    static let otherKeyID: KeyID = "OTHERKEY12"
+    static let redirectURI = "https://juice.example.com/auth/callback"
+    static let secondRedirectURI = "https://juice.example.com/auth/callback/"
+    static let adminToken = "test-admin-token"
+    static let maria = (appleID: "maria@example.com", password: "correct horse", email: "maria.ruiz@example.com")
+
+    let provider: AppleIDProvider
+    let clock: ManualClock
+    let app: Application<RouterResponder<AppleIDRequestContext>>
+
+    static func make(autoApprove: String? = nil, configure: (inout ProviderConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let clock = ManualClock(Fixtures.now)
+        var configuration = ProviderConfiguration(issuer: issuer)
+        configuration.passwordHashCost = 4
+        configure(&configuration)
+        let store = MemoryStore()
+        let provider = try await AppleIDProvider.start(
+            configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "tests"),
+            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: Logger(label: "test"))
+        try await seed(provider)
+        let options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
+        let router = try await buildRouter(provider: provider, options: options)
+        return TestServer(provider: provider, clock: clock, app: Application(router: router))
+    }
+
+    static func seed(_ provider: AppleIDProvider) async throws {
+        let store = provider.store
+        try await store.save(DeveloperTeam(id: teamID, name: "Juice Team"))
+        try await store.save(DeveloperTeam(id: otherTeamID, name: "Other Team"))
+        try await store.save(AppGroup(primaryAppID: bundleID, teamID: teamID, displayName: "Juice"))
+        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID))
+        try await store.save(
+            RegisteredClient(id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: [redirectURI, secondRedirectURI]))
+        try await store.save(
+            RegisteredClient(id: otherServicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: [redirectURI]))
+        try await store.save(
+            DeveloperKey(id: keyID, teamID: teamID, primaryAppID: bundleID, publicKeyPEM: try publicPEM(Fixtures.developerKey)))
+        try await store.save(
+            DeveloperKey(id: otherKeyID, teamID: otherTeamID, primaryAppID: "com.other.app", publicKeyPEM: try publicPEM(Fixtures.otherDeveloperKey)))
+        _ = try await provider.createAccount(
+            appleID: maria.appleID, password: maria.password, firstName: "Maria", lastName: "Ruiz", email: maria.email,
+            realUserStatus: .likelyReal)
+        _ = try await provider.createAccount(
+            appleID: "robin@example.com", password: "robin's password", firstName: "Robin", lastName: "Unknown",
+            realUserStatus: .unknown)
+    }
+
+    static func publicPEM(_ privatePEM: String) throws -> String {
+        try P256.Signing.PrivateKey(pemRepresentation: privatePEM).publicKey.pemRepresentation
+    }
+
+    /// A valid client secret for `clientID`, minted at the test clock's now.
+    func clientSecret(
+        for clientID: ClientID = servicesID, audience: String = issuer, lifetime: Int = 300, issuedAt: Date? = nil
+    ) async throws -> String {
+        try await ClientSecretMinter(teamID: Self.teamID, keyID: Self.keyID, privateKeyPEM: Fixtures.developerKey)
+            .mint(clientID: clientID, audience: audience, issuedAt: issuedAt ?? clock.now(), lifetime: lifetime)
+    }
+}
+
+/// Form and query encoding for test requests.
+enum Form {
+    static func encode(_ fields: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return fields.map { name, value in
+            "\(name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }.joined(separator: "&")
+    }
+
+    static let headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+}
