@@ -70,8 +70,18 @@ let package = Package(
             name: "siwa",
             dependencies: [
                 "AppleIDServer",
+                "AppleIDProtocol",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "rsa-sign-rate",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/RSASignRate"
         ),
         .testTarget(
             name: "AppleIDProtocolTests",

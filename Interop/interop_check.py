@@ -535,6 +535,8 @@ def step_id_token(ctx: Context) -> str:
     expected_hash = at_hash(ctx.tokens["access_token"])
     expect(claims["at_hash"] == expected_hash, f"at_hash is {claims['at_hash']!r}, expected {expected_hash!r}")
     ctx.code_flow["sub"] = claims["sub"]
+    if "claims" in ctx.form_post:
+        expect(claims["sub"] == ctx.form_post["claims"]["sub"], "sub differs from the first authorization's")
     return f"RS256 signature, iss, aud, exp, nonce and at_hash valid (sub {claims['sub']})"
 
 
@@ -582,6 +584,7 @@ def step_form_post(ctx: Context) -> str:
     expect(form.inputs.get("state") == state, f"form state is {form.inputs.get('state')!r}, expected {state!r}")
 
     user = None
+    expect("user" in form.inputs, "the first authorization's form has no user field")
     if "user" in form.inputs:
         try:
             user = json.loads(form.inputs["user"])
@@ -624,7 +627,7 @@ def step_form_post(ctx: Context) -> str:
 
 
 def step_refresh(ctx: Context) -> str:
-    need(ctx.form_post, "no refresh token from step 7")
+    need(ctx.form_post, "no refresh token from step 3")
     session: OAuth2Session = ctx.form_post["session"]
     recorder: ResponseRecorder = ctx.form_post["recorder"]
     recorder.last = None
@@ -642,7 +645,7 @@ def step_refresh(ctx: Context) -> str:
 
 
 def step_revoke(ctx: Context) -> str:
-    need(ctx.form_post, "no refresh token from step 7")
+    need(ctx.form_post, "no refresh token from step 3")
     session: OAuth2Session = ctx.form_post["session"]
     recorder: ResponseRecorder = ctx.form_post["recorder"]
     refresh_token = ctx.form_post["tokens"]["refresh_token"]
@@ -666,14 +669,17 @@ class Step:
     run: Callable[[Context], str]
 
 
+# The scoped form_post flow runs first: it is the user's first authorization for the app group,
+# so it must carry the `user` JSON and the e-mail. Apple collects name and e-mail only then; later
+# authorizations (the query flow) reuse that consent (spec §17.2).
 STEPS = [
     Step(1, "discovery document", step_discovery),
     Step(2, "JWKS", step_jwks),
-    Step(3, "authorization code flow (query, PKCE)", step_code_flow),
-    Step(4, "token exchange (client_secret_post)", step_token_exchange),
-    Step(5, "id_token verification", step_id_token),
-    Step(6, "authorization code reuse", step_code_reuse),
-    Step(7, "form_post flow (scope name email)", step_form_post),
+    Step(3, "form_post flow, first authorization (scope name email)", step_form_post),
+    Step(4, "authorization code flow (query, PKCE)", step_code_flow),
+    Step(5, "token exchange (client_secret_post)", step_token_exchange),
+    Step(6, "id_token verification", step_id_token),
+    Step(7, "authorization code reuse", step_code_reuse),
     Step(8, "refresh grant", step_refresh),
     Step(9, "revocation", step_revoke),
 ]

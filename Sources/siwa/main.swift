@@ -1,1 +1,85 @@
-import AppleIDServer; import ArgumentParser; print("x")
+import AppleIDProtocol
+import AppleIDServer
+import ArgumentParser
+import Foundation
+import Logging
+
+@main
+struct Siwa: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "siwa",
+        abstract: "Sign in with Apple, end to end: a local Apple ID server and the tools around it.",
+        subcommands: [Serve.self, Secret.self])
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the Apple ID server (SQLite under .siwa/, nothing to configure).")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on.") var port = 8080
+    @Option(help: "Where the database, the demo key and demo.json live.") var dataDir = ".siwa"
+    @Option(help: "Issuer of the tokens: the server's URL (default), 'apple' for https://appleid.apple.com, or a URL.")
+    var issuer: String?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "Headless mode: approve every authorization as this Apple ID ('first' for the first demo user).")
+    var autoApprove: String?
+    @Option(help: "Bearer token of the admin API (default: the one generated on the first start).") var adminToken: String?
+    @Option(help: "Domain of Hide My Email relay addresses.") var relayDomain: String?
+
+    func run() async throws {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("unknown log level \(logLevel)")
+        }
+        var settings = ServeSettings()
+        settings.host = host
+        settings.port = port
+        settings.dataDirectory = dataDir
+        settings.issuer = issuer
+        settings.logLevel = level
+        settings.autoApprove = autoApprove
+        settings.adminToken = adminToken
+        settings.relayDomain = relayDomain
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        try await ServerBootstrap.run(settings)
+    }
+}
+
+struct Secret: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print an ES256 client secret (the real Apple accepts it too).")
+
+    @Option(help: "The 10-character Team ID.") var teamID: String
+    @Option(help: "The 10-character Key ID.") var keyID: String
+    @Option(help: "The AuthKey_<KeyID>.p8 file.") var key: String
+    @Option(help: "The client ID (bundle ID or Services ID).") var clientID: String
+    @Option(help: "Lifetime, e.g. 300s, 30m, 12h, 180d (at most 15777000 s).") var lifetime = "180d"
+    @Option(help: "The aud claim.") var audience = "https://appleid.apple.com"
+
+    func run() async throws {
+        guard let seconds = Self.seconds(lifetime) else {
+            throw ValidationError("lifetime \(lifetime) is not a number of seconds or a number followed by s, m, h or d")
+        }
+        let pem: String
+        do {
+            pem = try String(contentsOfFile: key, encoding: .utf8)
+        } catch {
+            throw ValidationError("cannot read the key file \(key)")
+        }
+        do {
+            let minter = try ClientSecretMinter(teamID: TeamID(rawValue: teamID), keyID: KeyID(rawValue: keyID), privateKeyPEM: pem)
+            print(try await minter.mint(clientID: ClientID(rawValue: clientID), audience: audience, issuedAt: Date(), lifetime: seconds))
+        } catch let error as ClientSecretMinter.MintError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    static func seconds(_ text: String) -> Int? {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let unit = text.last, let factor = units[unit], let value = Int(text.dropLast()) { return value * factor }
+        return Int(text)
+    }
+}

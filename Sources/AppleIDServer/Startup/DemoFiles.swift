@@ -1,0 +1,39 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+
+/// The demo facts on disk: `demo.json` for scripts and the `.p8` key written once.
+struct DemoFiles {
+    let directory: URL
+
+    var factsURL: URL { directory.appendingPathComponent("demo.json") }
+
+    func keyURL(_ keyID: KeyID) -> URL { directory.appendingPathComponent("AuthKey_\(keyID.rawValue).p8") }
+
+    func loadFacts() throws -> DemoFacts? {
+        guard FileManager.default.fileExists(atPath: factsURL.path) else { return nil }
+        return try JSONDecoder().decode(DemoFacts.self, from: Data(contentsOf: factsURL))
+    }
+
+    func save(_ facts: DemoFacts) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try writePrivate(try encoder.encode(facts), to: factsURL)
+    }
+
+    func readKey(_ keyID: KeyID) throws -> String {
+        try String(contentsOf: keyURL(keyID), encoding: .utf8)
+    }
+
+    /// Written once: an existing key file is never overwritten.
+    func writeKeyOnce(_ pem: String, keyID: KeyID) throws {
+        guard !FileManager.default.fileExists(atPath: keyURL(keyID).path) else { return }
+        try writePrivate(Data(pem.utf8), to: keyURL(keyID))
+    }
+
+    /// Owner-only permissions: these files hold a private key and the admin token.
+    private func writePrivate(_ data: Data, to url: URL) throws {
+        try data.write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+    }
+}

@@ -1,0 +1,29 @@
+import Logging
+
+/// What `siwa serve` was asked for.
+public struct ServeSettings: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Where the SQLite database, the demo key and `demo.json` live.
+    public var dataDirectory = ".siwa"
+    /// `nil`: the server's own URL; `"apple"`: `https://appleid.apple.com`; otherwise the URL given.
+    public var issuer: String?
+    public var logLevel: Logger.Level = .info
+    /// Headless mode: an Apple ID, or `first` for the first demo user.
+    public var autoApprove: String?
+    /// The admin API's bearer token; `nil` uses the one generated on the first start.
+    public var adminToken: String?
+    public var relayDomain: String?
+
+    public init() {}
+
+    public var baseURL: String { "http://\(host):\(port)" }
+
+    public var resolvedIssuer: String {
+        switch issuer {
+        case nil: baseURL
+        case "apple": "https://appleid.apple.com"
+        case let url?: url
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import AppleIDProtocol
+import AppleIDProvider
+@testable import AppleIDStore
+import Foundation
+import Logging
+import Testing
+
+/// Every ``ProviderStore`` implementation the conformance suite runs against.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory
+    case sqliteInMemory
+    case sqliteFile
+
+    var testDescription: String { rawValue }
+
+    /// Opens a fresh, empty store of this kind, runs `body`, then closes the store and removes
+    /// any files it created, whether `body` threw or not.
+    func withStore<R>(_ body: (any ProviderStore) async throws -> R) async throws -> R {
+        switch self {
+        case .memory:
+            return try await body(MemoryStore())
+        case .sqliteInMemory:
+            let (store, shutdown) = try await SQLStore.sqliteInMemory(logger: testLogger)
+            return try await run(body, on: store, shutdown: shutdown)
+        case .sqliteFile:
+            return try await TemporaryDirectory.with { directory in
+                // A nested path: the factory creates missing parent directories.
+                let path = directory.appendingPathComponent("nested/db/store.sqlite").path
+                let (store, shutdown) = try await SQLStore.sqlite(path: path, logger: testLogger)
+                return try await run(body, on: store, shutdown: shutdown)
+            }
+        }
+    }
+
+    private func run<R>(
+        _ body: (any ProviderStore) async throws -> R, on store: SQLStore, shutdown: SQLStoreShutdown
+    ) async throws -> R {
+        let result: R
+        do {
+            result = try await body(store)
+        } catch {
+            try await shutdown()
+            throw error
+        }
+        try await shutdown()
+        return result
+    }
+}
+
+let testLogger: Logger = {
+    var logger = Logger(label: "AppleIDStoreTests")
+    logger.logLevel = .warning
+    return logger
+}()
+
+/// A unique temporary directory, removed after use.
+enum TemporaryDirectory {
+    static func with<R>(_ body: (URL) async throws -> R) async throws -> R {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("AppleIDStoreTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try await body(url)
+    }
+}
+
+/// Whole-second dates: they survive every store's date encoding exactly.
+enum Fixture {
+    static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func date(_ offset: TimeInterval) -> Date { t0.addingTimeInterval(offset) }
+
+    static func account(
+        id: String = "acct-1", appleID: String = "Jane.Doe@Example.com", createdAt: Date = t0, deletedAt: Date? = nil
+    ) -> AppleIDAccount {
+        AppleIDAccount(
+            id: id, appleID: appleID, passwordHash: "$2b$12$hash", firstName: "Jane", lastName: "Doe",
+            email: "jane@example.com", realUserStatus: .likelyReal, totpSecret: "JBSWY3DPEHPK3PXP",
+            createdAt: createdAt, deletedAt: deletedAt
+        )
+    }
+
+    static func grant(
+        id: String, accountID: String = "acct-1", groupID: ClientID = "com.example.app", revokedAt: Date? = nil
+    ) -> Grant {
+        Grant(
+            id: id, accountID: accountID, teamID: "TEAM123456", groupID: groupID, clientID: "com.example.web",
+            subject: "000123.abcdef0123456789abcdef0123456789.0123", scopes: [.name, .email, .openid],
+            email: "relay@privaterelay.appleid.com", isPrivateEmail: true, realUserStatus: .unknown,
+            authTime: date(-30), createdAt: date(0), revokedAt: revokedAt
+        )
+    }
+
+    static func code(hash: String = "code-hash-1", consumedAt: Date? = nil) -> AuthorizationCodeRecord {
+        AuthorizationCodeRecord(
+            codeHash: hash, grantID: "grant-1", clientID: "com.example.web", redirectURI: "https://example.com/cb",
+            codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", nonce: "n-0S6_WzA2Mj",
+            expiresAt: date(300), consumedAt: consumedAt
+        )
+    }
+
+    static let request = ValidatedAuthorization(
+        clientID: "com.example.web", teamID: "TEAM123456", groupID: "com.example.app",
+        redirectURI: "https://example.com/callback?x=1", includesIDToken: true, responseMode: .formPost,
+        scopes: [.name, .email], state: "st-ä/😀", nonce: "nonce-1", codeChallenge: nil
+    )
+
+    static func interaction(id: String = "ix-1") -> Interaction {
+        Interaction(
+            id: id, request: request, browserBindingHash: "binding-hash", csrfToken: "csrf", stage: .signIn,
+            createdAt: date(0), expiresAt: date(600)
+        )
+    }
+}
