@@ -85,11 +85,18 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleIDProtocolTests",
-            dependencies: ["AppleIDProtocol"]
+            dependencies: [
+                "AppleIDProtocol",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "AppleIDProviderTests",
-            dependencies: ["AppleIDProvider", "AppleIDStore"]
+            dependencies: [
+                "AppleIDProvider",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "AppleIDStoreTests",

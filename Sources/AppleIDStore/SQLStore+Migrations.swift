@@ -14,152 +14,154 @@ extension SQLStore {
     /// Column types are the portable subset of SQLite and PostgreSQL: `TEXT`, `INTEGER`, `BOOLEAN`,
     /// `DOUBLE PRECISION` (dates, seconds since 1970). JSON values are `TEXT`.
     static let migrations: [SchemaMigration] = [
-        SchemaMigration(version: 1, statements: [
-            """
-            CREATE TABLE IF NOT EXISTS teams (
-                id TEXT PRIMARY KEY,
-                name TEXT NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS app_groups (
-                primary_app_id TEXT PRIMARY KEY,
-                team_id TEXT NOT NULL,
-                display_name TEXT NOT NULL,
-                notification_endpoint TEXT
-            )
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS clients (
-                id TEXT PRIMARY KEY,
-                kind TEXT NOT NULL,
-                team_id TEXT NOT NULL,
-                group_id TEXT NOT NULL,
-                return_urls TEXT NOT NULL,
-                quirks TEXT NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS developer_keys (
-                id TEXT PRIMARY KEY,
-                team_id TEXT NOT NULL,
-                primary_app_id TEXT NOT NULL,
-                public_key_pem TEXT NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS accounts (
-                id TEXT PRIMARY KEY,
-                apple_id TEXT NOT NULL,
-                password_hash TEXT NOT NULL,
-                first_name TEXT NOT NULL,
-                last_name TEXT NOT NULL,
-                email TEXT NOT NULL,
-                real_user_status INTEGER NOT NULL,
-                totp_secret TEXT NOT NULL,
-                created_at DOUBLE PRECISION NOT NULL,
-                deleted_at DOUBLE PRECISION
-            )
-            """,
-            "CREATE UNIQUE INDEX IF NOT EXISTS accounts_apple_id ON accounts (apple_id)",
-            "CREATE INDEX IF NOT EXISTS accounts_created_at ON accounts (created_at, apple_id)",
-            """
-            CREATE TABLE IF NOT EXISTS team_identities (
-                account_id TEXT NOT NULL,
-                team_id TEXT NOT NULL,
-                subject TEXT NOT NULL,
-                relay_address TEXT,
-                relay_forwarding_enabled BOOLEAN NOT NULL,
-                PRIMARY KEY (account_id, team_id)
-            )
-            """,
-            "CREATE UNIQUE INDEX IF NOT EXISTS team_identities_subject ON team_identities (subject)",
-            """
-            CREATE TABLE IF NOT EXISTS consents (
-                account_id TEXT NOT NULL,
-                group_id TEXT NOT NULL,
-                granted_at DOUBLE PRECISION NOT NULL,
-                scopes TEXT NOT NULL,
-                email TEXT,
-                is_private_email BOOLEAN NOT NULL,
-                PRIMARY KEY (account_id, group_id)
-            )
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS grants (
-                id TEXT PRIMARY KEY,
-                account_id TEXT NOT NULL,
-                team_id TEXT NOT NULL,
-                group_id TEXT NOT NULL,
-                client_id TEXT NOT NULL,
-                subject TEXT NOT NULL,
-                scopes TEXT NOT NULL,
-                email TEXT,
-                is_private_email BOOLEAN NOT NULL,
-                real_user_status INTEGER NOT NULL,
-                auth_time DOUBLE PRECISION NOT NULL,
-                created_at DOUBLE PRECISION NOT NULL,
-                revoked_at DOUBLE PRECISION
-            )
-            """,
-            "CREATE INDEX IF NOT EXISTS grants_account_group ON grants (account_id, group_id)",
-            """
-            CREATE TABLE IF NOT EXISTS authorization_codes (
-                code_hash TEXT PRIMARY KEY,
-                grant_id TEXT NOT NULL,
-                client_id TEXT NOT NULL,
-                redirect_uri TEXT,
-                code_challenge TEXT,
-                nonce TEXT,
-                expires_at DOUBLE PRECISION NOT NULL,
-                consumed_at DOUBLE PRECISION
-            )
-            """,
-            "CREATE INDEX IF NOT EXISTS authorization_codes_grant ON authorization_codes (grant_id)",
-            """
-            CREATE TABLE IF NOT EXISTS tokens (
-                token_hash TEXT PRIMARY KEY,
-                kind TEXT NOT NULL,
-                grant_id TEXT NOT NULL,
-                client_id TEXT NOT NULL,
-                created_at DOUBLE PRECISION NOT NULL,
-                expires_at DOUBLE PRECISION
-            )
-            """,
-            "CREATE INDEX IF NOT EXISTS tokens_grant ON tokens (grant_id)",
-            """
-            CREATE TABLE IF NOT EXISTS interactions (
-                id TEXT PRIMARY KEY,
-                request TEXT NOT NULL,
-                browser_binding_hash TEXT NOT NULL,
-                csrf_token TEXT NOT NULL,
-                stage TEXT NOT NULL,
-                account_id TEXT,
-                auth_time DOUBLE PRECISION,
-                failed_attempts INTEGER NOT NULL,
-                created_at DOUBLE PRECISION NOT NULL,
-                expires_at DOUBLE PRECISION NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS browser_sessions (
-                id_hash TEXT PRIMARY KEY,
-                account_id TEXT NOT NULL,
-                auth_time DOUBLE PRECISION NOT NULL,
-                expires_at DOUBLE PRECISION NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS signing_keys (
-                id TEXT PRIMARY KEY,
-                private_key_pem TEXT NOT NULL,
-                state TEXT NOT NULL,
-                created_at DOUBLE PRECISION NOT NULL,
-                activated_at DOUBLE PRECISION,
-                retired_at DOUBLE PRECISION
-            )
-            """,
-        ]),
+        SchemaMigration(
+            version: 1,
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS teams (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS app_groups (
+                    primary_app_id TEXT PRIMARY KEY,
+                    team_id TEXT NOT NULL,
+                    display_name TEXT NOT NULL,
+                    notification_endpoint TEXT
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS clients (
+                    id TEXT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    team_id TEXT NOT NULL,
+                    group_id TEXT NOT NULL,
+                    return_urls TEXT NOT NULL,
+                    quirks TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS developer_keys (
+                    id TEXT PRIMARY KEY,
+                    team_id TEXT NOT NULL,
+                    primary_app_id TEXT NOT NULL,
+                    public_key_pem TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS accounts (
+                    id TEXT PRIMARY KEY,
+                    apple_id TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    first_name TEXT NOT NULL,
+                    last_name TEXT NOT NULL,
+                    email TEXT NOT NULL,
+                    real_user_status INTEGER NOT NULL,
+                    totp_secret TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    deleted_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE UNIQUE INDEX IF NOT EXISTS accounts_apple_id ON accounts (apple_id)",
+                "CREATE INDEX IF NOT EXISTS accounts_created_at ON accounts (created_at, apple_id)",
+                """
+                CREATE TABLE IF NOT EXISTS team_identities (
+                    account_id TEXT NOT NULL,
+                    team_id TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    relay_address TEXT,
+                    relay_forwarding_enabled BOOLEAN NOT NULL,
+                    PRIMARY KEY (account_id, team_id)
+                )
+                """,
+                "CREATE UNIQUE INDEX IF NOT EXISTS team_identities_subject ON team_identities (subject)",
+                """
+                CREATE TABLE IF NOT EXISTS consents (
+                    account_id TEXT NOT NULL,
+                    group_id TEXT NOT NULL,
+                    granted_at DOUBLE PRECISION NOT NULL,
+                    scopes TEXT NOT NULL,
+                    email TEXT,
+                    is_private_email BOOLEAN NOT NULL,
+                    PRIMARY KEY (account_id, group_id)
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS grants (
+                    id TEXT PRIMARY KEY,
+                    account_id TEXT NOT NULL,
+                    team_id TEXT NOT NULL,
+                    group_id TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    scopes TEXT NOT NULL,
+                    email TEXT,
+                    is_private_email BOOLEAN NOT NULL,
+                    real_user_status INTEGER NOT NULL,
+                    auth_time DOUBLE PRECISION NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    revoked_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS grants_account_group ON grants (account_id, group_id)",
+                """
+                CREATE TABLE IF NOT EXISTS authorization_codes (
+                    code_hash TEXT PRIMARY KEY,
+                    grant_id TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    redirect_uri TEXT,
+                    code_challenge TEXT,
+                    nonce TEXT,
+                    expires_at DOUBLE PRECISION NOT NULL,
+                    consumed_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS authorization_codes_grant ON authorization_codes (grant_id)",
+                """
+                CREATE TABLE IF NOT EXISTS tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    grant_id TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS tokens_grant ON tokens (grant_id)",
+                """
+                CREATE TABLE IF NOT EXISTS interactions (
+                    id TEXT PRIMARY KEY,
+                    request TEXT NOT NULL,
+                    browser_binding_hash TEXT NOT NULL,
+                    csrf_token TEXT NOT NULL,
+                    stage TEXT NOT NULL,
+                    account_id TEXT,
+                    auth_time DOUBLE PRECISION,
+                    failed_attempts INTEGER NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS browser_sessions (
+                    id_hash TEXT PRIMARY KEY,
+                    account_id TEXT NOT NULL,
+                    auth_time DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS signing_keys (
+                    id TEXT PRIMARY KEY,
+                    private_key_pem TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    activated_at DOUBLE PRECISION,
+                    retired_at DOUBLE PRECISION
+                )
+                """,
+            ])
     ]
 
     /// Brings the schema up to the newest version. Safe to call on every start, and from several

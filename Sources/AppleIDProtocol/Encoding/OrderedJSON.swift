@@ -75,3 +75,23 @@ extension IdentityTokenClaims: OrderedJSONObject {
 extension BooleanClaim {
     var scalar: JSONScalar { style == .boolean ? .boolean(value) : .string(value ? "true" : "false") }
 }
+
+extension PublishedKeySet.Key: OrderedJSONObject {
+    /// Apple's member order: `kty, kid, use, alg, n, e` (spec §7).
+    public var orderedMembers: [(key: String, value: JSONScalar)] {
+        [("kty", .string(kty)), ("kid", .string(kid.rawValue)), ("use", .string(use)), ("alg", .string(alg)), ("n", .string(n)), ("e", .string(e))]
+    }
+}
+
+extension PublishedKeySet {
+    /// `{"keys":[…]}` with every key's members in Apple's order.
+    public var orderedJSON: [UInt8] {
+        var output = Array(#"{"keys":["#.utf8)
+        for (index, key) in keys.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: OrderedJSON.encode(key))
+        }
+        output.append(contentsOf: Array("]}".utf8))
+        return output
+    }
+}

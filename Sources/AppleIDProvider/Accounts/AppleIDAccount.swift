@@ -4,8 +4,10 @@ import Foundation
 /// An Apple ID that can sign in: its login, password hash, name, e-mail, second factor.
 public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
     public var id: String
-    /// The login (an e-mail address), stored lowercased.
-    public var appleID: String
+    /// The login (an e-mail address), always lowercased.
+    public var appleID: String {
+        didSet { appleID = appleID.lowercased() }
+    }
     /// bcrypt hash of the password.
     public var passwordHash: String
     public var firstName: String

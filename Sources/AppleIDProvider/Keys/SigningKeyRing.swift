@@ -99,7 +99,7 @@ public final class SigningKeyRing: Sendable {
         guard let activeRecord = records.first(where: { $0.state == .active }) else {
             throw SigningKeyError.noActiveKey
         }
-        let published = records.filter { record in
+        let published = records.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.filter { record in
             switch record.state {
             case .active, .next: true
             case .retired: (record.retiredAt ?? .distantPast).addingTimeInterval(retention) > now
@@ -107,11 +107,9 @@ public final class SigningKeyRing: Sendable {
         }
         let loaded = try published.map(LoadedSigningKey.init(record:))
         let keySet = PublishedKeySet(keys: loaded.map(\.publicJWK))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
         return Snapshot(
             active: try LoadedSigningKey(record: activeRecord),
-            publishedKeySetJSON: Array(try encoder.encode(keySet)),
+            publishedKeySetJSON: keySet.orderedJSON,
             publishedIDs: loaded.map(\.id))
     }
 }

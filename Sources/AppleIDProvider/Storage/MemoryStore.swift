@@ -144,14 +144,3 @@ extension MemoryStore: SigningKeyStore {
 
     public func save(_ key: SigningKeyRecord) async throws { state.withLock { $0.signingKeys[key.id] = key } }
 }
-
-/// A storage failure that is not the caller's fault to retry blindly.
-public enum StoreError: Error, Equatable, CustomStringConvertible {
-    case conflict(String)
-
-    public var description: String {
-        switch self {
-        case .conflict(let what): "conflict: \(what)"
-        }
-    }
-}

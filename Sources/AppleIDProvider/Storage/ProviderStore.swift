@@ -69,3 +69,14 @@ public protocol SigningKeyStore: Sendable {
 /// Everything the provider stores. The memory store and the SQL stores implement all of it and
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
+
+/// A storage failure that is not the caller's fault to retry blindly.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    case conflict(String)
+
+    public var description: String {
+        switch self {
+        case .conflict(let what): "conflict: \(what)"
+        }
+    }
+}

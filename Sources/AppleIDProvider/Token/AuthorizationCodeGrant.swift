@@ -36,7 +36,8 @@ struct AuthorizationCodeGrant: Sendable {
         guard request.redirectURI == record.redirectURI else {
             throw OAuthError.invalidGrant(
                 AppleErrorDescription.redirectURIMismatch(request.redirectURI ?? ""),
-                reason: "redirect_uri \(request.redirectURI ?? "(none)") differs from the authorization's \(record.redirectURI ?? "(none, native code)")")
+                reason:
+                    "redirect_uri \(request.redirectURI ?? "(none)") differs from the authorization's \(record.redirectURI ?? "(none, native code)")")
         }
         try checkProofKey(record: record, verifier: request.codeVerifier)
         guard let grant = try await store.grant(id: record.grantID), grant.revokedAt == nil else {

@@ -67,13 +67,14 @@ struct AuthorizationDelivery {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         let json = String(decoding: try encoder.encode(String(decoding: try encoder.encode(message), as: UTF8.self)), as: UTF8.self)
-        let origin = URLComponents(string: answer.redirectURI).map { components -> String in
-            var origin = URLComponents()
-            origin.scheme = components.scheme
-            origin.host = components.host
-            origin.port = components.port
-            return origin.string ?? "null"
-        } ?? "null"
+        let origin =
+            URLComponents(string: answer.redirectURI).map { components -> String in
+                var origin = URLComponents()
+                origin.scheme = components.scheme
+                origin.host = components.host
+                origin.port = components.port
+                return origin.string ?? "null"
+            } ?? "null"
         let nonce = random.hex(bytes: 16)
         struct Page {
             let messageJSON: String

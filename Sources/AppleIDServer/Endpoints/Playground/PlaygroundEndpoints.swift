@@ -43,13 +43,17 @@ struct PlaygroundEndpoints {
         router.post("/playground/callback") { request, _ in
             let form = try await FormDecoding.decodeForm(CallbackForm.self, from: request)
             var result = PlaygroundResult(action: "Callback")
-            result.callbackFields = [("code", form.code), ("id_token", form.idToken), ("state", form.state), ("user", form.user), ("error", form.error)]
-                .compactMap { name, value in value.map { .init(name: name, value: $0) } }
+            result.callbackFields = [
+                ("code", form.code), ("id_token", form.idToken), ("state", form.state), ("user", form.user), ("error", form.error),
+            ]
+            .compactMap { name, value in value.map { .init(name: name, value: $0) } }
             let nonce = form.state.flatMap { pending.take(state: $0, now: provider.clock.now()) }
-            result.stateCheck = nonce == nil ? "state is unknown, expired or already used: refusing the callback" : "state matches this browser's request"
+            result.stateCheck =
+                nonce == nil ? "state is unknown, expired or already used: refusing the callback" : "state matches this browser's request"
             if let nonce, let code = form.code {
                 await exchange(
-                    TokenRequest(grantType: GrantType.authorizationCode.rawValue, clientID: facts.servicesID.rawValue, code: code, redirectURI: redirectURI),
+                    TokenRequest(
+                        grantType: GrantType.authorizationCode.rawValue, clientID: facts.servicesID.rawValue, code: code, redirectURI: redirectURI),
                     nonce: nonce, into: &result)
             }
             return try renderer.render(result, template: "playground_result")
@@ -68,7 +72,8 @@ struct PlaygroundEndpoints {
             var result = PlaygroundResult(action: "Revoke")
             let secret = try await clientSecret()
             switch await provider.revoke(
-                RevocationRequest(clientID: facts.servicesID.rawValue, clientSecret: secret, token: form.refreshToken, tokenTypeHint: "refresh_token"))
+                RevocationRequest(clientID: facts.servicesID.rawValue, clientSecret: secret, token: form.refreshToken, tokenTypeHint: "refresh_token")
+            )
             {
             case .success: result.revoked = true
             case .failure(let error): result.tokenError = .init(error)

@@ -1,0 +1,54 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Logging
+
+/// An engine over the memory store with a fixed clock and generated-once keys, plus two teams
+/// each with one web client.
+struct ProviderHarness {
+    static let now = Date(timeIntervalSince1970: 1_795_240_800)
+    /// RSA key generation is slow; one set of keys serves every test.
+    static let keys: [String] = (0..<6).compactMap { _ in try? GeneratingSigningKeyFactory().makePrivateKeyPEM() }
+
+    let provider: AppleIDProvider
+    let clock: ManualClock
+    let store: MemoryStore
+
+    static func make() async throws -> ProviderHarness {
+        let clock = ManualClock(now)
+        let store = MemoryStore()
+        var configuration = ProviderConfiguration(issuer: "https://id.example.com")
+        configuration.passwordHashCost = 4
+        let provider = try await AppleIDProvider.start(
+            configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "provider"),
+            keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"))
+        for (team, group) in [("TEAMAAAAAA", "com.a.app"), ("TEAMBBBBBB", "com.b.app")] {
+            try await store.save(DeveloperTeam(id: TeamID(rawValue: team), name: team))
+            try await store.save(AppGroup(primaryAppID: ClientID(rawValue: group), teamID: TeamID(rawValue: team), displayName: group))
+            try await store.save(
+                RegisteredClient(
+                    id: ClientID(rawValue: group + ".web"), kind: .service, teamID: TeamID(rawValue: team),
+                    groupID: ClientID(rawValue: group), returnURLs: ["https://\(group)/callback"]))
+        }
+        _ = try await provider.createAccount(appleID: "Maria@Example.com", password: "pw", firstName: "Maria", lastName: "Ruiz")
+        return ProviderHarness(provider: provider, clock: clock, store: store)
+    }
+
+    /// A headless first or later authorization for `group`'s web client with name and e-mail.
+    func authorize(group: String, hideEmail: Bool) async throws -> AuthorizationResponse {
+        let request = AuthorizationRequest(
+            clientID: group + ".web", redirectURI: "https://\(group)/callback", responseType: "code id_token",
+            responseMode: "form_post", scope: "name email", state: "s", nonce: "n")
+        let choices = ConsentChoices(firstName: "Maria", lastName: "Ruiz", hideEmail: hideEmail)
+        guard case .answered(let answer) = try await provider.authorizeHeadless(request, appleID: "maria@example.com", choices: choices)
+        else { throw HarnessError.notAnswered }
+        return answer
+    }
+
+    func claims(_ answer: AuthorizationResponse) throws -> IdentityTokenClaims {
+        let token = try answer["id_token"] ?? { throw HarnessError.notAnswered }()
+        return try JSONDecoder().decode(IdentityTokenClaims.self, from: Data(try Base64URL.decode(String(token.split(separator: ".")[1]))))
+    }
+
+    enum HarnessError: Error { case notAnswered }
+}
