@@ -49,7 +49,8 @@ public final class AppleIDProvider: Sendable {
             store: store, identities: identities, idTokens: idTokens, random: random, configuration: configuration)
         self.interactions = InteractionService(
             store: store, issuer: issuer, configuration: configuration, random: random, clock: clock)
-        self.codeGrant = AuthorizationCodeGrant(store: store, tokens: tokens, idTokens: idTokens, configuration: configuration)
+        self.codeGrant = AuthorizationCodeGrant(
+            store: store, tokens: tokens, idTokens: idTokens, configuration: configuration, clock: clock)
         self.refreshGrant = RefreshTokenGrant(store: store, tokens: tokens, idTokens: idTokens, configuration: configuration)
         self.revocation = Revocation(store: store)
     }

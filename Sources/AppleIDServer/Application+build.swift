@@ -44,7 +44,7 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     let delivery = AuthorizationDelivery(pages: renderer, random: provider.random)
     let cookies = BrowserCookies(random: provider.random, secure: options.baseURL.hasPrefix("https://"))
 
-    try DiscoveryEndpoints(issuer: provider.configuration.issuer, baseURL: options.baseURL, keyRing: provider.keyRing)
+    DiscoveryEndpoints(issuer: provider.configuration.issuer, baseURL: options.baseURL, keyRing: provider.keyRing)
         .register(on: router)
     AuthorizeEndpoint(
         provider: provider, pages: pages, delivery: delivery, cookies: cookies, autoApproveAppleID: options.autoApproveAppleID

@@ -41,7 +41,7 @@ struct ClaimsTests {
     @Test("ordered JSON escapes what JSON requires and leaves slashes and UTF-8 alone")
     func escaping() {
         struct Object: OrderedJSONObject {
-            var orderedMembers: [(key: String, value: JSONScalar)] {
+            var orderedMembers: [(key: String, value: JSONMemberValue)] {
                 [("b", .string("a\"b\\c/d\n\t\u{01}é")), ("a", .integer(-3)), ("z", .boolean(false))]
             }
         }

@@ -1,16 +1,18 @@
-/// A JSON scalar of a signed payload.
-public enum JSONScalar: Sendable, Hashable {
+/// The value of one member of an ``OrderedJSONObject``.
+public enum JSONMemberValue: Sendable, Hashable {
     case string(String)
     case integer(Int)
     case boolean(Bool)
+    case strings([String])
 }
 
 /// A flat JSON object whose members are written in a fixed order.
 ///
-/// Foundation's `JSONEncoder` on Linux does not keep key order; Apple's tokens list their claims
-/// in one order (`iss, aud, exp, iat, sub, …`), so signed payloads are written with this instead.
+/// Foundation's `JSONEncoder` on Linux does not keep key order; Apple writes its tokens, JWKS,
+/// token answers and errors in one order (`iss, aud, exp, iat, sub, …`), so those are written with
+/// this instead.
 public protocol OrderedJSONObject {
-    var orderedMembers: [(key: String, value: JSONScalar)] { get }
+    var orderedMembers: [(key: String, value: JSONMemberValue)] { get }
 }
 
 public enum OrderedJSON {
@@ -25,6 +27,13 @@ public enum OrderedJSON {
             case .string(let value): appendString(value, to: &output)
             case .integer(let value): output.append(contentsOf: Array(String(value).utf8))
             case .boolean(let value): output.append(contentsOf: Array((value ? "true" : "false").utf8))
+            case .strings(let values):
+                output.append(UInt8(ascii: "["))
+                for (index, value) in values.enumerated() {
+                    if index > 0 { output.append(UInt8(ascii: ",")) }
+                    appendString(value, to: &output)
+                }
+                output.append(UInt8(ascii: "]"))
             }
         }
         output.append(UInt8(ascii: "}"))
@@ -53,8 +62,8 @@ public enum OrderedJSON {
 
 extension IdentityTokenClaims: OrderedJSONObject {
     /// Apple's claim order (spec §9.4).
-    public var orderedMembers: [(key: String, value: JSONScalar)] {
-        var members: [(key: String, value: JSONScalar)] = [
+    public var orderedMembers: [(key: String, value: JSONMemberValue)] {
+        var members: [(key: String, value: JSONMemberValue)] = [
             ("iss", .string(issuer)), ("aud", .string(audience)), ("exp", .integer(expiresAt)), ("iat", .integer(issuedAt)),
             ("sub", .string(subject.rawValue)),
         ]
@@ -73,12 +82,12 @@ extension IdentityTokenClaims: OrderedJSONObject {
 }
 
 extension BooleanClaim {
-    var scalar: JSONScalar { style == .boolean ? .boolean(value) : .string(value ? "true" : "false") }
+    var scalar: JSONMemberValue { style == .boolean ? .boolean(value) : .string(value ? "true" : "false") }
 }
 
 extension PublishedKeySet.Key: OrderedJSONObject {
     /// Apple's member order: `kty, kid, use, alg, n, e` (spec §7).
-    public var orderedMembers: [(key: String, value: JSONScalar)] {
+    public var orderedMembers: [(key: String, value: JSONMemberValue)] {
         [("kty", .string(kty)), ("kid", .string(kid.rawValue)), ("use", .string(use)), ("alg", .string(alg)), ("n", .string(n)), ("e", .string(e))]
     }
 }

@@ -8,17 +8,20 @@ struct AuthorizationCodeGrant: Sendable {
     let tokens: TokenIssuance
     let idTokens: IdentityTokenFactory
     let configuration: ProviderConfiguration
+    let clock: any ProviderClock
 
     func exchange(_ request: TokenRequest, client: RegisteredClient, now: Date) async throws -> TokenResponse {
         guard let code = request.code, !code.isEmpty else { throw OAuthError.invalidRequest("code is missing") }
         let record: AuthorizationCodeRecord
-        switch try await store.consumeCode(hash: OpaqueToken.hash(code), at: now) {
+        // Consumption and a replay's revocation read the clock when they happen, not when their
+        // requests began, so a revocation caused by a replay is never older than the redemption it follows.
+        switch try await store.consumeCode(hash: OpaqueToken.hash(code), at: clock.now()) {
         case .unknown:
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the code was never issued")
         case .alreadyConsumed(let used):
             // A second redemption means the code leaked: whoever holds the tokens of the first
             // redemption may be the thief, so everything that code issued is revoked (RFC 6749 §4.1.2).
-            try await store.revokeGrant(id: used.grantID, at: now)
+            try await store.revokeGrant(id: used.grantID, at: clock.now())
             throw OAuthError.invalidGrant(
                 AppleErrorDescription.codeAlreadyUsed, reason: "the code was already redeemed; its tokens are now revoked")
         case .redeemed(let redeemed):
@@ -40,7 +43,11 @@ struct AuthorizationCodeGrant: Sendable {
                     "redirect_uri \(request.redirectURI ?? "(none)") differs from the authorization's \(record.redirectURI ?? "(none, native code)")")
         }
         try checkProofKey(record: record, verifier: request.codeVerifier)
-        guard let grant = try await store.grant(id: record.grantID), grant.revokedAt == nil else {
+        // A revocation after this redemption (a concurrent replay of the same code) does not fail
+        // it: the tokens issued below belong to the revoked grant and are dead on arrival, which is
+        // what the replay rule asks. Only a revocation before the redemption refuses the code.
+        let consumedAt = record.consumedAt ?? now
+        guard let grant = try await store.grant(id: record.grantID), (grant.revokedAt.map { $0 >= consumedAt } ?? true) else {
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the authorization was revoked")
         }
         let accessToken = try await tokens.accessToken(for: grant, now: now)

@@ -1,28 +1,20 @@
 import AppleIDProtocol
-import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// Turns protocol values into Apple-shaped HTTP answers.
 enum OAuthHTTP {
     /// `Content-Type: application/json;charset=UTF-8`, `Cache-Control: no-store`, `Pragma: no-cache`,
-    /// as Apple's token and error answers (TN3107).
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return Response(
+    /// as Apple's token and error answers (TN3107), members in Apple's order.
+    static func json(_ value: some OrderedJSONObject, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
             status: status,
             headers: [.contentType: "application/json;charset=UTF-8", .cacheControl: "no-store", .pragma: "no-cache"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+            body: .init(byteBuffer: ByteBuffer(bytes: OrderedJSON.encode(value))))
     }
 
     static func error(_ error: OAuthError) -> Response {
-        let status = HTTPResponse.Status(code: error.status)
-        do {
-            return try json(OAuthErrorResponse(error), status: status)
-        } catch {
-            return Response(status: .internalServerError)
-        }
+        json(OAuthErrorResponse(error), status: HTTPResponse.Status(code: error.status))
     }
 }
 

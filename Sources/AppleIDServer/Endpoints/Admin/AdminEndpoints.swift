@@ -81,7 +81,11 @@ struct AdminEndpoints {
                     return OAuthHTTP.error(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
                 }
             }
-            return try OAuthHTTP.json(AuthorizationResults(results: results))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+            return Response(
+                status: .ok, headers: [.contentType: "application/json;charset=UTF-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(AuthorizationResults(results: results)))))
         }
     }
 }

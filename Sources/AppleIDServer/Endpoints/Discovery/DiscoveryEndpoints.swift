@@ -8,10 +8,8 @@ struct DiscoveryEndpoints {
     let discoveryJSON: ByteBuffer
     let keyRing: SigningKeyRing
 
-    init(issuer: String, baseURL: String, keyRing: SigningKeyRing) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        self.discoveryJSON = ByteBuffer(bytes: try encoder.encode(DiscoveryDocument(issuer: issuer, baseURL: baseURL)))
+    init(issuer: String, baseURL: String, keyRing: SigningKeyRing) {
+        self.discoveryJSON = ByteBuffer(bytes: OrderedJSON.encode(DiscoveryDocument(issuer: issuer, baseURL: baseURL)))
         self.keyRing = keyRing
     }
 

@@ -15,7 +15,7 @@ struct TokenEndpoints {
                 return refused(error)
             }
             switch await provider.token(tokenRequest) {
-            case .success(let response): return try OAuthHTTP.json(response)
+            case .success(let response): return OAuthHTTP.json(response)
             case .failure(let error): return OAuthHTTP.error(error)
             }
         }
