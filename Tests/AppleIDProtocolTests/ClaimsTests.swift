@@ -23,10 +23,12 @@ struct ClaimsTests {
         #expect(OrderedJSON.encode(claims) == payload)
     }
 
-    @Test("booleans arrive as JSON booleans or as strings", arguments: [
-        (#"true"#, true, BooleanClaim.Style.boolean), (#"false"#, false, .boolean),
-        (#""true""#, true, .string), (#""false""#, false, .string),
-    ])
+    @Test(
+        "booleans arrive as JSON booleans or as strings",
+        arguments: [
+            (#"true"#, true, BooleanClaim.Style.boolean), (#"false"#, false, .boolean),
+            (#""true""#, true, .string), (#""false""#, false, .string),
+        ])
     func booleanClaim(json: String, value: Bool, style: BooleanClaim.Style) throws {
         let claim = try JSONDecoder().decode(BooleanClaim.self, from: Data(json.utf8))
         #expect(claim == BooleanClaim(value, style: style))
@@ -59,9 +61,11 @@ struct ClaimsTests {
 
 @Suite("Request vocabulary")
 struct VocabularyTests {
-    @Test("response types", arguments: [
-        ("code", ResponseType.code), ("code id_token", .codeIDToken), ("id_token code", .codeIDToken),
-    ])
+    @Test(
+        "response types",
+        arguments: [
+            ("code", ResponseType.code), ("code id_token", .codeIDToken), ("id_token code", .codeIDToken),
+        ])
     func responseTypes(raw: String, expected: ResponseType) {
         #expect(ResponseType(parsing: raw) == expected)
     }

@@ -22,9 +22,11 @@ struct ClientSecretMinterTests {
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PublicKey(pem: Self.key.publicKey.pemRepresentation), kid: "KEY1234567")
         let claims = try await keys.verify(secret, as: ClientSecretClaims.self)
-        #expect(claims == ClientSecretClaims(
-            issuer: "TEAM123456", issuedAt: 1_795_240_800, expiresAt: 1_795_244_400, audience: "https://appleid.apple.com",
-            subject: "com.example.app"))
+        #expect(
+            claims
+                == ClientSecretClaims(
+                    issuer: "TEAM123456", issuedAt: 1_795_240_800, expiresAt: 1_795_244_400, audience: "https://appleid.apple.com",
+                    subject: "com.example.app"))
         #expect(try Base64URL.decode(String(secret.split(separator: ".")[2])).count == 64)
     }
 

@@ -191,9 +191,10 @@ struct AuthorizeErrorTests {
         try await server.app.test(.router) { client in
             let response = try await client.execute(
                 uri: "/auth/authorize", method: .post, headers: Form.headers,
-                body: ByteBuffer(string: Form.encode([
-                    ("client_id", Self.web), ("redirect_uri", Self.callback), ("response_type", "code"), ("state", Self.state),
-                ])))
+                body: ByteBuffer(
+                    string: Form.encode([
+                        ("client_id", Self.web), ("redirect_uri", Self.callback), ("response_type", "code"), ("state", Self.state),
+                    ])))
             #expect(response.status == .found)
             #expect(response.headers[.cacheControl] == "no-store")
             let location = try #require(response.headers[.location])

@@ -167,7 +167,9 @@ struct DiscoveryTests {
         }
     }
 
-    @Test("the admin API needs the admin bearer token", arguments: [nil, "Bearer wrong-token", "Bearer ", "Basic dGVzdC1hZG1pbi10b2tlbg==", "test-admin-token"])
+    @Test(
+        "the admin API needs the admin bearer token",
+        arguments: [nil, "Bearer wrong-token", "Bearer ", "Basic dGVzdC1hZG1pbi10b2tlbg==", "test-admin-token"])
     func adminGuard(authorization: String?) async throws {
         let server = try await TestServer.make()
         try await server.app.test(.router) { client in

@@ -23,7 +23,9 @@ struct RevocationTests {
     }
 
     /// Redeems a fresh code: the access and refresh token of one grant.
-    static func tokens(_ client: any TestClientProtocol, server: TestServer, clientID: ClientID = TestServer.servicesID) async throws
+    static func tokens(
+        _ client: any TestClientProtocol, server: TestServer, clientID: ClientID = TestServer.servicesID
+    ) async throws
         -> TokenResponse
     {
         let code = try await RP.code(client, RP.Order(clientID: clientID.rawValue))

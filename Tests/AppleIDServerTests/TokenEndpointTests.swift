@@ -152,7 +152,9 @@ struct TokenEndpointTests {
                 let refused = outcomes.filter { $0.status != 200 }
                 #expect(refused.count == 49, "round \(round)")
                 #expect(
-                    refused.allSatisfy { $0.status == 400 && $0.error == ["error": "invalid_grant", "error_description": "The code has already been used."] },
+                    refused.allSatisfy {
+                        $0.status == 400 && $0.error == ["error": "invalid_grant", "error_description": "The code has already been used."]
+                    },
                     "round \(round)")
                 // The replays revoked what the code issued (RFC 6749 §4.1.2).
                 if let refreshToken = winners.first?.refreshToken {
@@ -312,7 +314,8 @@ struct TokenEndpointTests {
         ShapeCase("no content type", body: Form.encode(client + codeGrant), contentType: nil, "invalid_request"),
         ShapeCase("grant_type missing", client + [("code", "c1"), ("redirect_uri", TestServer.redirectURI)], "invalid_request"),
         ShapeCase("grant_type password", client + [("grant_type", "password"), ("username", "maria"), ("password", "x")], "unsupported_grant_type"),
-        ShapeCase("grant_type client_credentials", client + [("grant_type", "client_credentials"), ("scope", "user.migration")], "unsupported_grant_type"),
+        ShapeCase(
+            "grant_type client_credentials", client + [("grant_type", "client_credentials"), ("scope", "user.migration")], "unsupported_grant_type"),
         ShapeCase("code twice", body: Form.encode(client + codeGrant) + "&code=c2", "invalid_request"),
         ShapeCase("malformed percent-encoding in a value", body: Form.encode(client + codeGrant) + "&state=%ZZ", "invalid_request"),
         ShapeCase("malformed percent-encoding in a name", body: Form.encode(client + codeGrant) + "&%ZZ=1", "invalid_request"),
@@ -324,7 +327,8 @@ struct TokenEndpointTests {
         ShapeCase("client_secret empty", [("client_id", web.rawValue), ("client_secret", "")] + codeGrant, "invalid_client"),
         ShapeCase("client_id unknown", [("client_id", "com.example.unknown"), ("client_secret", "{secret}")] + codeGrant, "invalid_client"),
         ShapeCase("refresh grant without refresh_token", client + [("grant_type", "refresh_token")], "invalid_request"),
-        ShapeCase("code grant without code", client + [("grant_type", "authorization_code"), ("redirect_uri", TestServer.redirectURI)], "invalid_request"),
+        ShapeCase(
+            "code grant without code", client + [("grant_type", "authorization_code"), ("redirect_uri", TestServer.redirectURI)], "invalid_request"),
     ]
 
     @Test("a malformed token request is a 400 with Apple's JSON error and no-store", arguments: shapeCases)
@@ -336,8 +340,9 @@ struct TokenEndpointTests {
             if let contentType = testCase.contentType { headers[.contentType] = contentType }
             let response = try await client.execute(
                 uri: "/auth/token", method: .post, headers: headers,
-                body: ByteBuffer(string: testCase.body.replacingOccurrences(of: "%7Bsecret%7D", with: secret)
-                    .replacingOccurrences(of: "{secret}", with: secret)))
+                body: ByteBuffer(
+                    string: testCase.body.replacingOccurrences(of: "%7Bsecret%7D", with: secret)
+                        .replacingOccurrences(of: "{secret}", with: secret)))
             #expect(response.status == .badRequest)
             #expect(response.headers[.cacheControl] == "no-store")
             #expect(response.headers[.init("Pragma")!] == "no-cache")

@@ -10,10 +10,11 @@ import Testing
 @Suite("Web flow, through the pages")
 struct WebFlowTests {
     static func authorizeURI(state: String = "state-1", nonce: String = "nonce-1", scope: String = "name email") -> String {
-        "/auth/authorize?" + Form.encode([
-            ("client_id", TestServer.servicesID.rawValue), ("redirect_uri", TestServer.redirectURI),
-            ("response_type", "code id_token"), ("response_mode", "form_post"), ("scope", scope), ("state", state), ("nonce", nonce),
-        ])
+        "/auth/authorize?"
+            + Form.encode([
+                ("client_id", TestServer.servicesID.rawValue), ("redirect_uri", TestServer.redirectURI),
+                ("response_type", "code id_token"), ("response_mode", "form_post"), ("scope", scope), ("state", state), ("nonce", nonce),
+            ])
     }
 
     /// Drives sign-in, two-factor and consent; returns the auto-submitted form's fields.
@@ -62,10 +63,11 @@ struct WebFlowTests {
             let secret = try await server.clientSecret()
             let tokenResponse = try await client.execute(
                 uri: "/auth/token", method: .post, headers: Form.headers,
-                body: ByteBuffer(string: Form.encode([
-                    ("client_id", TestServer.servicesID.rawValue), ("client_secret", secret), ("code", code),
-                    ("grant_type", "authorization_code"), ("redirect_uri", TestServer.redirectURI),
-                ])))
+                body: ByteBuffer(
+                    string: Form.encode([
+                        ("client_id", TestServer.servicesID.rawValue), ("client_secret", secret), ("code", code),
+                        ("grant_type", "authorization_code"), ("redirect_uri", TestServer.redirectURI),
+                    ])))
             #expect(tokenResponse.status == .ok)
             #expect(tokenResponse.headers[.cacheControl] == "no-store")
             #expect(tokenResponse.headers[.init("Pragma")!] == "no-cache")
@@ -98,7 +100,9 @@ struct WebFlowTests {
             #expect(front.subject == claims.subject)
 
             let header = try #require(idToken.split(separator: ".").first)
-            #expect(String(decoding: try Base64URL.decode(String(header)), as: UTF8.self) == #"{"kid":"\#(server.provider.keyRing.activeKeyID)","alg":"RS256"}"#)
+            #expect(
+                String(decoding: try Base64URL.decode(String(header)), as: UTF8.self)
+                    == #"{"kid":"\#(server.provider.keyRing.activeKeyID)","alg":"RS256"}"#)
             let payload = String(decoding: try Base64URL.decode(String(idToken.split(separator: ".")[1])), as: UTF8.self)
             #expect(payload.hasPrefix(#"{"iss":"http://127.0.0.1:8080","aud":"com.example.juice.web","exp":"#))
         }
@@ -145,11 +149,13 @@ struct WebFlowTests {
             let action = try #require(HTML.formAction(page.text))
             let csrf = try #require(HTML.hiddenInputs(page.text)["csrf"])
             let forged = try await browser.post(
-                action, form: [("csrf", "0000"), ("action", "sign-in"), ("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
+                action,
+                form: [("csrf", "0000"), ("action", "sign-in"), ("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
             #expect(forged.status == .badRequest)
             let otherBrowser = Browser(client)
             let stolen = try await otherBrowser.post(
-                action, form: [("csrf", csrf), ("action", "sign-in"), ("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
+                action,
+                form: [("csrf", csrf), ("action", "sign-in"), ("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
             #expect(stolen.status == .badRequest)
         }
     }

@@ -1,9 +1,10 @@
 import AppleIDProtocol
 import AppleIDProvider
-@testable import AppleIDStore
 import Foundation
 import SQLKit
 import Testing
+
+@testable import AppleIDStore
 
 /// What only the SQLite store has: a file that outlives the process, migrations, pragmas.
 @Suite("SQLite store")

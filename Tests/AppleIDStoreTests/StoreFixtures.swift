@@ -1,9 +1,10 @@
 import AppleIDProtocol
 import AppleIDProvider
-@testable import AppleIDStore
 import Foundation
 import Logging
 import Testing
+
+@testable import AppleIDStore
 
 /// Every ``ProviderStore`` implementation the conformance suite runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
