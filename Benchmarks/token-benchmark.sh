@@ -243,6 +243,10 @@ run_load() {
     local secs
     secs="$(duration_seconds "$DURATION")"
     log "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION on POST $BASE_URL/auth/token"
+    if [[ -n "${PERF_RECORD:-}" ]]; then
+        # Optional: a CPU profile of the server during the load (perf from Debian's linux-perf).
+        perf record -F 499 -g -p "$SERVER_PID" -o "$PERF_RECORD" -- sleep "$secs" >/dev/null 2>&1 &
+    fi
     timeout $(( secs + 120 )) wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s \
         -s "$BENCH_DIR/token.lua" "$BASE_URL/auth/token" \
         -- "$CODES_FILE" "$CLIENT_ID" "$CLIENT_SECRET" "$REDIRECT_URI" "$THREADS" \

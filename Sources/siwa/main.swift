@@ -25,6 +25,8 @@ struct Serve: AsyncParsableCommand {
     var autoApprove: String?
     @Option(help: "Bearer token of the admin API (default: the one generated on the first start).") var adminToken: String?
     @Option(help: "Domain of Hide My Email relay addresses.") var relayDomain: String?
+    @Flag(inversion: .prefixedNo, help: "Show the current two-factor code and the precise reason of errors on the pages.")
+    var developmentMode = true
 
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
@@ -39,6 +41,7 @@ struct Serve: AsyncParsableCommand {
         settings.autoApprove = autoApprove
         settings.adminToken = adminToken
         settings.relayDomain = relayDomain
+        settings.developmentMode = developmentMode
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

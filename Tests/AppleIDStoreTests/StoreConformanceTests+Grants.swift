@@ -146,8 +146,7 @@ extension StoreConformanceTests {
                 createdAt: Fixture.t0, expiresAt: nil
             )
             #expect(try await store.token(hash: "at-hash") == nil)
-            try await store.save(access)
-            try await store.save(refresh)
+            try await store.insert([access, refresh])
             #expect(try await store.token(hash: "at-hash") == access)
             #expect(try await store.token(hash: "rt-hash") == refresh)
             #expect(try await store.token(hash: "AT-HASH") == nil)
@@ -163,7 +162,7 @@ extension StoreConformanceTests {
                 tokenHash: "precise", kind: .access, grantID: "g", clientID: "c", createdAt: precise,
                 expiresAt: precise.addingTimeInterval(0.5)
             )
-            try await store.save(token)
+            try await store.insert([token])
             let loaded = try #require(try await store.token(hash: "precise"))
             #expect(abs(loaded.createdAt.timeIntervalSince(precise)) < 0.001)
             #expect(abs(try #require(loaded.expiresAt).timeIntervalSince(precise.addingTimeInterval(0.5))) < 0.001)

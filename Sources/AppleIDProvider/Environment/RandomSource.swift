@@ -12,9 +12,16 @@ public protocol RandomSource: Sendable {
 public struct SystemRandomSource: RandomSource {
     public init() {}
 
+    /// Eight bytes per draw from the system generator (one `getrandom` each), not one.
     public func bytes(count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var output = [UInt8]()
+        output.reserveCapacity(count + 8)
+        while output.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { output.append(contentsOf: $0) }
+        }
+        output.removeLast(output.count - count)
+        return output
     }
 }
 
@@ -43,7 +50,14 @@ public final class SeededRandomSource: RandomSource {
 extension RandomSource {
     /// Lowercase hexadecimal of `count` random bytes.
     public func hex(bytes count: Int) -> String {
-        bytes(count: count).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(count * 2)
+        for byte in bytes(count: count) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A string of `length` characters drawn uniformly from `alphabet` (rejection sampling, no bias).
@@ -52,9 +66,12 @@ extension RandomSource {
         precondition(!characters.isEmpty && characters.count <= 256)
         let limit = 256 - 256 % characters.count
         var result = ""
-        while result.count < length {
-            for byte in bytes(count: length) where Int(byte) < limit && result.count < length {
+        result.reserveCapacity(length)
+        var produced = 0
+        while produced < length {
+            for byte in bytes(count: length) where Int(byte) < limit && produced < length {
                 result.append(characters[Int(byte) % characters.count])
+                produced += 1
             }
         }
         return result

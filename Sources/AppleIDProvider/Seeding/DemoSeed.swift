@@ -12,6 +12,15 @@ public struct DemoFacts: Codable, Sendable, Hashable {
         public var email: String
         public var realUserStatus: Int
 
+        public init(appleID: String, password: String, firstName: String, lastName: String, email: String, realUserStatus: Int) {
+            self.appleID = appleID
+            self.password = password
+            self.firstName = firstName
+            self.lastName = lastName
+            self.email = email
+            self.realUserStatus = realUserStatus
+        }
+
         enum CodingKeys: String, CodingKey {
             case appleID = "apple_id"
             case password
@@ -32,6 +41,22 @@ public struct DemoFacts: Codable, Sendable, Hashable {
     public var returnURLs: [String]
     public var users: [User]
     public var adminToken: String
+
+    public init(
+        server: String, issuer: String, teamID: TeamID, keyID: KeyID, keyFile: String, bundleID: ClientID, servicesID: ClientID,
+        returnURLs: [String], users: [User], adminToken: String
+    ) {
+        self.server = server
+        self.issuer = issuer
+        self.teamID = teamID
+        self.keyID = keyID
+        self.keyFile = keyFile
+        self.bundleID = bundleID
+        self.servicesID = servicesID
+        self.returnURLs = returnURLs
+        self.users = users
+        self.adminToken = adminToken
+    }
 
     enum CodingKeys: String, CodingKey {
         case server, issuer

@@ -124,7 +124,11 @@ extension MemoryStore: GrantStore {
         }
     }
 
-    public func save(_ token: TokenRecord) async throws { state.withLock { $0.tokens[token.tokenHash] = token } }
+    public func insert(_ tokens: [TokenRecord]) async throws {
+        state.withLock { state in
+            for token in tokens { state.tokens[token.tokenHash] = token }
+        }
+    }
     public func token(hash: String) async throws -> TokenRecord? { state.withLock { $0.tokens[hash] } }
 }
 

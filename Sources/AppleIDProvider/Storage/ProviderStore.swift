@@ -46,7 +46,9 @@ public protocol GrantStore: Sendable {
     /// Atomically marks the code consumed. Of any number of concurrent callers, exactly one gets
     /// ``CodeRedemption/redeemed(_:)``.
     func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption
-    func save(_ token: TokenRecord) async throws
+    /// Inserts new tokens (every hash is new): one statement for the access and refresh token of
+    /// an exchange.
+    func insert(_ tokens: [TokenRecord]) async throws
     func token(hash: String) async throws -> TokenRecord?
 }
 

@@ -50,8 +50,7 @@ struct AuthorizationCodeGrant: Sendable {
         guard let grant = try await store.grant(id: record.grantID), grant.revokedAt.map { $0 >= consumedAt } ?? true else {
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the authorization was revoked")
         }
-        let accessToken = try await tokens.accessToken(for: grant, now: now)
-        let refreshToken = try await tokens.refreshToken(for: grant, now: now)
+        let (accessToken, refreshToken) = try await tokens.issue(for: grant, now: now, withRefreshToken: true)
         let idToken = try idTokens.make(
             for: grant, client: client, now: now, kind: .authorization(nonce: record.nonce, code: nil, accessToken: accessToken))
         return TokenResponse(

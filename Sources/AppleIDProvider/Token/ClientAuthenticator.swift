@@ -23,7 +23,7 @@ struct ClientAuthenticator: Sendable {
         guard let client = try await registry.client(clientID) else {
             throw OAuthError.invalidClient("client_id \(rawClientID) is not registered")
         }
-        let secretHash = SHA256.hash(data: Array(secret.utf8)).description
+        let secretHash = SHA256.hash(data: Array(secret.utf8))
         if cache.isVerified(secretHash: secretHash, for: clientID, now: now) { return client }
 
         let (header, claims) = try decode(secret)
@@ -115,12 +115,12 @@ final class VerifiedSecretCache: Sendable {
         let expiresAt: Date
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<[SHA256.Digest: Entry]>([:])
     private let capacity: Int
 
     init(capacity: Int = 10_000) { self.capacity = capacity }
 
-    func isVerified(secretHash: String, for clientID: ClientID, now: Date) -> Bool {
+    func isVerified(secretHash: SHA256.Digest, for clientID: ClientID, now: Date) -> Bool {
         entries.withLock { entries in
             guard let entry = entries[secretHash] else { return false }
             guard entry.expiresAt > now else {
@@ -131,7 +131,7 @@ final class VerifiedSecretCache: Sendable {
         }
     }
 
-    func remember(secretHash: String, for clientID: ClientID, expiresAt: Date) {
+    func remember(secretHash: SHA256.Digest, for clientID: ClientID, expiresAt: Date) {
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[secretHash] = Entry(clientID: clientID, expiresAt: expiresAt)

@@ -14,6 +14,8 @@ public struct ServeSettings: Sendable {
     /// The admin API's bearer token; `nil` uses the one generated on the first start.
     public var adminToken: String?
     public var relayDomain: String?
+    /// Development mode shows the current two-factor code and the precise reason of errors on the pages.
+    public var developmentMode = true
 
     public init() {}
 

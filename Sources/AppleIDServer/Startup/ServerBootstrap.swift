@@ -22,7 +22,7 @@ public enum ServerBootstrap {
                 configuration: configuration, store: store, clock: SystemClock(), logger: logger)
             let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: DemoFiles(directory: directory))
             let options = ServerOptions(
-                host: settings.host, port: settings.port, baseURL: settings.baseURL,
+                host: settings.host, port: settings.port, baseURL: settings.baseURL, developmentMode: settings.developmentMode,
                 autoApproveAppleID: try autoApproveAppleID(settings.autoApprove, facts: facts),
                 adminToken: settings.adminToken ?? facts.adminToken, playground: (facts, keyPEM))
             // Written unbuffered so scripts that read the server's output see it at once.

@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Testing
 
 /// An Apple ID server in process: memory store, fixed clock, seeded randomness, fixture keys,
 /// one team with an app group (App ID + Services ID), one developer key and two Apple IDs.
@@ -27,7 +28,9 @@ struct TestServer {
     let clock: ManualClock
     let app: Application<RouterResponder<AppleIDRequestContext>>
 
-    static func make(autoApprove: String? = nil, configure: (inout ProviderConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    static func make(
+        autoApprove: String? = nil, playground: Bool = false, configure: (inout ProviderConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
         var configuration = ProviderConfiguration(issuer: issuer)
         configuration.passwordHashCost = 4
@@ -37,7 +40,13 @@ struct TestServer {
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "tests"),
             keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: Logger(label: "test"))
         try await seed(provider)
-        let options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
+        var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
+        if playground {
+            var client = try #require(try await store.client(servicesID))
+            client.returnURLs.append(ServerOptions.playgroundReturnURL(baseURL: options.baseURL))
+            try await store.save(client)
+            options.playground = (playgroundFacts(baseURL: options.baseURL), Fixtures.developerKey)
+        }
         let router = try await buildRouter(provider: provider, options: options)
         return TestServer(provider: provider, clock: clock, app: Application(router: router))
     }
@@ -62,6 +71,13 @@ struct TestServer {
         _ = try await provider.createAccount(
             appleID: "robin@example.com", password: "robin's password", firstName: "Robin", lastName: "Unknown",
             realUserStatus: .unknown)
+    }
+
+    static func playgroundFacts(baseURL: String) -> DemoFacts {
+        DemoFacts(
+            server: baseURL, issuer: issuer, teamID: teamID, keyID: keyID, keyFile: "AuthKey_TESTKEY123.p8", bundleID: bundleID,
+            servicesID: servicesID, returnURLs: [ServerOptions.playgroundReturnURL(baseURL: baseURL)],
+            users: [], adminToken: adminToken)
     }
 
     static func publicPEM(_ privatePEM: String) throws -> String {

@@ -11,36 +11,33 @@ struct AdminEndpoints {
     let adminToken: String
 
     /// `POST /admin/authorizations`: headless authorization per request (spec: headless mode),
-    /// `count` answers at once (a supply of fresh codes for load tests).
+    /// `count` answers at once (a supply of fresh codes for load tests). The body holds the
+    /// authorization request's parameters under their wire names, plus who approves and how.
     struct AuthorizationOrder: Decodable {
-        var clientID: String
-        var redirectURI: String
+        var authorization: AuthorizationRequest
         var appleID: String
-        var responseType: String?
-        var responseMode: String?
-        var scope: String?
-        var state: String?
-        var nonce: String?
-        var codeChallenge: String?
-        var codeChallengeMethod: String?
         var firstName: String?
         var lastName: String?
         var hideEmail: Bool?
         var count: Int?
 
         enum CodingKeys: String, CodingKey {
-            case clientID = "client_id"
-            case redirectURI = "redirect_uri"
             case appleID = "apple_id"
-            case responseType = "response_type"
-            case responseMode = "response_mode"
-            case scope, state, nonce
-            case codeChallenge = "code_challenge"
-            case codeChallengeMethod = "code_challenge_method"
             case firstName = "first_name"
             case lastName = "last_name"
             case hideEmail = "hide_email"
             case count
+        }
+
+        init(from decoder: any Decoder) throws {
+            authorization = try AuthorizationRequest(from: decoder)
+            if authorization.responseType == nil { authorization.responseType = ResponseType.code.rawValue }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            appleID = try container.decode(String.self, forKey: .appleID)
+            firstName = try container.decodeIfPresent(String.self, forKey: .firstName)
+            lastName = try container.decodeIfPresent(String.self, forKey: .lastName)
+            hideEmail = try container.decodeIfPresent(Bool.self, forKey: .hideEmail)
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
         }
     }
 
@@ -50,19 +47,20 @@ struct AdminEndpoints {
 
     static let maximumCount = 1000
 
+    /// The admin caller is trusted: its errors carry the precise reason as `error_description`.
+    static func explained(_ error: OAuthError) -> Response {
+        OAuthHTTP.error(OAuthError(error.code, description: error.reason, status: error.status, reason: error.reason))
+    }
+
     func register(on router: Router<AppleIDRequestContext>) {
         let admin = router.group("/admin").add(middleware: AdminTokenMiddleware(tokenDigest: SHA256.hash(data: Array(adminToken.utf8))))
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)
             let count = order.count ?? 1
             guard (1...Self.maximumCount).contains(count) else {
-                return OAuthHTTP.error(.invalidRequest("count must be between 1 and \(Self.maximumCount)"))
+                return Self.explained(.invalidRequest("count must be between 1 and \(Self.maximumCount)"))
             }
-            var authorization = AuthorizationRequest(
-                clientID: order.clientID, redirectURI: order.redirectURI, responseType: order.responseType ?? "code",
-                responseMode: order.responseMode, scope: order.scope, state: order.state, nonce: order.nonce,
-                codeChallenge: order.codeChallenge, codeChallengeMethod: order.codeChallengeMethod)
-            authorization.frameID = nil
+            let authorization = order.authorization
             var choices: ConsentChoices?
             if order.firstName != nil || order.lastName != nil || order.hideEmail != nil {
                 let account = try await provider.store.account(appleID: order.appleID)
@@ -76,9 +74,9 @@ struct AdminEndpoints {
                 case .answered(let answer):
                     results.append(Dictionary(answer.parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
                 case .rejected(let error):
-                    return OAuthHTTP.error(error)
+                    return Self.explained(error)
                 case .unknownAppleID(let appleID):
-                    return OAuthHTTP.error(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
+                    return Self.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
                 }
             }
             let encoder = JSONEncoder()

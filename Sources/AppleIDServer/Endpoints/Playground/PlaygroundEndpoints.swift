@@ -43,10 +43,11 @@ struct PlaygroundEndpoints {
         router.post("/playground/callback") { request, _ in
             let form = try await FormDecoding.decodeForm(CallbackForm.self, from: request)
             var result = PlaygroundResult(action: "Callback")
-            result.callbackFields = [
+            let received = [
                 ("code", form.code), ("id_token", form.idToken), ("state", form.state), ("user", form.user), ("error", form.error),
             ]
-            .compactMap { name, value in value.map { .init(name: name, value: $0) } }
+            result.callback = PlaygroundResult.Callback(
+                fields: received.compactMap { name, value in value.map { PlaygroundResult.Field(name: name, value: $0) } })
             let nonce = form.state.flatMap { pending.take(state: $0, now: provider.clock.now()) }
             result.stateCheck =
                 nonce == nil ? "state is unknown, expired or already used: refusing the callback" : "state matches this browser's request"
@@ -121,9 +122,9 @@ struct PlaygroundEndpoints {
             checks.append(claims.audience == facts.servicesID.rawValue ? "aud is \(claims.audience)" : "aud MISMATCH: \(claims.audience)")
             checks.append(claims.expiresAt > now ? "not expired (exp in \(claims.expiresAt - now) s)" : "EXPIRED")
             if let nonce { checks.append(claims.nonce == nonce ? "nonce matches" : "nonce MISMATCH") }
-            result.verification = checks
+            result.verification = .init(lines: checks)
         } catch {
-            result.verification = ["signature verification FAILED: \(error)"]
+            result.verification = .init(lines: ["signature verification FAILED: \(error)"])
         }
     }
 }

@@ -31,15 +31,24 @@ struct PlaygroundResult {
         }
     }
 
+    /// Lines of a section that is shown only when there are any (Mustache sections test presence).
+    struct Lines {
+        let lines: [String]
+    }
+
+    struct Callback {
+        let fields: [Field]
+    }
+
     let title = "Playground"
     let action: String
-    var callbackFields: [Field] = []
+    var callback: Callback?
     var stateCheck: String?
     var tokenResponse: String?
     var tokenError: TokenError?
     var idTokenHeader: String?
     var idTokenClaims: String?
-    var verification: [String]?
+    var verification: Lines?
     var refreshToken: String?
     var revoked = false
 

@@ -1,0 +1,100 @@
+import AppleIDProtocol
+import AppleIDProvider
+import AppleIDServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("Playground and landing page")
+struct PlaygroundTests {
+    @Test("one click: authorize, callback, token response, verified id_token; then refresh and revoke")
+    func playgroundFlow() async throws {
+        let server = try await TestServer.make(autoApprove: TestServer.maria.appleID, playground: true)
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            let landing = try await browser.get("/")
+            #expect(landing.text.contains("href=\"/playground\""))
+
+            let start = try await browser.get("/playground")
+            let request = HTML.hiddenInputs(start.text)
+            #expect(request["client_id"] == TestServer.servicesID.rawValue)
+            #expect(request["response_mode"] == "form_post")
+            let query = Form.encode(request.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            let answer = try await browser.get("/auth/authorize?" + query)
+            let fields = HTML.hiddenInputs(answer.text)
+            #expect(HTML.formAction(answer.text) == "http://127.0.0.1:8080/playground/callback")
+
+            let callback = try await browser.post("/playground/callback", form: fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            #expect(callback.status == .ok)
+            #expect(HTML.element(id: "state-check", in: callback.text) == "state matches this browser's request")
+            #expect(callback.text.contains("id=\"token-response\""))
+            #expect(callback.text.contains("signature verified with the key named by kid (RS256)"))
+            #expect(callback.text.contains("nonce matches"))
+            #expect(callback.text.contains("aud is com.example.juice.web"))
+            let refreshToken = try #require(HTML.hiddenInputs(callback.text)["refresh_token"])
+
+            let refreshed = try await browser.post("/playground/refresh", form: [("refresh_token", refreshToken)])
+            #expect(refreshed.text.contains("id=\"token-response\""))
+            #expect(!refreshed.text.contains("nonce matches"))
+
+            let revoked = try await browser.post("/playground/revoke", form: [("refresh_token", refreshToken)])
+            #expect(revoked.text.contains("id=\"revoked\""))
+
+            let refused = try await browser.post("/playground/refresh", form: [("refresh_token", refreshToken)])
+            #expect(HTML.element(id: "token-error", in: refused.text) == "invalid_grant")
+            #expect(HTML.element(id: "token-error-reason", in: refused.text) == "the refresh token was revoked")
+
+            let replayed = try await browser.post("/playground/callback", form: fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            #expect(HTML.element(id: "state-check", in: replayed.text) == "state is unknown, expired or already used: refusing the callback")
+            #expect(!replayed.text.contains("id=\"token-response\""))
+        }
+    }
+
+    @Test("without demo facts there is no playground")
+    func noPlayground() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            let playground = try await client.execute(uri: "/playground", method: .get)
+            #expect(playground.status == .notFound)
+            let landing = try await client.execute(uri: "/", method: .get)
+            #expect(!landing.text.contains("/playground"))
+        }
+    }
+}
+
+@Suite("web_message delivery (Apple JS popups)")
+struct WebMessageTests {
+    @Test("the popup page posts oauthDone to the opener at the redirect URI's origin only")
+    func webMessage() async throws {
+        let server = try await TestServer.make(autoApprove: TestServer.maria.appleID)
+        try await server.app.test(.router) { client in
+            let query = Form.encode([
+                ("client_id", TestServer.servicesID.rawValue), ("redirect_uri", TestServer.redirectURI), ("response_type", "code id_token"),
+                ("response_mode", "web_message"), ("scope", "name email"), ("state", "s</script><b>"), ("frame_id", "8d3a1b3c"), ("m", "11"),
+                ("v", "1.5.6"),
+            ])
+            let page = try await client.execute(uri: "/auth/authorize?" + query, method: .get)
+            #expect(page.status == .ok)
+            let html = page.text
+            #expect(html.contains(#"window.opener.postMessage("#))
+            #expect(html.contains(#", "https://juice.example.com");"#))
+            #expect(!html.contains("</script><b>"))
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            let nonce = try #require(html.firstMatch(of: #/<script nonce="([0-9a-f]+)">/#)?.1)
+            #expect(policy.contains("script-src 'nonce-\(nonce)'"))
+            let json = try #require(html.firstMatch(of: #/postMessage\((".*"), "https/#)?.1)
+            let message = try JSONDecoder().decode(
+                String.self,
+                from: Data(String(json).replacingOccurrences(of: "\\u003c", with: "<").replacingOccurrences(of: "\\u003e", with: ">").utf8))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any])
+            #expect(object["method"] as? String == "oauthDone")
+            let data = try #require(object["data"] as? [String: Any])
+            let authorization = try #require(data["authorization"] as? [String: Any])
+            #expect(authorization["state"] as? String == "s</script><b>")
+            #expect((authorization["code"] as? String)?.hasPrefix("c") == true)
+            #expect(authorization["id_token"] is String)
+            #expect((data["user"] as? [String: Any])?["email"] as? String == TestServer.maria.email)
+        }
+    }
+}
