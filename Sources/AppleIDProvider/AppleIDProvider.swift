@@ -18,6 +18,7 @@ public final class AppleIDProvider: Sendable {
     let codeGrant: AuthorizationCodeGrant
     let refreshGrant: RefreshTokenGrant
     let revocation: Revocation
+    let registryCache: RegistryCache
 
     /// Loads (or creates) the signing keys and wires the engine.
     public static func start(
@@ -44,7 +45,9 @@ public final class AppleIDProvider: Sendable {
         let identities = TeamIdentities(store: store, random: random, relayDomain: configuration.relayDomain)
         let tokens = TokenIssuance(store: store, random: random, configuration: configuration)
         self.pipeline = AuthorizationPipeline(registry: store)
-        self.authenticator = ClientAuthenticator(registry: store, configuration: configuration, cache: VerifiedSecretCache())
+        self.registryCache = RegistryCache(registry: store, lifetime: configuration.registryCacheLifetime)
+        self.authenticator = ClientAuthenticator(
+            registry: store, clients: registryCache, configuration: configuration, cache: VerifiedSecretCache())
         self.issuer = AuthorizationIssuer(
             store: store, identities: identities, idTokens: idTokens, random: random, configuration: configuration)
         self.interactions = InteractionService(
@@ -105,6 +108,9 @@ public final class AppleIDProvider: Sendable {
             return .answered(try await issuer.approve(validated, account: account, authTime: now, choices: choices, now: now))
         }
     }
+
+    /// Drops cached registry entries; call after changing clients through ``store``.
+    public func registryDidChange() { registryCache.invalidate() }
 
     /// Rotates the signing keys: next becomes active, a new next key is published.
     public func rotateSigningKeys() async throws {

@@ -26,6 +26,8 @@ public struct ProviderConfiguration: Sendable {
     public var maximumFailedAttempts: Int = 5
     /// bcrypt cost of new password hashes.
     public var passwordHashCost: UInt8 = 10
+    /// How long a registered client, once read, is reused by the token endpoint (0: never cached).
+    public var registryCacheLifetime: TimeInterval = 5
     /// Accepts TOTP codes of the previous and next 30-second step as well.
     public var secondFactorWindowSteps: Int = 1
 

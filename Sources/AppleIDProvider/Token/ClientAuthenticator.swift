@@ -13,6 +13,7 @@ import Synchronization
 /// hours, and an ECDSA verification is the most expensive step after signing the id_token.
 struct ClientAuthenticator: Sendable {
     let registry: any RegistryStore
+    let clients: RegistryCache
     let configuration: ProviderConfiguration
     let cache: VerifiedSecretCache
 
@@ -20,7 +21,7 @@ struct ClientAuthenticator: Sendable {
         guard let rawClientID, !rawClientID.isEmpty else { throw OAuthError.invalidRequest("client_id is missing") }
         guard let secret, !secret.isEmpty else { throw OAuthError.invalidClient("client_secret is missing") }
         let clientID = ClientID(rawValue: rawClientID)
-        guard let client = try await registry.client(clientID) else {
+        guard let client = try await clients.client(clientID, now: now) else {
             throw OAuthError.invalidClient("client_id \(rawClientID) is not registered")
         }
         let secretHash = SHA256.hash(data: Array(secret.utf8))
