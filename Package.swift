@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "AppleIDProvider", targets: ["AppleIDProvider"]),
         .library(name: "AppleIDStore", targets: ["AppleIDStore"]),
         .library(name: "AppleIDServer", targets: ["AppleIDServer"]),
+        .library(name: "SignInWithApple", targets: ["SignInWithApple"]),
+        .library(name: "SignInWithAppleHummingbird", targets: ["SignInWithAppleHummingbird"]),
+        .library(name: "SignInWithAppleTesting", targets: ["SignInWithAppleTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -23,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -66,6 +71,38 @@ let package = Package(
             ],
             resources: [.copy("Templates")]
         ),
+        .target(
+            name: "SignInWithApple",
+            dependencies: [
+                "AppleIDProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "SignInWithAppleHummingbird",
+            dependencies: [
+                "SignInWithApple",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .target(
+            name: "SignInWithAppleTesting",
+            dependencies: [
+                "SignInWithApple",
+                "AppleIDProvider",
+                "AppleIDServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "siwa",
             dependencies: [
@@ -96,6 +133,18 @@ let package = Package(
             dependencies: [
                 "AppleIDProvider",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "SignInWithAppleTests",
+            dependencies: [
+                "SignInWithApple",
+                "SignInWithAppleTesting",
+                "SignInWithAppleHummingbird",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

@@ -50,7 +50,7 @@ struct AuthorizationIssuer: Sendable {
         try await store.save(
             AuthorizationCodeRecord(
                 codeHash: OpaqueToken.hash(code), grantID: grant.id, clientID: request.clientID,
-                redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, nonce: request.nonce,
+                redirectURI: request.isNative ? nil : request.redirectURI, codeChallenge: request.codeChallenge, nonce: request.nonce,
                 expiresAt: now.addingTimeInterval(configuration.codeLifetime)))
 
         var parameters: [(name: String, value: String)] = [("code", code)]

@@ -13,10 +13,12 @@ public struct ValidatedAuthorization: Codable, Sendable, Hashable {
     public var state: String?
     public var nonce: String?
     public var codeChallenge: String?
+    /// A native app's authorization: its code is redeemed without `redirect_uri` (spec §4.1).
+    public var isNative: Bool
 
     public init(
         clientID: ClientID, teamID: TeamID, groupID: ClientID, redirectURI: String, includesIDToken: Bool,
-        responseMode: ResponseMode, scopes: [Scope], state: String?, nonce: String?, codeChallenge: String?
+        responseMode: ResponseMode, scopes: [Scope], state: String?, nonce: String?, codeChallenge: String?, isNative: Bool = false
     ) {
         self.clientID = clientID
         self.teamID = teamID
@@ -28,6 +30,7 @@ public struct ValidatedAuthorization: Codable, Sendable, Hashable {
         self.state = state
         self.nonce = nonce
         self.codeChallenge = codeChallenge
+        self.isNative = isNative
     }
 
     public var asksForName: Bool { scopes.contains(.name) }

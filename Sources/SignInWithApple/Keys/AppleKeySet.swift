@@ -1,0 +1,132 @@
+import AppleIDProtocol
+import Foundation
+import _CryptoExtras
+
+/// Apple's signing keys (`/auth/keys`), fetched once and kept.
+///
+/// A token signed by an unknown `kid` triggers at most one refetch at a time (concurrent callers
+/// share it) and at most one per ``refetchCooldown``; a key is never borrowed from another `kid`.
+/// When the endpoint is down, the keys already known keep working. Keys that are not RSA (≥ 2048
+/// bits) for RS256 signatures are skipped, so a broken key set verifies nothing and crashes nothing.
+public actor AppleKeySet {
+    public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// No key with this `kid`, even after a refetch.
+        case unknownKeyID(String)
+        /// The key set could not be fetched and no key is cached.
+        case unavailable(String)
+
+        public var description: String {
+            switch self {
+            case .unknownKeyID(let kid): "no signing key with kid \(kid) in the key set"
+            case .unavailable(let reason): "the key set is unavailable: \(reason)"
+            }
+        }
+    }
+
+    private let url: String
+    private let transport: any HTTPTransport
+    private let clock: @Sendable () -> Date
+    /// The shortest time between two fetches triggered by unknown `kid`s.
+    public let refetchCooldown: TimeInterval
+    private var keys: [String: _RSA.Signing.PublicKey] = [:]
+    private var lastFetch: Date?
+    private var inFlight: Task<Void, any Error>?
+
+    public init(
+        environment: AppleEnvironment, transport: any HTTPTransport, refetchCooldown: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.url = environment.keysEndpoint
+        self.transport = transport
+        self.refetchCooldown = refetchCooldown
+        self.clock = clock
+    }
+
+    /// A key set fixed at creation (`siwa verify --jwks FILE`, tests): never fetches.
+    public init(jwksJSON: [UInt8]) {
+        self.url = ""
+        self.transport = NoTransport()
+        self.refetchCooldown = .infinity
+        self.clock = { Date() }
+        self.keys = Self.parse(jwksJSON)
+        self.lastFetch = .distantFuture
+    }
+
+    /// The key named `kid`, fetching the key set when it is not known.
+    public func key(for kid: String) async throws -> _RSA.Signing.PublicKey {
+        if let key = keys[kid] { return key }
+        try await refresh()
+        guard let key = keys[kid] else { throw KeyError.unknownKeyID(kid) }
+        return key
+    }
+
+    /// The `kid`s currently known.
+    public var knownKeyIDs: [String] { keys.keys.sorted() }
+
+    /// One fetch at a time, shared by every caller that needs it; with keys already known, at most
+    /// one fetch per cooldown. With no key at all, every caller may try (there is nothing to verify with).
+    private func refresh() async throws {
+        let task: Task<Void, any Error>
+        if let inFlight {
+            task = inFlight
+        } else {
+            if !keys.isEmpty, let lastFetch, clock().timeIntervalSince(lastFetch) < refetchCooldown { return }
+            task = Task { try await self.fetch() }
+            inFlight = task
+        }
+        do {
+            try await task.value
+        } catch {
+            if inFlight == task { inFlight = nil }
+            // An outage keeps the keys already known; only with none at all is it an error.
+            guard keys.isEmpty else { return }
+            throw KeyError.unavailable("\(error)")
+        }
+        if inFlight == task { inFlight = nil }
+    }
+
+    private func fetch() async throws {
+        lastFetch = clock()
+        let response = try await transport.send(HTTPTransportRequest(method: .get, url: url))
+        guard response.status == 200 else {
+            throw AppleServiceError.unexpectedResponse(status: response.status, reason: "the key set endpoint answered \(response.status)")
+        }
+        let fetched = Self.parse(response.body)
+        guard !fetched.isEmpty else {
+            throw AppleServiceError.unexpectedResponse(status: response.status, reason: "the key set holds no usable RSA key")
+        }
+        keys = fetched
+    }
+
+    /// RSA keys by `kid`, skipping anything that is not an RS256 signing key of at least 2048 bits.
+    static func parse(_ json: [UInt8]) -> [String: _RSA.Signing.PublicKey] {
+        struct KeySet: Decodable {
+            struct Key: Decodable {
+                var kty: String?
+                var kid: String?
+                var use: String?
+                var alg: String?
+                var n: String?
+                var e: String?
+            }
+            var keys: [Key]
+        }
+        guard let set = try? JSONDecoder().decode(KeySet.self, from: Data(json)) else { return [:] }
+        var keys: [String: _RSA.Signing.PublicKey] = [:]
+        for key in set.keys {
+            guard key.kty == "RSA", key.use == nil || key.use == "sig", key.alg == nil || key.alg == "RS256",
+                let kid = key.kid, let n = key.n.flatMap({ try? Base64URL.decode($0) }), let e = key.e.flatMap({ try? Base64URL.decode($0) }),
+                let publicKey = try? _RSA.Signing.PublicKey(n: n, e: e)
+            else { continue }
+            keys[kid] = publicKey
+        }
+        return keys
+    }
+}
+
+/// The transport of a fixed key set: never called.
+private struct NoTransport: HTTPTransport {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        throw AppleServiceError.transport("this key set is fixed and fetches nothing")
+    }
+}

@@ -1,0 +1,66 @@
+import AppleIDProtocol
+import Foundation
+
+/// A verified server-to-server notification.
+public struct AppleNotification: Sendable, Hashable {
+    /// The client ID the notification is for (`aud`).
+    public var audience: String
+    public var issuedAt: Date
+    /// The JWT's unique ID: remember it to process each notification once (Apple may deliver twice).
+    public var id: String
+    public var events: [NotificationEvent]
+}
+
+/// Verifies the body Apple POSTs to the notification endpoint: `{"payload": "<jwt>"}`, signed with the
+/// same keys as identity tokens, for one of the app group's client IDs.
+public struct NotificationVerifier: Sendable {
+    public let issuers: Set<String>
+    public let audiences: Set<String>
+    public let leeway: TimeInterval
+    let signed: SignedTokenVerifier
+    let clock: @Sendable () -> Date
+
+    public init(
+        environment: AppleEnvironment, audiences: Set<String>, keys: AppleKeySet, leeway: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        precondition(!audiences.isEmpty, "a notification is only valid for an audience: name the app's client IDs")
+        self.issuers = Set(environment.issuers)
+        self.audiences = audiences
+        self.leeway = leeway
+        self.signed = SignedTokenVerifier(keys: keys)
+        self.clock = clock
+    }
+
+    /// Verifies the raw POST body.
+    public func verify(body: [UInt8]) async throws -> AppleNotification {
+        struct Envelope: Decodable { let payload: String }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body)) else {
+            throw IdentityTokenError.malformed("the body is not {\"payload\": \"<jwt>\"}")
+        }
+        return try await verify(payload: envelope.payload)
+    }
+
+    /// Verifies the notification JWT itself.
+    public func verify(payload token: String) async throws -> AppleNotification {
+        let (payload, _) = try await signed.verify(token)
+        let claims: NotificationClaims
+        do {
+            claims = try JSONDecoder().decode(NotificationClaims.self, from: payload)
+        } catch {
+            throw IdentityTokenError.malformed("the claims are not a notification's (iss, aud, iat, jti, events)")
+        }
+        guard issuers.contains(claims.issuer) else { throw IdentityTokenError.wrongIssuer(claims.issuer) }
+        guard audiences.contains(claims.audience) else { throw IdentityTokenError.wrongAudience(claims.audience) }
+        let now = clock().timeIntervalSince1970
+        if let expiresAt = claims.expiresAt, TimeInterval(expiresAt) + leeway <= now {
+            throw IdentityTokenError.expired(expiresAt: expiresAt, now: Int(now))
+        }
+        guard TimeInterval(claims.issuedAt) - leeway <= now else {
+            throw IdentityTokenError.issuedInTheFuture(issuedAt: claims.issuedAt, now: Int(now))
+        }
+        return AppleNotification(
+            audience: claims.audience, issuedAt: Date(timeIntervalSince1970: TimeInterval(claims.issuedAt)), id: claims.jwtID,
+            events: claims.events)
+    }
+}

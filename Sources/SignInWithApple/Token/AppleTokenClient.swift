@@ -1,0 +1,165 @@
+import AppleIDProtocol
+import Foundation
+
+/// Calls Apple's token, revocation and user-migration endpoints with a fresh client secret.
+///
+/// Only requests that are safe to repeat are retried (refresh, revoke, client credentials, migration
+/// lookups), on transport errors and 5xx answers, with exponential backoff. A code exchange is never
+/// retried: a code is single use, and a repeat would revoke what the first one issued.
+public struct AppleTokenClient: Sendable {
+    public struct RetryPolicy: Sendable, Hashable {
+        public var maximumAttempts: Int
+        public var initialDelay: Duration
+
+        public init(maximumAttempts: Int = 3, initialDelay: Duration = .milliseconds(200)) {
+            self.maximumAttempts = max(1, maximumAttempts)
+            self.initialDelay = initialDelay
+        }
+
+        public static let none = RetryPolicy(maximumAttempts: 1, initialDelay: .zero)
+    }
+
+    public let environment: AppleEnvironment
+    public let clientID: String
+    let secrets: ClientSecretProvider
+    let transport: any HTTPTransport
+    public let retry: RetryPolicy
+
+    public init(
+        environment: AppleEnvironment, secrets: ClientSecretProvider, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy()
+    ) {
+        self.environment = environment
+        self.clientID = secrets.clientID
+        self.secrets = secrets
+        self.transport = transport
+        self.retry = retry
+    }
+
+    /// Exchanges an authorization code. Web codes need the `redirectURI` of the authorization;
+    /// native codes are exchanged without one (spec §4.1).
+    public func exchange(code: String, redirectURI: String?, codeVerifier: String? = nil) async throws -> TokenResponse {
+        let body = FormEncoding.body([
+            ("client_id", clientID), ("client_secret", try await secrets.secret()), ("code", code),
+            ("grant_type", GrantType.authorizationCode.rawValue), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier),
+        ])
+        return try decode(TokenResponse.self, from: try await post(environment.tokenEndpoint, body: body, policy: .none))
+    }
+
+    /// A new access token and id_token for a refresh token (no new refresh token; spec §4.2).
+    public func refresh(refreshToken: String) async throws -> TokenResponse {
+        try decode(
+            TokenResponse.self,
+            from: try await postRetrying(environment.tokenEndpoint) {
+                FormEncoding.body([
+                    ("client_id", clientID), ("client_secret", try await secrets.secret()), ("grant_type", GrantType.refreshToken.rawValue),
+                    ("refresh_token", refreshToken),
+                ])
+            })
+    }
+
+    /// Revokes a refresh or access token, and with it the user's authorization of the app (spec §6).
+    /// Call it when the user deletes their account.
+    public func revoke(token: String, hint: TokenTypeHint? = .refreshToken) async throws {
+        _ = try await postRetrying(environment.revocationEndpoint) {
+            FormEncoding.body([
+                ("client_id", clientID), ("client_secret", try await secrets.secret()), ("token", token), ("token_type_hint", hint?.rawValue),
+            ])
+        }
+    }
+
+    /// A client-credentials access token with scope `user.migration` (app transfers; spec §4.3).
+    public func userMigrationToken() async throws -> TokenResponse {
+        try decode(
+            TokenResponse.self,
+            from: try await postRetrying(environment.tokenEndpoint) {
+                FormEncoding.body([
+                    ("grant_type", GrantType.clientCredentials.rawValue), ("scope", Scope.userMigration.rawValue), ("client_id", clientID),
+                    ("client_secret", try await secrets.secret()),
+                ])
+            })
+    }
+
+    /// The transfer identifier of `subject` for the recipient team (sending team's side; spec §17.4).
+    public func transferSubject(for subject: String, recipientTeamID: String, accessToken: String) async throws -> String {
+        struct Answer: Decodable { let transfer_sub: String }
+        let body = try await postRetrying(environment.userMigrationInfoEndpoint, bearer: accessToken) {
+            FormEncoding.body([
+                ("sub", subject), ("target", recipientTeamID), ("client_id", clientID), ("client_secret", try await secrets.secret()),
+            ])
+        }
+        return try decode(Answer.self, from: body).transfer_sub
+    }
+
+    /// The new identity of a transferred user (recipient team's side; spec §17.4).
+    public func migratedUser(transferSubject: String, accessToken: String) async throws -> MigratedUser {
+        try decode(
+            MigratedUser.self,
+            from: try await postRetrying(environment.userMigrationInfoEndpoint, bearer: accessToken) {
+                FormEncoding.body([("transfer_sub", transferSubject), ("client_id", clientID), ("client_secret", try await secrets.secret())])
+            })
+    }
+
+    private func postRetrying(_ url: String, bearer: String? = nil, body: () async throws -> [UInt8]) async throws -> [UInt8] {
+        var delay = retry.initialDelay
+        for attempt in 1...retry.maximumAttempts {
+            do {
+                return try await post(url, body: try await body(), bearer: bearer, policy: retry)
+            } catch let error as AppleServiceError {
+                guard attempt < retry.maximumAttempts, error.isWorthRetrying else { throw error }
+                try await Task.sleep(for: delay)
+                delay *= 2
+            }
+        }
+        throw AppleServiceError.transport("no attempt was made")
+    }
+
+    private func post(_ url: String, body: [UInt8], bearer: String? = nil, policy: RetryPolicy) async throws -> [UInt8] {
+        var headers = [(name: "Content-Type", value: "application/x-www-form-urlencoded"), (name: "Accept", value: "application/json")]
+        if let bearer { headers.append((name: "Authorization", value: "Bearer \(bearer)")) }
+        let response: HTTPTransportResponse
+        do {
+            response = try await transport.send(HTTPTransportRequest(method: .post, url: url, headers: headers, body: body))
+        } catch let error as AppleServiceError {
+            throw error
+        } catch {
+            throw AppleServiceError.transport("\(error)")
+        }
+        if (200..<300).contains(response.status) { return response.body }
+        if let refusal = try? JSONDecoder().decode(OAuthErrorResponse.self, from: Data(response.body)) {
+            throw AppleServiceError.rejected(code: refusal.error, description: refusal.errorDescription, status: response.status)
+        }
+        throw AppleServiceError.unexpectedResponse(status: response.status, reason: "not an OAuth answer")
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(body))
+        } catch {
+            throw AppleServiceError.unexpectedResponse(status: 200, reason: "the answer is not a \(type)")
+        }
+    }
+}
+
+/// The recipient team's view of a transferred user (spec §17.4).
+public struct MigratedUser: Sendable, Hashable, Decodable {
+    public var subject: String
+    public var email: String?
+    public var isPrivateEmail: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case subject = "sub"
+        case email
+        case isPrivateEmail = "is_private_email"
+    }
+}
+
+extension AppleServiceError {
+    /// Transport failures and server errors may succeed on a second try; Apple's refusals will not.
+    var isWorthRetrying: Bool {
+        switch self {
+        case .transport: true
+        case .unexpectedResponse(let status, _): status >= 500 || status == 429
+        case .rejected(_, _, let status): status >= 500
+        }
+    }
+}

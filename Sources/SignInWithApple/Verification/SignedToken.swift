@@ -1,0 +1,72 @@
+import AppleIDProtocol
+import Crypto
+import Foundation
+import Synchronization
+import _CryptoExtras
+
+/// A compact JWS checked the way Apple's tokens must be: three segments, header `alg` RS256 and a
+/// `kid`, no key-bearing headers, the signature verified with the key set's key for that `kid`.
+/// Shared by identity tokens and notifications.
+struct SignedTokenVerifier: Sendable {
+    let keys: AppleKeySet
+    let headers = HeaderCache()
+
+    /// Verifies the signature and returns the decoded payload bytes and the `kid`.
+    func verify(_ token: String) async throws -> (payload: Data, keyID: String) {
+        let utf8 = Array(token.utf8)
+        let dots = utf8.indices.filter { utf8[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2 else { throw IdentityTokenError.malformed("a JWS has three segments, found \(dots.count + 1)") }
+        let headerSegment = String(decoding: utf8[..<dots[0]], as: UTF8.self)
+        let payloadSegment = String(decoding: utf8[(dots[0] + 1)..<dots[1]], as: UTF8.self)
+        let signatureSegment = String(decoding: utf8[(dots[1] + 1)...], as: UTF8.self)
+        let keyID = try headers.keyID(ofHeaderSegment: headerSegment)
+
+        let key: _RSA.Signing.PublicKey
+        do {
+            key = try await keys.key(for: keyID)
+        } catch AppleKeySet.KeyError.unknownKeyID(let kid) {
+            throw IdentityTokenError.unknownKeyID(kid)
+        } catch {
+            throw IdentityTokenError.keySetUnavailable("\(error)")
+        }
+        guard let signature = try? Base64URL.decode(signatureSegment), signature.count == key.keySizeInBits / 8 else {
+            throw IdentityTokenError.invalidSignature
+        }
+        let digest = SHA256.hash(data: utf8[..<dots[1]])
+        // RS256 is RSASSA-PKCS1-v1_5 by definition (RFC 7518 §3.3); swift-crypto names it "insecure".
+        guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
+        else { throw IdentityTokenError.invalidSignature }
+        guard let payload = try? Base64URL.decode(payloadSegment) else { throw IdentityTokenError.malformed("the payload is not base64url") }
+        return (Data(payload), keyID)
+    }
+}
+
+/// Parsed headers by their encoded form: Apple signs with a handful of keys, so a few distinct
+/// header segments cover every token and the JSON is read once per segment.
+final class HeaderCache: Sendable {
+    private let entries = Mutex<[String: String]>([:])
+
+    /// The `kid` of an acceptable header, or the reason it is refused.
+    func keyID(ofHeaderSegment segment: String) throws -> String {
+        if let kid = entries.withLock({ $0[segment] }) { return kid }
+        let kid = try Self.parse(segment)
+        entries.withLock { entries in
+            if entries.count >= 64 { entries.removeAll() }
+            entries[segment] = kid
+        }
+        return kid
+    }
+
+    static let forbiddenMembers = ["jku", "x5u", "jwk", "x5c", "crit"]
+
+    static func parse(_ segment: String) throws -> String {
+        guard let bytes = try? Base64URL.decode(segment),
+            let header = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        else { throw IdentityTokenError.malformed("the header is not base64url JSON") }
+        guard let alg = header["alg"] as? String else { throw IdentityTokenError.unsupportedAlgorithm("(missing)") }
+        guard alg == "RS256" else { throw IdentityTokenError.unsupportedAlgorithm(alg) }
+        if let forbidden = forbiddenMembers.first(where: { header[$0] != nil }) { throw IdentityTokenError.forbiddenHeader(forbidden) }
+        guard let kid = header["kid"] as? String, !kid.isEmpty else { throw IdentityTokenError.missingKeyID }
+        return kid
+    }
+}

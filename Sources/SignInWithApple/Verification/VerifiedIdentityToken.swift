@@ -1,0 +1,43 @@
+import AppleIDProtocol
+import Foundation
+
+/// The claims of an identity token that passed every check, typed.
+public struct VerifiedIdentityToken: Sendable, Hashable {
+    /// The team-scoped user identifier: the key of the user's account in your app.
+    public var subject: String
+    public var issuer: String
+    public var audience: String
+    public var issuedAt: Date
+    public var expiresAt: Date
+    public var email: String?
+    /// `email_verified`, whether Apple wrote it as a boolean or as the string `"true"`/`"false"`.
+    public var emailVerified: Bool?
+    /// Whether ``email`` is a Hide My Email relay address.
+    public var isPrivateEmail: Bool
+    public var realUserStatus: RealUserStatus?
+    /// The user's identifier at the previous team, during the 60 days after an app transfer.
+    public var transferSubject: String?
+    public var authenticatedAt: Date?
+    public var nonceSupported: Bool?
+    /// The `kid` of the key that signed the token.
+    public var keyID: String
+    /// Every claim as decoded.
+    public var claims: IdentityTokenClaims
+
+    init(claims: IdentityTokenClaims, keyID: String) {
+        self.subject = claims.subject.rawValue
+        self.issuer = claims.issuer
+        self.audience = claims.audience
+        self.issuedAt = Date(timeIntervalSince1970: TimeInterval(claims.issuedAt))
+        self.expiresAt = Date(timeIntervalSince1970: TimeInterval(claims.expiresAt))
+        self.email = claims.email
+        self.emailVerified = claims.emailVerified?.value
+        self.isPrivateEmail = claims.isPrivateEmail?.value ?? false
+        self.realUserStatus = claims.realUserStatus.flatMap(RealUserStatus.init(rawValue:))
+        self.transferSubject = claims.transferSubject?.rawValue
+        self.authenticatedAt = claims.authTime.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        self.nonceSupported = claims.nonceSupported
+        self.keyID = keyID
+        self.claims = claims
+    }
+}

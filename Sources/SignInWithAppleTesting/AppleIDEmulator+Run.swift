@@ -1,0 +1,82 @@
+import AppleIDProtocol
+import AppleIDProvider
+import AppleIDServer
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import SignInWithApple
+
+/// Runs an ``AppleIDEmulator`` on a free port of 127.0.0.1 for the duration of `body`, then stops it.
+///
+/// - Parameters:
+///   - clock: the server's clock; a `ManualClock` lets a test move time.
+///   - keyFactory: signing keys; the default generates two RSA-2048 keys.
+public func withAppleIDEmulator<T: Sendable>(
+    clock: any ProviderClock = SystemClock(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
+    logger: Logger = Logger(label: "AppleIDEmulator"), _ body: @Sendable (AppleIDEmulator) async throws -> T
+) async throws -> T {
+    let port = try await freeLoopbackPort()
+    let baseURL = "http://127.0.0.1:\(port)"
+    var configuration = ProviderConfiguration(issuer: baseURL)
+    configuration.passwordHashCost = 4
+    configuration.registryCacheLifetime = 0
+    let provider = try await AppleIDProvider.start(
+        configuration: configuration, store: MemoryStore(), clock: clock, keyFactory: keyFactory, logger: logger)
+    let emulator = try await AppleIDEmulator.seed(provider: provider, baseURL: baseURL)
+    let router = try await buildRouter(provider: provider, options: ServerOptions(port: port, baseURL: baseURL, adminToken: emulator.adminToken))
+    let (running, runningContinuation) = AsyncStream<Void>.makeStream()
+    let app = Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        onServerRunning: { _ in runningContinuation.finish() }, logger: logger)
+
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask {
+            try await app.runService(gracefulShutdownSignals: [])
+            return nil
+        }
+        for await _ in running {}
+        let result = try await body(emulator)
+        group.cancelAll()
+        while try await group.next() != nil {}
+        return result
+    }
+}
+
+/// A port the kernel just handed out on 127.0.0.1 (released again at once).
+func freeLoopbackPort() async throws -> Int {
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+    let port = channel.localAddress?.port
+    try await channel.close()
+    guard let port else { throw AppleIDEmulator.EmulatorError.didNotStart }
+    return port
+}
+
+extension AppleIDEmulator {
+    static func seed(provider: AppleIDProvider, baseURL: String) async throws -> AppleIDEmulator {
+        let store = provider.store
+        let teamID: TeamID = "EMUTEAM123"
+        let bundleID: ClientID = "com.example.emulated"
+        let servicesID: ClientID = "com.example.emulated.web"
+        let keyID: KeyID = "EMUKEY1234"
+        let redirectURI = "https://app.example.com/auth/apple/callback"
+        let key = P256.Signing.PrivateKey()
+        try await store.save(DeveloperTeam(id: teamID, name: "Emulated Team"))
+        try await store.save(AppGroup(primaryAppID: bundleID, teamID: teamID, displayName: "Emulated App"))
+        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID))
+        try await store.save(
+            RegisteredClient(id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: [redirectURI]))
+        try await store.save(
+            DeveloperKey(id: keyID, teamID: teamID, primaryAppID: bundleID, publicKeyPEM: key.publicKey.pemRepresentation))
+        let user = User(appleID: "user@example.com", password: "password", firstName: "Emma", lastName: "Apple", email: "user@example.com")
+        _ = try await provider.createAccount(
+            appleID: user.appleID, password: user.password, firstName: user.firstName, lastName: user.lastName, email: user.email)
+        return AppleIDEmulator(
+            baseURL: baseURL, provider: provider, teamID: teamID.rawValue, bundleID: bundleID.rawValue, servicesID: servicesID.rawValue,
+            redirectURI: redirectURI,
+            credentials: AppleCredentials(teamID: teamID.rawValue, keyID: keyID.rawValue, privateKeyPEM: key.pemRepresentation),
+            defaultUser: user, adminToken: provider.random.hex(bytes: 16))
+    }
+}

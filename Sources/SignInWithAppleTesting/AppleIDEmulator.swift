@@ -1,0 +1,106 @@
+import AppleIDProtocol
+import AppleIDProvider
+import AppleIDServer
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import SignInWithApple
+
+/// An Apple ID server for tests: in memory, on a free port of 127.0.0.1, with a team, an app group
+/// (App ID and Services ID), a Sign in with Apple key and Apple IDs. It completes sign-in and consent
+/// as a given user without a browser and hands back ready-made kit configuration.
+///
+/// ```swift
+/// try await withAppleIDEmulator { apple in
+///     let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+///     let pending = try await siwa.startSignIn()
+///     let callback = try await apple.approve(pending, as: apple.defaultUser.appleID)
+///     let result = try await siwa.completeSignIn(callback)
+/// }
+/// ```
+public struct AppleIDEmulator: Sendable {
+    public struct User: Sendable, Hashable {
+        public var appleID: String
+        public var password: String
+        public var firstName: String
+        public var lastName: String
+        public var email: String
+    }
+
+    public let baseURL: String
+    public let provider: AppleIDProvider
+    public let teamID: String
+    public let bundleID: String
+    public let servicesID: String
+    public let redirectURI: String
+    public let credentials: AppleCredentials
+    public let defaultUser: User
+    public let adminToken: String
+
+    /// The kit's environment for this server.
+    public var environment: AppleEnvironment { .custom(baseURL: baseURL) }
+
+    /// Kit configuration for the emulated Services ID, accepting the whole app group.
+    public func clientConfiguration(scopes: [Scope] = [.name, .email]) -> SignInWithAppleClient.Configuration {
+        .init(
+            environment: environment, credentials: credentials, clientID: servicesID, redirectURI: redirectURI,
+            audiences: [bundleID, servicesID], scopes: scopes)
+    }
+
+    /// Creates another Apple ID.
+    @discardableResult
+    public func createUser(
+        appleID: String, password: String = "password", firstName: String = "Test", lastName: String = "User", email: String? = nil,
+        realUserStatus: RealUserStatus = .likelyReal
+    ) async throws -> User {
+        _ = try await provider.createAccount(
+            appleID: appleID, password: password, firstName: firstName, lastName: lastName, email: email, realUserStatus: realUserStatus)
+        return User(appleID: appleID.lowercased(), password: password, firstName: firstName, lastName: lastName, email: email ?? appleID)
+    }
+
+    /// Completes the authorization of `pending` as `appleID`, as if the user signed in and chose
+    /// `choices` on the consent page (default: their own name, the real e-mail). Returns what the
+    /// browser would deliver to the redirect URI.
+    public func approve(_ pending: PendingAuthorization, as appleID: String, choices: ConsentChoices? = nil) async throws -> AuthorizationCallback {
+        guard let query = URLComponents(string: pending.url)?.queryItems else { throw EmulatorError.notAnAuthorizationURL }
+        let parameters = Dictionary(query.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        let request = AuthorizationRequest(
+            clientID: parameters["client_id"], redirectURI: parameters["redirect_uri"], responseType: parameters["response_type"],
+            responseMode: parameters["response_mode"], scope: parameters["scope"], state: parameters["state"], nonce: parameters["nonce"],
+            codeChallenge: parameters["code_challenge"], codeChallengeMethod: parameters["code_challenge_method"])
+        return try callback(from: try await provider.authorizeHeadless(request, appleID: appleID, choices: choices))
+    }
+
+    /// A native app's credential for the App ID: `nonce` as the app sends it (the SHA-256 of its raw nonce).
+    public func nativeCredential(
+        as appleID: String, scopes: [Scope] = [.name, .email], nonce: Nonce? = nil, choices: ConsentChoices? = nil
+    ) async throws -> AuthorizationCallback {
+        try callback(
+            from: try await provider.authorizeNative(
+                bundleID: ClientID(rawValue: bundleID), appleID: appleID, scopes: scopes, nonce: nonce?.transmittedValue, choices: choices))
+    }
+
+    /// Kit configuration for the App ID (native apps redeem their codes with the bundle ID).
+    public func nativeClientConfiguration() -> SignInWithAppleClient.Configuration {
+        .init(environment: environment, credentials: credentials, clientID: bundleID, redirectURI: "", audiences: [bundleID, servicesID])
+    }
+
+    private func callback(from result: HeadlessAuthorization) throws -> AuthorizationCallback {
+        switch result {
+        case .answered(let answer):
+            return AuthorizationCallback(
+                code: answer["code"], idToken: answer["id_token"], state: answer["state"],
+                user: try answer["user"].map(AuthorizedUser.init(jsonString:)), error: answer["error"])
+        case .rejected(let error): throw EmulatorError.refused(error)
+        case .unknownAppleID(let appleID): throw EmulatorError.unknownAppleID(appleID)
+        }
+    }
+
+    public enum EmulatorError: Error, Sendable, Hashable {
+        case notAnAuthorizationURL
+        case refused(OAuthError)
+        case unknownAppleID(String)
+        case didNotStart
+    }
+}
