@@ -26,6 +26,8 @@ public struct SignInWithAppleClient: Sendable {
         /// How long a started sign-in may take to come back.
         public var stateLifetime: TimeInterval
         public var leeway: TimeInterval
+        /// The shortest time between two key-set fetches caused by unknown `kid`s.
+        public var keyRefetchCooldown: TimeInterval = 60
 
         public init(
             environment: AppleEnvironment, credentials: AppleCredentials, clientID: String, redirectURI: String,
@@ -58,7 +60,8 @@ public struct SignInWithAppleClient: Sendable {
     ) throws {
         let environment = configuration.environment
         self.configuration = configuration
-        self.keys = AppleKeySet(environment: environment, transport: transport, clock: clock)
+        self.keys = AppleKeySet(
+            environment: environment, transport: transport, refetchCooldown: configuration.keyRefetchCooldown, clock: clock)
         self.identityTokens = IdentityTokenVerifier(
             environment: environment, audiences: configuration.audiences, keys: keys, leeway: configuration.leeway, clock: clock)
         self.notifications = NotificationVerifier(

@@ -1,0 +1,88 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SignInWithApple
+import SignInWithAppleHummingbird
+import SignInWithAppleTesting
+import Testing
+
+@Suite("Hummingbird routes: start, form_post callback, notifications")
+struct HummingbirdRoutesTests {
+    /// What Apple's page would POST: the emulator approves the request the start route redirected to.
+    static func callbackBody(location: String, apple: AppleIDEmulator) async throws -> String {
+        let items = try #require(URLComponents(string: location)?.queryItems)
+        let value = { (name: String) in items.first { $0.name == name }?.value }
+        let request = AuthorizationRequest(
+            clientID: value("client_id"), redirectURI: value("redirect_uri"), responseType: value("response_type"),
+            responseMode: value("response_mode"), scope: value("scope"), state: value("state"), nonce: value("nonce"),
+            codeChallenge: value("code_challenge"), codeChallengeMethod: value("code_challenge_method"))
+        guard case .answered(let answer) = try await apple.provider.authorizeHeadless(request, appleID: apple.defaultUser.appleID) else {
+            throw AppleIDEmulator.EmulatorError.didNotStart
+        }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return answer.parameters.map { "\($0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+            .joined(separator: "&")
+    }
+
+    @Test("sign-in through the routes hands the app a verified identity and the first-authorization name")
+    func signIn() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let router = Router()
+            SignInWithAppleRoutes<BasicRequestContext>(
+                client: siwa,
+                onSignIn: { result, _, _ in
+                    Response(
+                        status: .ok,
+                        body: .init(byteBuffer: ByteBuffer(string: "\(result.identity.subject) \(result.user?.name?.firstName ?? "-")")))
+                }
+            ).register(on: router)
+            let app = Application(router: router)
+            try await app.test(.router) { client in
+                let start = try await client.execute(uri: "/auth/apple", method: .get)
+                #expect(start.status == .seeOther)
+                let location = try #require(start.headers[.location])
+                #expect(location.hasPrefix(apple.baseURL + "/auth/authorize?"))
+
+                let body = try await Self.callbackBody(location: location, apple: apple)
+                let headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+                let callback = try await client.execute(uri: "/auth/apple/callback", method: .post, headers: headers, body: ByteBuffer(string: body))
+                #expect(callback.status == .ok)
+                let text = String(buffer: callback.body)
+                #expect(text.hasSuffix(" Emma"))
+
+                let replay = try await client.execute(uri: "/auth/apple/callback", method: .post, headers: headers, body: ByteBuffer(string: body))
+                #expect(replay.status == .badRequest)
+                #expect(String(buffer: replay.body) == "This sign-in has expired or was already completed. Please start again.")
+
+                let cancelled = try await client.execute(
+                    uri: "/auth/apple/callback", method: .post, headers: headers,
+                    body: ByteBuffer(string: "error=user_cancelled_authorize&state=whatever"))
+                #expect(String(buffer: cancelled.body) == "Sign in with Apple was cancelled.")
+            }
+        }
+    }
+
+    @Test("notifications: a forged body is refused with 400 and never reaches the app")
+    func notifications() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let router = Router()
+            SignInWithAppleRoutes<BasicRequestContext>(
+                client: siwa, onSignIn: { _, _, _ in Response(status: .ok) },
+                onNotification: { _, _ in Issue.record("a forged notification reached the app") }
+            ).register(on: router)
+            try await Application(router: router).test(.router) { client in
+                for body in [#"{"payload":"a.b.c"}"#, "not json", #"{"payload":"eyJhbGciOiJub25lIn0.e30."}"#] {
+                    let response = try await client.execute(
+                        uri: "/auth/apple/notifications", method: .post, headers: [.contentType: "application/json"],
+                        body: ByteBuffer(string: body))
+                    #expect(response.status == .badRequest)
+                }
+            }
+        }
+    }
+}
