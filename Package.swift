@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AppleIDServer", targets: ["AppleIDServer"]),
         .library(name: "SignInWithApple", targets: ["SignInWithApple"]),
         .library(name: "SignInWithAppleHummingbird", targets: ["SignInWithAppleHummingbird"]),
+        .library(name: "SignInWithAppleVapor", targets: ["SignInWithAppleVapor"]),
         .library(name: "SignInWithAppleTesting", targets: ["SignInWithAppleTesting"]),
     ],
     dependencies: [
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
     ],
     targets: [
         .target(
@@ -56,6 +58,7 @@ let package = Package(
                 "AppleIDProvider",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -68,6 +71,7 @@ let package = Package(
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("Templates")]
         ),
@@ -91,6 +95,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "SignInWithAppleVapor",
+            dependencies: [
+                "SignInWithApple",
+                .product(name: "Vapor", package: "vapor"),
+            ]
+        ),
+        .target(
             name: "SignInWithAppleTesting",
             dependencies: [
                 "SignInWithApple",
@@ -108,6 +119,7 @@ let package = Package(
             dependencies: [
                 "AppleIDServer",
                 "AppleIDProtocol",
+                "SignInWithApple",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -119,6 +131,17 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Benchmarks/RSASignRate"
+        ),
+        .executableTarget(
+            name: "siwa-verify-benchmark",
+            dependencies: [
+                "SignInWithApple",
+                "AppleIDProtocol",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/VerifyBenchmark"
         ),
         .testTarget(
             name: "AppleIDProtocolTests",
@@ -156,6 +179,16 @@ let package = Package(
             dependencies: [
                 "AppleIDServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "SignInWithAppleVaporTests",
+            dependencies: [
+                "SignInWithAppleVapor",
+                "SignInWithAppleTesting",
+                "AppleIDProvider",
+                "AppleIDProtocol",
+                .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
     ]

@@ -28,6 +28,9 @@ public struct ProviderConfiguration: Sendable {
     public var passwordHashCost: UInt8 = 10
     /// How long a registered client, once read, is reused by the token endpoint (0: never cached).
     public var registryCacheLifetime: TimeInterval = 5
+    /// The spelling of the account-deletion event: Apple's traffic and libraries say `account-delete`,
+    /// Apple's current document `account-deleted` (spec §19 #1).
+    public var accountDeletionEvent: NotificationEventType = .accountDelete
     /// Accepts TOTP codes of the previous and next 30-second step as well.
     public var secondFactorWindowSteps: Int = 1
 

@@ -2,6 +2,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// How the HTTP side of the Apple ID server runs.
 public struct ServerOptions: Sendable {
@@ -65,13 +66,15 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     return router
 }
 
-/// The Hummingbird application of the Apple ID server.
+/// The Hummingbird application of the Apple ID server, with its background services (notification
+/// delivery) run and shut down together with it.
 public func buildApplication(
-    provider: AppleIDProvider, options: ServerOptions, logger: Logger
+    provider: AppleIDProvider, options: ServerOptions, logger: Logger, services: [any Service] = []
 ) async throws -> some ApplicationProtocol {
     let router = try await buildRouter(provider: provider, options: options)
     return Application(
         router: router,
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AppleIDServer"),
+        services: services,
         logger: logger)
 }

@@ -161,7 +161,36 @@ extension SQLStore {
                     retired_at DOUBLE PRECISION
                 )
                 """,
-            ])
+            ]),
+        SchemaMigration(
+            version: 2,
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS notification_outbox (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL,
+                    audience TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    next_attempt_at DOUBLE PRECISION NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    delivered_at DOUBLE PRECISION,
+                    abandoned_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS notification_outbox_due ON notification_outbox (delivered_at, abandoned_at, next_attempt_at)",
+                """
+                CREATE TABLE IF NOT EXISTS delivery_attempts (
+                    message_id TEXT NOT NULL,
+                    attempted_at DOUBLE PRECISION NOT NULL,
+                    status INTEGER,
+                    latency_ms INTEGER NOT NULL,
+                    error TEXT,
+                    endpoint TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS delivery_attempts_message ON delivery_attempts (message_id, attempted_at)",
+            ]),
     ]
 
     /// Brings the schema up to the newest version. Safe to call on every start, and from several

@@ -13,16 +13,23 @@ import SQLKit
 ///   changes use `UPDATE ... WHERE <precondition> RETURNING ...`, both shared by SQLite ≥ 3.35 and
 ///   PostgreSQL.
 ///
-/// The store never opens a multi-statement transaction: every operation whose atomicity matters is a
-/// single statement, guarded by a unique constraint or a `WHERE` precondition.
+/// Most operations whose atomicity matters are a single statement, guarded by a unique constraint or a
+/// `WHERE` precondition. The lifecycle changes that must be written together with their notifications
+/// run in ``transaction(_:)``; every statement passes a ``StatementGate`` so that no other caller's
+/// statement lands inside a transaction on the shared connection.
 ///
 /// Call ``migrate()`` before use (``sqlite(path:logger:)`` does).
 public final class SQLStore: Sendable {
+    /// Every statement outside a transaction goes through the gate.
     let db: any SQLDatabase
+    /// The database itself, used only inside ``transaction(_:)`` while the gate is held.
+    let raw: any SQLDatabase
+    let gate = StatementGate()
 
     /// Wraps a database. The schema is not touched until ``migrate()``.
     public init(database: any SQLDatabase) {
-        self.db = database
+        self.raw = database
+        self.db = GatedDatabase(inner: database, gate: gate)
     }
 
     /// Encodes row structs for `INSERT`: `nil` becomes `NULL` (instead of the column being left out),

@@ -4,12 +4,11 @@ import ArgumentParser
 import Foundation
 import Logging
 
-@main
 struct Siwa: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "siwa",
         abstract: "Sign in with Apple, end to end: a local Apple ID server and the tools around it.",
-        subcommands: [Serve.self, Secret.self])
+        subcommands: [Serve.self, Secret.self, Verify.self, Doctor.self])
 }
 
 struct Serve: AsyncParsableCommand {
@@ -86,3 +85,8 @@ struct Secret: AsyncParsableCommand {
         return Int(text)
     }
 }
+
+// main.swift is top-level code once the target has several files: `@main` is refused there, and a
+// plain `Siwa.main()` would pick ParsableCommand's synchronous entry point. A generic call picks the async one.
+func startCommand<Command: AsyncParsableCommand>(_ command: Command.Type) async { await command.main() }
+await startCommand(Siwa.self)

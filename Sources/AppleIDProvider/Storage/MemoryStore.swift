@@ -19,6 +19,8 @@ public final class MemoryStore: Sendable {
         var interactions: [String: Interaction] = [:]
         var sessions: [String: BrowserSession] = [:]
         var signingKeys: [SigningKeyID: SigningKeyRecord] = [:]
+        var outbox: [String: OutboxMessage] = [:]
+        var attempts: [String: [DeliveryAttempt]] = [:]
     }
 
     let state = Mutex(State())

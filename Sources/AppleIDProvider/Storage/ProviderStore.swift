@@ -71,6 +71,7 @@ public protocol SigningKeyStore: Sendable {
 /// Everything the provider stores. The memory store and the SQL stores implement all of it and
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
+    & OutboxStore & LifecycleStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -81,4 +82,31 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .conflict(let what): "conflict: \(what)"
         }
     }
+}
+
+/// The notification outbox and its delivery log.
+public protocol OutboxStore: Sendable {
+    /// Pending messages due at `now`, oldest first.
+    func dueMessages(at now: Date, limit: Int) async throws -> [OutboxMessage]
+    func message(id: String) async throws -> OutboxMessage?
+    func messages(groupID: ClientID?, limit: Int) async throws -> [OutboxMessage]
+    /// Records an attempt and the message's new state in one step.
+    func record(_ attempt: DeliveryAttempt, updating message: OutboxMessage) async throws
+    func attempts(messageID: String) async throws -> [DeliveryAttempt]
+}
+
+/// The account-lifecycle changes that users make, each applied together with the notifications it
+/// causes: both happen or neither does (one transaction in the SQL stores).
+public protocol LifecycleStore: Sendable {
+    /// Every consent of the account (the apps using its Apple ID).
+    func consents(accountID: String) async throws -> [Consent]
+    /// Every team identity of the account (its `sub` and relay address per team).
+    func teamIdentities(accountID: String) async throws -> [TeamIdentity]
+    /// Revokes the user's grants of the group and forgets the consent ("Stop using Apple ID").
+    func stopUsing(accountID: String, groupID: ClientID, at date: Date, notifying messages: [OutboxMessage]) async throws
+    /// Turns relay forwarding for the team identity on or off.
+    func setRelayForwarding(_ identity: TeamIdentity, enabled: Bool, notifying messages: [OutboxMessage]) async throws
+    /// Deletes the Apple ID: marks it deleted, revokes every grant, forgets every consent, turns off
+    /// every relay address.
+    func deleteAccount(id: String, at date: Date, notifying messages: [OutboxMessage]) async throws
 }

@@ -99,23 +99,19 @@ public actor AppleKeySet {
     }
 
     /// RSA keys by `kid`, skipping anything that is not an RS256 signing key of at least 2048 bits.
+    /// Each entry is read on its own, so one malformed entry never hides the others.
     static func parse(_ json: [UInt8]) -> [String: _RSA.Signing.PublicKey] {
-        struct KeySet: Decodable {
-            struct Key: Decodable {
-                var kty: String?
-                var kid: String?
-                var use: String?
-                var alg: String?
-                var n: String?
-                var e: String?
-            }
-            var keys: [Key]
-        }
-        guard let set = try? JSONDecoder().decode(KeySet.self, from: Data(json)) else { return [:] }
+        guard let document = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any],
+            let entries = document["keys"] as? [Any]
+        else { return [:] }
         var keys: [String: _RSA.Signing.PublicKey] = [:]
-        for key in set.keys {
-            guard key.kty == "RSA", key.use == nil || key.use == "sig", key.alg == nil || key.alg == "RS256",
-                let kid = key.kid, let n = key.n.flatMap({ try? Base64URL.decode($0) }), let e = key.e.flatMap({ try? Base64URL.decode($0) }),
+        for case let entry as [String: Any] in entries {
+            guard entry["kty"] as? String == "RSA", let kid = entry["kid"] as? String, !kid.isEmpty else { continue }
+            if let use = entry["use"], use as? String != "sig" { continue }
+            if let alg = entry["alg"], alg as? String != "RS256" { continue }
+            if let operations = entry["key_ops"], !((operations as? [String])?.contains("verify") ?? false) { continue }
+            guard let n = (entry["n"] as? String).flatMap({ try? Base64URL.decode($0) }),
+                let e = (entry["e"] as? String).flatMap({ try? Base64URL.decode($0) }),
                 let publicKey = try? _RSA.Signing.PublicKey(n: n, e: e)
             else { continue }
             keys[kid] = publicKey

@@ -29,7 +29,11 @@ struct SignedTokenVerifier: Sendable {
         } catch {
             throw IdentityTokenError.keySetUnavailable("\(error)")
         }
-        guard let signature = try? Base64URL.decode(signatureSegment), signature.count == key.keySizeInBits / 8 else {
+        // The encoding must be the canonical one: base64url ignores the unused low bits of the last
+        // character, and a second spelling of the same signature must not verify (any changed byte fails).
+        guard let signature = try? Base64URL.decode(signatureSegment), signature.count == key.keySizeInBits / 8,
+            Base64URL.encode(signature) == signatureSegment
+        else {
             throw IdentityTokenError.invalidSignature
         }
         let digest = SHA256.hash(data: utf8[..<dots[1]])

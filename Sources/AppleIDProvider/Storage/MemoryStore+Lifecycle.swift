@@ -1,0 +1,65 @@
+import AppleIDProtocol
+import Foundation
+
+extension MemoryStore: OutboxStore {
+    public func dueMessages(at now: Date, limit: Int) async throws -> [OutboxMessage] {
+        state.withLock { state in
+            Array(state.outbox.values.filter { $0.isPending && $0.nextAttemptAt <= now }.sorted { $0.createdAt < $1.createdAt }.prefix(limit))
+        }
+    }
+
+    public func message(id: String) async throws -> OutboxMessage? { state.withLock { $0.outbox[id] } }
+
+    public func messages(groupID: ClientID?, limit: Int) async throws -> [OutboxMessage] {
+        state.withLock { state in
+            Array(state.outbox.values.filter { groupID == nil || $0.groupID == groupID }.sorted { $0.createdAt > $1.createdAt }.prefix(limit))
+        }
+    }
+
+    public func record(_ attempt: DeliveryAttempt, updating message: OutboxMessage) async throws {
+        state.withLock { state in
+            state.attempts[attempt.messageID, default: []].append(attempt)
+            state.outbox[message.id] = message
+        }
+    }
+
+    public func attempts(messageID: String) async throws -> [DeliveryAttempt] { state.withLock { $0.attempts[messageID] ?? [] } }
+}
+
+extension MemoryStore: LifecycleStore {
+    public func consents(accountID: String) async throws -> [Consent] {
+        state.withLock { $0.consents.values.filter { $0.accountID == accountID }.sorted { $0.grantedAt < $1.grantedAt } }
+    }
+
+    public func teamIdentities(accountID: String) async throws -> [TeamIdentity] {
+        state.withLock { $0.identities.values.filter { $0.accountID == accountID }.sorted { $0.teamID < $1.teamID } }
+    }
+
+    public func stopUsing(accountID: String, groupID: ClientID, at date: Date, notifying messages: [OutboxMessage]) async throws {
+        state.withLock { state in
+            for (id, grant) in state.grants where grant.accountID == accountID && grant.groupID == groupID && grant.revokedAt == nil {
+                state.grants[id]?.revokedAt = date
+            }
+            state.consents[Self.pair(accountID, groupID.rawValue)] = nil
+            for message in messages { state.outbox[message.id] = message }
+        }
+    }
+
+    public func setRelayForwarding(_ identity: TeamIdentity, enabled: Bool, notifying messages: [OutboxMessage]) async throws {
+        state.withLock { state in
+            state.identities[Self.pair(identity.accountID, identity.teamID.rawValue)]?.relayForwardingEnabled = enabled
+            for message in messages { state.outbox[message.id] = message }
+        }
+    }
+
+    public func deleteAccount(id: String, at date: Date, notifying messages: [OutboxMessage]) async throws {
+        state.withLock { state in
+            state.accounts[id]?.deletedAt = date
+            for (grantID, grant) in state.grants where grant.accountID == id && grant.revokedAt == nil { state.grants[grantID]?.revokedAt = date }
+            state.consents = state.consents.filter { $0.value.accountID != id }
+            for (key, identity) in state.identities where identity.accountID == id { state.identities[key]?.relayForwardingEnabled = false }
+            state.sessions = state.sessions.filter { $0.value.accountID != id }
+            for message in messages { state.outbox[message.id] = message }
+        }
+    }
+}

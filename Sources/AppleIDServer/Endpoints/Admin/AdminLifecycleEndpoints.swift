@@ -1,0 +1,90 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Admin calls for the account lifecycle: register an app group's notification endpoint, perform a
+/// user's actions (stop using, relay forwarding, delete), and read the delivery log.
+struct AdminLifecycleEndpoints {
+    let provider: AppleIDProvider
+
+    struct EndpointChange: Decodable { var url: String? }
+    struct GroupAction: Decodable {
+        var groupID: String
+        enum CodingKeys: String, CodingKey { case groupID = "group_id" }
+    }
+    struct ForwardingChange: Decodable {
+        var teamID: String
+        var enabled: Bool
+        enum CodingKeys: String, CodingKey {
+            case teamID = "team_id"
+            case enabled
+        }
+    }
+
+    func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        admin.put("/app-groups/:group/notification-endpoint") { request, context in
+            let groupID = ClientID(rawValue: try context.parameters.require("group"))
+            let change = try await request.decode(as: EndpointChange.self, context: context)
+            guard var group = try await provider.store.appGroup(groupID) else { return explained(.invalidRequest("no app group \(groupID)"), 404) }
+            if let url = change.url {
+                guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+                    return explained(.invalidRequest("the endpoint must be an absolute http or https URL"), 400)
+                }
+            }
+            group.notificationEndpoint = change.url
+            try await provider.store.save(group)
+            return Response(status: .noContent)
+        }
+        admin.post("/users/:appleID/stop-using") { request, context in
+            let action = try await request.decode(as: GroupAction.self, context: context)
+            return try await perform(context) {
+                try await provider.lifecycle.stopUsing(accountID: $0.id, groupID: ClientID(rawValue: action.groupID))
+            }
+        }
+        admin.post("/users/:appleID/relay-forwarding") { request, context in
+            let change = try await request.decode(as: ForwardingChange.self, context: context)
+            return try await perform(context) {
+                try await provider.lifecycle.setRelayForwarding(accountID: $0.id, teamID: TeamID(rawValue: change.teamID), enabled: change.enabled)
+            }
+        }
+        admin.delete("/users/:appleID") { _, context in
+            try await perform(context) { try await provider.lifecycle.deleteAccount(accountID: $0.id) }
+        }
+        admin.get("/deliveries") { request, _ in
+            let groupID = request.uri.queryParameters.get("group_id").map { ClientID(rawValue: $0) }
+            var entries: [DeliveryLogEntry] = []
+            for message in try await provider.store.messages(groupID: groupID, limit: 200) {
+                entries.append(DeliveryLogEntry(message: message, attempts: try await provider.store.attempts(messageID: message.id)))
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            return Response(
+                status: .ok, headers: [.contentType: "application/json;charset=UTF-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(["deliveries": entries]))))
+        }
+    }
+
+    struct DeliveryLogEntry: Encodable {
+        let message: OutboxMessage
+        let attempts: [DeliveryAttempt]
+    }
+
+    private func perform(_ context: AppleIDRequestContext, _ action: (AppleIDAccount) async throws -> Void) async throws -> Response {
+        let appleID = try context.parameters.require("appleID")
+        guard let account = try await provider.store.account(appleID: appleID), account.deletedAt == nil else {
+            return explained(.invalidRequest("no Apple ID \(appleID)"), 404)
+        }
+        do {
+            try await action(account)
+        } catch let error as LifecycleError {
+            return explained(.invalidRequest(error.description), 400)
+        }
+        return Response(status: .noContent)
+    }
+
+    private func explained(_ error: OAuthError, _ status: Int) -> Response {
+        AdminEndpoints.explained(OAuthError(error.code, status: status, reason: error.reason))
+    }
+}

@@ -1,0 +1,67 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import SQLKit
+
+extension SQLStore: LifecycleStore {
+    public func consents(accountID: String) async throws -> [Consent] {
+        try await db.select().column("*").from(ConsentRow.table)
+            .where("account_id", .equal, accountID)
+            .orderBy("granted_at")
+            .all(decoding: ConsentRow.self)
+            .map { try $0.consent() }
+    }
+
+    public func teamIdentities(accountID: String) async throws -> [TeamIdentity] {
+        try await db.select().column("*").from(TeamIdentityRow.table)
+            .where("account_id", .equal, accountID)
+            .orderBy("team_id")
+            .all(decoding: TeamIdentityRow.self)
+            .map { $0.identity() }
+    }
+
+    public func stopUsing(accountID: String, groupID: ClientID, at date: Date, notifying messages: [OutboxMessage]) async throws {
+        let rows = try messages.map(OutboxRow.init)
+        try await transaction { db in
+            try await db.update(GrantRow.table)
+                .set("revoked_at", to: date.sqlSeconds)
+                .where("account_id", .equal, accountID)
+                .where("group_id", .equal, groupID.rawValue)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .run()
+            try await db.delete(from: ConsentRow.table)
+                .where("account_id", .equal, accountID)
+                .where("group_id", .equal, groupID.rawValue)
+                .run()
+            try await Self.write(rows, to: db)
+        }
+    }
+
+    public func setRelayForwarding(_ identity: TeamIdentity, enabled: Bool, notifying messages: [OutboxMessage]) async throws {
+        let rows = try messages.map(OutboxRow.init)
+        try await transaction { db in
+            try await db.update(TeamIdentityRow.table)
+                .set("relay_forwarding_enabled", to: enabled)
+                .where("account_id", .equal, identity.accountID)
+                .where("team_id", .equal, identity.teamID.rawValue)
+                .run()
+            try await Self.write(rows, to: db)
+        }
+    }
+
+    public func deleteAccount(id: String, at date: Date, notifying messages: [OutboxMessage]) async throws {
+        let rows = try messages.map(OutboxRow.init)
+        try await transaction { db in
+            try await db.update(AccountRow.table).set("deleted_at", to: date.sqlSeconds).where("id", .equal, id).run()
+            try await db.update(GrantRow.table)
+                .set("revoked_at", to: date.sqlSeconds)
+                .where("account_id", .equal, id)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .run()
+            try await db.delete(from: ConsentRow.table).where("account_id", .equal, id).run()
+            try await db.update(TeamIdentityRow.table).set("relay_forwarding_enabled", to: false).where("account_id", .equal, id).run()
+            try await db.delete(from: BrowserSessionRow.table).where("account_id", .equal, id).run()
+            try await Self.write(rows, to: db)
+        }
+    }
+}

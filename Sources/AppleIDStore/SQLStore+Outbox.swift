@@ -1,0 +1,128 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import SQLKit
+
+extension SQLStore: OutboxStore {
+    public func dueMessages(at now: Date, limit: Int) async throws -> [OutboxMessage] {
+        try await db.select().column("*").from(OutboxRow.table)
+            .where("delivered_at", .is, SQLLiteral.null)
+            .where("abandoned_at", .is, SQLLiteral.null)
+            .where("next_attempt_at", .lessThanOrEqual, now.sqlSeconds)
+            .orderBy("created_at")
+            .limit(limit)
+            .all(decoding: OutboxRow.self)
+            .map { try $0.message() }
+    }
+
+    public func message(id: String) async throws -> OutboxMessage? {
+        try await row(OutboxRow.self, from: OutboxRow.table, where: "id", equals: id)?.message()
+    }
+
+    public func messages(groupID: ClientID?, limit: Int) async throws -> [OutboxMessage] {
+        var query = db.select().column("*").from(OutboxRow.table)
+        if let groupID { query = query.where("group_id", .equal, groupID.rawValue) }
+        return try await query.orderBy("created_at", .descending).limit(limit).all(decoding: OutboxRow.self).map { try $0.message() }
+    }
+
+    public func record(_ attempt: DeliveryAttempt, updating message: OutboxMessage) async throws {
+        let row = try OutboxRow(message)
+        try await transaction { db in
+            try await db.insert(into: AttemptRow.table).model(AttemptRow(attempt), with: Self.rowEncoder).run()
+            try await Self.write([row], to: db)
+        }
+    }
+
+    public func attempts(messageID: String) async throws -> [DeliveryAttempt] {
+        try await db.select().column("*").from(AttemptRow.table)
+            .where("message_id", .equal, messageID)
+            .orderBy("attempted_at")
+            .all(decoding: AttemptRow.self)
+            .map { $0.attempt() }
+    }
+
+    /// Inserts or replaces outbox rows on `db` (the transaction's connection).
+    static func write(_ rows: [OutboxRow], to db: any SQLDatabase) async throws {
+        for row in rows {
+            try await db.insert(into: OutboxRow.table)
+                .model(row, with: rowEncoder)
+                .onConflict(with: ["id"]) { try $0.set(excludedContentOf: row, with: rowEncoder) }
+                .run()
+        }
+    }
+}
+
+struct OutboxRow: Codable, Sendable {
+    static let table = "notification_outbox"
+    var id: String
+    var groupID: String
+    var audience: String
+    /// The event as JSON.
+    var event: String
+    var createdAt: Double
+    var nextAttemptAt: Double
+    var attempts: Int
+    var deliveredAt: Double?
+    var abandonedAt: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case id, audience, event, attempts
+        case groupID = "group_id"
+        case createdAt = "created_at"
+        case nextAttemptAt = "next_attempt_at"
+        case deliveredAt = "delivered_at"
+        case abandonedAt = "abandoned_at"
+    }
+
+    init(_ message: OutboxMessage) throws {
+        id = message.id
+        groupID = message.groupID.rawValue
+        audience = message.audience.rawValue
+        event = try JSONColumn.encode(message.event)
+        createdAt = message.createdAt.sqlSeconds
+        nextAttemptAt = message.nextAttemptAt.sqlSeconds
+        attempts = message.attempts
+        deliveredAt = message.deliveredAt?.sqlSeconds
+        abandonedAt = message.abandonedAt?.sqlSeconds
+    }
+
+    func message() throws -> OutboxMessage {
+        OutboxMessage(
+            id: id, groupID: ClientID(rawValue: groupID), audience: ClientID(rawValue: audience),
+            event: try JSONColumn.decode(NotificationEvent.self, from: event), createdAt: Date(sqlSeconds: createdAt),
+            nextAttemptAt: Date(sqlSeconds: nextAttemptAt), attempts: attempts, deliveredAt: deliveredAt.map(Date.init(sqlSeconds:)),
+            abandonedAt: abandonedAt.map(Date.init(sqlSeconds:)))
+    }
+}
+
+struct AttemptRow: Codable, Sendable {
+    static let table = "delivery_attempts"
+    var messageID: String
+    var attemptedAt: Double
+    var status: Int?
+    var latencyMilliseconds: Int
+    var error: String?
+    var endpoint: String
+
+    enum CodingKeys: String, CodingKey {
+        case status, error, endpoint
+        case messageID = "message_id"
+        case attemptedAt = "attempted_at"
+        case latencyMilliseconds = "latency_ms"
+    }
+
+    init(_ attempt: DeliveryAttempt) {
+        messageID = attempt.messageID
+        attemptedAt = attempt.attemptedAt.sqlSeconds
+        status = attempt.status
+        latencyMilliseconds = attempt.latencyMilliseconds
+        error = attempt.error
+        endpoint = attempt.endpoint
+    }
+
+    func attempt() -> DeliveryAttempt {
+        DeliveryAttempt(
+            messageID: messageID, attemptedAt: Date(sqlSeconds: attemptedAt), status: status, latencyMilliseconds: latencyMilliseconds,
+            error: error, endpoint: endpoint)
+    }
+}

@@ -1,0 +1,126 @@
+import AppleIDProtocol
+import ArgumentParser
+import Foundation
+import SignInWithApple
+
+/// `siwa verify`: verifies an identity token through the kit and prints its typed claims.
+///
+/// Exit status: 0 verified, 1 refused, 2 usage error. ArgumentParser would exit 64 on a usage
+/// error, so the options are parsed here from the captured arguments (see ``UsageErrors``).
+struct Verify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: VerifyOptions.configuration.abstract,
+        usage: VerifyOptions.usageString(),
+        discussion: "Exit status: 0 verified, 1 refused (the reason goes to stderr), 2 usage error.\n\n"
+            + UsageErrors.optionsHelp(VerifyOptions.self))
+
+    @Argument(parsing: .captureForPassthrough, help: .hidden) var arguments: [String] = []
+
+    func run() async throws {
+        try await UsageErrors.parse(VerifyOptions.self, arguments).verify()
+    }
+}
+
+struct VerifyOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "siwa verify",
+        abstract: "Verify an identity token (id_token) as the kit does and print its claims.")
+
+    @Argument(help: "The identity token (compact JWS).") var idToken: String
+    @Option(help: "An accepted aud: a bundle ID or Services ID of the app group (repeatable, at least one).")
+    var audience: [String]
+    @Option(help: "Base URL of an Apple ID server (siwa serve) whose /auth/keys to use instead of Apple's.") var baseURL: String?
+    @Option(help: "A fixed JWKS file to verify with instead of fetching keys.") var jwks: String?
+    @Option(help: "An accepted iss (repeatable). Default: the environment's; https://appleid.apple.com with --jwks.")
+    var issuer: [String] = []
+    @Option(help: "Verify as if the time were this UNIX time (seconds).") var at: Int?
+    @Option(help: "The nonce sent with the authorization request.") var nonce: String?
+    @Flag(help: "The token carries the SHA-256 (hex) of --nonce, as native apps send it.") var hashedNonce = false
+
+    func validate() throws {
+        if audience.isEmpty || audience.contains("") { throw ValidationError("name at least one --audience (the app's client IDs)") }
+        if baseURL != nil && jwks != nil { throw ValidationError("use --base-url or --jwks, not both") }
+        if hashedNonce && nonce == nil { throw ValidationError("--hashed-nonce needs --nonce") }
+        if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
+            throw ValidationError("--base-url \(baseURL) is not an http(s) URL")
+        }
+    }
+
+    func verify() async throws {
+        let clock: @Sendable () -> Date = { [at] in at.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date() }
+        let keys: AppleKeySet
+        var issuers: [String]
+        if let jwks {
+            guard let bytes = FileManager.default.contents(atPath: jwks) else {
+                throw UsageErrors.fail(Self.self, "cannot read the JWKS file \(jwks)")
+            }
+            keys = AppleKeySet(jwksJSON: Array(bytes))
+            guard await !keys.knownKeyIDs.isEmpty else { throw UsageErrors.fail(Self.self, "\(jwks) holds no RSA signing key") }
+            issuers = AppleEnvironment.production.issuers
+        } else {
+            let environment = baseURL.map { AppleEnvironment.custom(baseURL: $0) } ?? .production
+            keys = AppleKeySet(environment: environment, transport: AsyncHTTPClientTransport(), clock: clock)
+            issuers = environment.issuers
+        }
+        if !issuer.isEmpty { issuers = issuer }
+        let verifier = IdentityTokenVerifier(issuers: Set(issuers), audiences: Set(audience), keys: keys, clock: clock)
+        let identity: VerifiedIdentityToken
+        do {
+            identity = try await verifier.verify(idToken, nonce: nonce.map { Nonce(raw: $0, convention: hashedNonce ? .sha256 : .plain) })
+        } catch let error as IdentityTokenError {
+            UsageErrors.printError("refused: \(error.description)")
+            throw ExitCode.failure
+        }
+        for (name, value) in Self.lines(identity) { print("\(name): \(value)") }
+    }
+
+    /// The typed claims, one per line, optional ones only when present.
+    static func lines(_ identity: VerifiedIdentityToken) -> [(String, String)] {
+        func time(_ date: Date) -> String { "\(Int(date.timeIntervalSince1970)) (\(ISO8601DateFormatter().string(from: date)))" }
+        var lines: [(String, String?)] = [
+            ("subject", identity.subject), ("issuer", identity.issuer), ("audience", identity.audience),
+            ("issuedAt", time(identity.issuedAt)), ("expiresAt", time(identity.expiresAt)), ("email", identity.email),
+            ("emailVerified", identity.emailVerified.map(String.init)), ("isPrivateEmail", String(identity.isPrivateEmail)),
+            ("realUserStatus", identity.realUserStatus.map { "\($0)" }), ("transferSubject", identity.transferSubject),
+            ("authenticatedAt", identity.authenticatedAt.map(time)), ("nonceSupported", identity.nonceSupported.map(String.init)),
+        ]
+        lines += [("nonce", identity.claims.nonce), ("keyID", identity.keyID)]
+        return lines.compactMap { name, value in value.map { (name, $0) } }
+    }
+}
+
+/// Usage errors exit 2 (ArgumentParser's own exit code for them is 64): a command captures its
+/// arguments and parses them here, so that parse and validation errors come back to it.
+enum UsageErrors {
+    static let exitCode = ExitCode(2)
+
+    static func parse<Options: ParsableArguments>(_ type: Options.Type, _ arguments: [String]) throws -> Options {
+        do {
+            return try Options.parse(arguments)
+        } catch {
+            if Options.exitCode(for: error) == .success {
+                print(Options.fullMessage(for: error))
+                throw ExitCode.success
+            }
+            printError(Options.fullMessage(for: error))
+            throw exitCode
+        }
+    }
+
+    /// Prints a usage error the way ArgumentParser does, and returns the exit to throw.
+    static func fail<Options: ParsableArguments>(_ type: Options.Type, _ message: String) -> ExitCode {
+        printError(Options.fullMessage(for: ValidationError(message)))
+        return exitCode
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    /// The ARGUMENTS / OPTIONS part of the help of `Options`, for the help of the command that captures them.
+    static func optionsHelp<Options: ParsableCommand>(_ type: Options.Type) -> String {
+        let help = Options.helpMessage(columns: 79)
+        let start = help.range(of: "ARGUMENTS:") ?? help.range(of: "OPTIONS:")
+        return start.map { String(help[$0.lowerBound...]) } ?? help
+    }
+}

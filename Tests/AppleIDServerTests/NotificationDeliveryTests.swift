@@ -1,0 +1,121 @@
+import AppleIDProtocol
+import AppleIDProvider
+import AppleIDServer
+import AppleIDStore
+import Foundation
+import Logging
+import Testing
+
+@Suite("Notification delivery: retries, log, restarts")
+struct NotificationDeliveryTests {
+    @Test("an endpoint that fails twice then answers 200 gets the event, with three attempts logged")
+    func retries() async throws {
+        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        let sender = RecordingSender(statuses: [500, 503])
+        let delivery = NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test"))
+        #expect(try await delivery.deliverDueMessages() == 1)
+        #expect(try await delivery.deliverDueMessages() == 0, "the retry waits for its backoff")
+        for _ in 0..<2 {
+            server.clock.advance(by: 3600)
+            #expect(try await delivery.deliverDueMessages() == 1)
+        }
+        #expect(try await delivery.deliverDueMessages() == 0)
+        let message = try #require(try await server.provider.store.messages(groupID: nil, limit: 10).first)
+        #expect(message.deliveredAt != nil)
+        #expect(message.attempts == 3)
+        let attempts = try await server.provider.store.attempts(messageID: message.id)
+        #expect(attempts.map(\.status) == [500, 503, 200])
+        #expect(attempts.map(\.succeeded) == [false, false, true])
+        // Each attempt is signed afresh (a retry near the end of the window still arrives unexpired), with the
+        // same jti, so receivers can recognise a redelivery.
+        let jtis = try sender.bodies.map { body -> String in
+            let payload = try JSONDecoder().decode([String: String].self, from: Data(body))["payload"] ?? ""
+            let claims = try JSONSerialization.jsonObject(with: Data(try Base64URL.decode(String(payload.split(separator: ".")[1]))))
+            return (claims as? [String: Any])?["jti"] as? String ?? ""
+        }
+        #expect(jtis == Array(repeating: message.id, count: 3))
+    }
+
+    @Test("backoff doubles with jitter and is capped; past the delivery window a message is abandoned")
+    func backoffAndWindow() async throws {
+        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        var policy = NotificationDelivery.Policy()
+        policy.deliveryWindow = 100
+        let delivery = NotificationDelivery(
+            provider: server.provider, sender: RecordingSender(statuses: Array(repeating: 500, count: 10)), policy: policy,
+            logger: Logger(label: "test"))
+        try await delivery.deliverDueMessages()
+        let first = try #require(try await server.provider.store.messages(groupID: nil, limit: 1).first)
+        let wait = first.nextAttemptAt.timeIntervalSince(Fixtures.now)
+        #expect(wait >= 2.5 && wait < 5)
+        server.clock.advance(by: 101)
+        try await delivery.deliverDueMessages()
+        let last = try #require(try await server.provider.store.messages(groupID: nil, limit: 1).first)
+        #expect(last.abandonedAt != nil)
+        #expect(try await delivery.deliverDueMessages() == 0)
+    }
+
+    @Test("without a registered endpoint the message waits, with the reason logged, until one is registered")
+    func noEndpoint() async throws {
+        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        var group = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
+        group.notificationEndpoint = nil
+        try await server.provider.store.save(group)
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        let sender = RecordingSender()
+        let delivery = NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test"))
+        try await delivery.deliverDueMessages()
+        let message = try #require(try await server.provider.store.messages(groupID: nil, limit: 1).first)
+        #expect(try await server.provider.store.attempts(messageID: message.id).first?.error?.contains("no notification endpoint") == true)
+        #expect(sender.bodies.isEmpty)
+        group.notificationEndpoint = LifecycleNotificationTests.endpoint
+        try await server.provider.store.save(group)
+        server.clock.advance(by: 3600)
+        try await delivery.deliverDueMessages()
+        #expect(sender.bodies.count == 1)
+    }
+
+    @Test("a restart between attempts loses nothing: the outbox and its log live in SQLite")
+    func restart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("siwa.sqlite").path
+        let clock = ManualClock(Fixtures.now)
+
+        func start() async throws -> (AppleIDProvider, SQLStoreShutdown) {
+            let (store, shutdown) = try await SQLStore.sqlite(path: path, logger: Logger(label: "test"))
+            var configuration = ProviderConfiguration(issuer: TestServer.issuer)
+            configuration.passwordHashCost = 4
+            let provider = try await AppleIDProvider.start(
+                configuration: configuration, store: store, clock: clock, random: SystemRandomSource(),
+                keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys))
+            return (provider, shutdown)
+        }
+
+        let (first, shutdownFirst) = try await start()
+        try await TestServer.seed(first)
+        var group = try #require(try await first.store.appGroup(TestServer.bundleID))
+        group.notificationEndpoint = LifecycleNotificationTests.endpoint
+        try await first.store.save(group)
+        _ = try await first.authorizeHeadless(
+            AuthorizationRequest(clientID: TestServer.servicesID.rawValue, redirectURI: TestServer.redirectURI, responseType: "code"),
+            appleID: TestServer.maria.appleID)
+        let account = try #require(try await first.store.account(appleID: TestServer.maria.appleID))
+        try await first.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        try await NotificationDelivery(provider: first, sender: RecordingSender(statuses: [502]), logger: Logger(label: "test"))
+            .deliverDueMessages()
+        try await shutdownFirst()
+
+        let (second, shutdownSecond) = try await start()
+        clock.advance(by: 3600)
+        let sender = RecordingSender()
+        #expect(try await NotificationDelivery(provider: second, sender: sender, logger: Logger(label: "test")).deliverDueMessages() == 1)
+        let message = try #require(try await second.store.messages(groupID: TestServer.bundleID, limit: 5).first)
+        #expect(message.deliveredAt != nil)
+        #expect(try await second.store.attempts(messageID: message.id).map(\.status) == [502, 200])
+        #expect(message.event.type == .consentRevoked)
+        try await shutdownSecond()
+    }
+}

@@ -1,0 +1,269 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import SignInWithApple
+import SignInWithAppleTesting
+import SignInWithAppleVapor
+import Synchronization
+import Testing
+import VaporTesting
+
+@Suite("Vapor routes: start, form_post callback, notifications")
+struct VaporRoutesTests {
+    static let formHeaders: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+    static let expiredMessage = "This sign-in has expired or was already completed. Please start again."
+    static let cancelledMessage = "Sign in with Apple was cancelled."
+    static let genericMessage = "Sign in with Apple did not complete. Please try again."
+
+    @Test("sign-in through the routes hands the app a verified identity and the first-authorization name; a replay is refused")
+    func signIn() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let signIns = Recorder<SignInResult>()
+            let routes = SignInWithAppleRouteCollection(
+                client: siwa,
+                onSignIn: { result, _ in
+                    signIns.append(result)
+                    return Response(status: .ok, body: .init(string: "signed in as \(result.user?.name?.firstName ?? "-")"))
+                })
+            try await withApp(configure: { try $0.register(collection: routes) }) { app in
+                let tester = try app.testing()
+                let start = try await tester.sendRequest(.GET, "/auth/apple")
+                #expect(start.status == .seeOther)
+                #expect(start.headers.first(name: .cacheControl) == "no-store")
+                let location = try #require(start.headers.first(name: .location))
+                #expect(location.hasPrefix(apple.baseURL + "/auth/authorize?"))
+                #expect(location.contains("response_mode=form_post"))
+                #expect(try Self.queryValue("state", in: location)?.isEmpty == false)
+
+                let body = try await Self.callbackBody(location: location, apple: apple)
+                let callback = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
+                #expect(callback.status == .ok)
+                #expect(callback.body.string == "signed in as Emma")
+                let result = try #require(signIns.values.first)
+                #expect(!result.identity.subject.isEmpty)
+                #expect(result.isFirstAuthorization)
+                #expect(result.user?.name == .init(firstName: "Emma", lastName: "Apple"))
+                #expect(result.user?.email == apple.defaultUser.email)
+                #expect(result.identity.audience == apple.servicesID)
+
+                let replay = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
+                #expect(replay.status == .badRequest)
+                #expect(replay.headers.first(name: .contentType) == "text/plain; charset=utf-8")
+                #expect(replay.body.string == Self.expiredMessage)
+                #expect(signIns.values.count == 1)
+            }
+        }
+    }
+
+    @Test("a cancelled, malformed or failing callback gets a plain message that names no internals")
+    func refusals() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let routes = SignInWithAppleRouteCollection(
+                client: siwa, start: ["sign-in", "apple"],
+                onSignIn: { _, _ in throw Abort(.internalServerError, reason: "database password is hunter2") })
+            try await withApp(configure: { try $0.register(collection: routes) }) { app in
+                let tester = try app.testing()
+                let start = try await tester.sendRequest(.GET, "/sign-in/apple")
+                #expect(start.status == .seeOther)
+                let location = try #require(start.headers.first(name: .location))
+                let state = try #require(try Self.queryValue("state", in: location))
+
+                let cancelled = try await tester.sendRequest(
+                    .POST, "/auth/apple/callback", headers: Self.formHeaders,
+                    body: ByteBuffer(string: "error=user_cancelled_authorize&state=\(state)"))
+                #expect(cancelled.status == .badRequest)
+                #expect(cancelled.body.string == Self.cancelledMessage)
+
+                let otherError = try await tester.sendRequest(
+                    .POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: "error=invalid_request&state=\(state)"))
+                #expect(otherError.status == .badRequest)
+                #expect(otherError.body.string == Self.genericMessage)
+
+                for malformed in ["state=a&state=b", "state=%zz", "code=c&state=s&user=%7Bnot-json", ""] {
+                    let response = try await tester.sendRequest(
+                        .POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: malformed))
+                    #expect(response.status == .badRequest)
+                    #expect(
+                        [Self.genericMessage, Self.expiredMessage].contains(response.body.string),
+                        "\(malformed) got \(response.body.string)")
+                }
+
+                // The app's own handler failing is answered as a failed sign-in, not with its reason.
+                let body = try await Self.callbackBody(location: location, apple: apple)
+                let failed = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
+                #expect(failed.status == .badRequest)
+                #expect(failed.body.string == Self.genericMessage)
+                #expect(!failed.body.string.contains("hunter2"))
+
+                // Without onNotification there is no notification endpoint.
+                let notification = try await tester.sendRequest(.POST, "/auth/apple/notifications", body: ByteBuffer(string: "{}"))
+                #expect(notification.status == .notFound)
+            }
+        }
+    }
+
+    @Test("bodies are limited to 64 KiB: exactly the limit is read, one byte more is refused unread")
+    func bodyLimit() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let failures = Recorder<String>()
+            let routes = SignInWithAppleRouteCollection(
+                client: siwa, onSignIn: { _, _ in Response(status: .ok) },
+                onFailure: { error, request in
+                    failures.append(String(describing: error))
+                    return try await SignInWithAppleRouteCollection.plainFailure(error, request)
+                },
+                onNotification: { _, _ in Issue.record("an oversized notification reached the app") })
+            #expect(routes.maximumBodySize == 64 * 1024)
+            try await withApp(configure: { try $0.register(collection: routes) }) { app in
+                let tester = try app.testing()
+                let atLimit = Self.padded("state=unknown&padding=", to: 64 * 1024)
+                let accepted = try await tester.sendRequest(
+                    .POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: atLimit))
+                #expect(accepted.status == .badRequest)
+                #expect(accepted.body.string == Self.expiredMessage)
+
+                let overLimit = Self.padded("state=unknown&padding=", to: 64 * 1024 + 1)
+                let refused = try await tester.sendRequest(
+                    .POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: overLimit))
+                #expect(refused.status == .payloadTooLarge)
+                #expect(refused.body.string == Self.genericMessage)
+                #expect(failures.values.last?.contains("Payload Too Large") == true || failures.values.last?.contains("413") == true)
+
+                let notification = try await tester.sendRequest(
+                    .POST, "/auth/apple/notifications", headers: ["Content-Type": "application/json"],
+                    body: ByteBuffer(string: Self.padded(#"{"payload":""#, to: 64 * 1024 + 1)))
+                #expect(notification.status == .badRequest)
+            }
+        }
+    }
+
+    @Test("over a real socket: the streamed callback completes, and a chunked body past the limit is refused")
+    func liveServer() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let signIns = Recorder<SignInResult>()
+            let routes = SignInWithAppleRouteCollection(
+                client: siwa,
+                onSignIn: { result, _ in
+                    signIns.append(result)
+                    return Response(status: .ok)
+                })
+            try await withApp(configure: { try $0.register(collection: routes) }) { app in
+                try await app.asyncBoot()
+                try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+                do {
+                    let port = try #require(app.http.server.shared.localAddress?.port)
+                    let url = "http://127.0.0.1:\(port)/auth/apple/callback"
+                    let location = try #require(try await app.testing().sendRequest(.GET, "/auth/apple").headers.first(name: .location))
+                    let body = try await Self.callbackBody(location: location, apple: apple)
+
+                    let request = try HTTPClient.Request(url: url, method: .POST, headers: Self.formHeaders, body: .string(body))
+                    let callback = try await HTTPClient.shared.execute(request: request).get()
+                    #expect(callback.status == .ok)
+                    #expect(signIns.values.first?.user?.name?.firstName == "Emma")
+
+                    // Chunked: no Content-Length to refuse up front, so the streaming collector must stop it.
+                    let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: 16 * 1024)
+                    let chunked = try HTTPClient.Request(
+                        url: url, method: .POST, headers: Self.formHeaders,
+                        body: .stream(contentLength: nil) { writer in
+                            var written = writer.write(.byteBuffer(ByteBuffer(string: "state=unknown&padding=")))
+                            for _ in 0..<5 { written = written.flatMap { writer.write(.byteBuffer(chunk)) } }
+                            return written
+                        })
+                    let refused = try await HTTPClient.shared.execute(request: chunked).get()
+                    #expect(refused.status == .payloadTooLarge)
+                    #expect(refused.body?.string == Self.genericMessage)
+                    #expect(signIns.values.count == 1)
+                } catch {
+                    await app.server.shutdown()
+                    throw error
+                }
+                await app.server.shutdown()
+            }
+        }
+    }
+
+    @Test("notifications: Apple's signed notification reaches the app; forged bodies are refused with 400")
+    func notifications() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let received = Recorder<AppleNotification>()
+            let routes = SignInWithAppleRouteCollection(
+                client: siwa, onSignIn: { _, _ in Response(status: .ok) },
+                onNotification: { notification, _ in received.append(notification) })
+            try await withApp(configure: { try $0.register(collection: routes) }) { app in
+                let tester = try app.testing()
+                let json: HTTPHeaders = ["Content-Type": "application/json"]
+                for forged in [#"{"payload":"a.b.c"}"#, "not json", #"{"payload":"eyJhbGciOiJub25lIn0.e30."}"#, ""] {
+                    let response = try await tester.sendRequest(.POST, "/auth/apple/notifications", headers: json, body: ByteBuffer(string: forged))
+                    #expect(response.status == .badRequest, "\(forged)")
+                }
+                #expect(received.values.isEmpty)
+
+                let payload = try Self.signedNotification(apple: apple, type: "consent-revoked", subject: "001234.abcdef.0001")
+                let response = try await tester.sendRequest(
+                    .POST, "/auth/apple/notifications", headers: json, body: ByteBuffer(string: #"{"payload":"\#(payload)"}"#))
+                #expect(response.status == .ok)
+                let notification = try #require(received.values.first)
+                #expect(notification.audience == apple.bundleID)
+                #expect(notification.events.map(\.type) == [.consentRevoked])
+                #expect(notification.events.first?.subject == "001234.abcdef.0001")
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func queryValue(_ name: String, in url: String) throws -> String? {
+        try #require(URLComponents(string: url)?.queryItems).first { $0.name == name }?.value
+    }
+
+    /// What Apple's page would POST: the emulator approves the request the start route redirected to.
+    static func callbackBody(location: String, apple: AppleIDEmulator) async throws -> String {
+        let items = try #require(URLComponents(string: location)?.queryItems)
+        let value = { (name: String) in items.first { $0.name == name }?.value }
+        let request = AuthorizationRequest(
+            clientID: value("client_id"), redirectURI: value("redirect_uri"), responseType: value("response_type"),
+            responseMode: value("response_mode"), scope: value("scope"), state: value("state"), nonce: value("nonce"),
+            codeChallenge: value("code_challenge"), codeChallengeMethod: value("code_challenge_method"))
+        let answer = try await apple.provider.authorizeHeadless(request, appleID: apple.defaultUser.appleID)
+        guard case .answered(let response) = answer else {
+            Issue.record("the emulator did not answer: \(answer)")
+            throw AppleIDEmulator.EmulatorError.notAnAuthorizationURL
+        }
+        #expect(response.responseMode == .formPost)
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        return response.parameters.map { "\($0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }
+            .joined(separator: "&")
+    }
+
+    static func padded(_ prefix: String, to size: Int) -> String {
+        prefix + String(repeating: "a", count: size - prefix.utf8.count)
+    }
+
+    /// A notification JWT as Apple signs it: the emulator's key, `events` as a JSON string.
+    static func signedNotification(apple: AppleIDEmulator, type: String, subject: String) throws -> String {
+        struct Claims: OrderedJSONObject {
+            var orderedMembers: [(key: String, value: JSONMemberValue)]
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        let events = #"{"type":"\#(type)","sub":"\#(subject)","event_time":\#(now * 1000)}"#
+        return try TokenSigner(keyRing: apple.provider.keyRing).sign(
+            Claims(orderedMembers: [
+                ("iss", .string(apple.baseURL)), ("aud", .string(apple.bundleID)), ("iat", .integer(now)),
+                ("jti", .string(UUID().uuidString)), ("events", .string(events)),
+            ]))
+    }
+}
+
+/// Collects what the app's handlers were given.
+final class Recorder<Value: Sendable>: Sendable {
+    private let storage = Mutex<[Value]>([])
+    var values: [Value] { storage.withLock { $0 } }
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+}
