@@ -46,6 +46,14 @@ extension SQLStore: AccountStore {
             .identity()
     }
 
+    public func teamIdentity(subject: Subject, teamID: TeamID) async throws -> TeamIdentity? {
+        try await db.select().column("*").from(TeamIdentityRow.table)
+            .where("subject", .equal, subject.rawValue)
+            .where("team_id", .equal, teamID.rawValue)
+            .first(decoding: TeamIdentityRow.self)?
+            .identity()
+    }
+
     /// `INSERT ... ON CONFLICT (account_id, team_id) DO NOTHING`, then read back whichever row won.
     public func insertTeamIdentity(_ identity: TeamIdentity) async throws -> TeamIdentity {
         try await db.insert(into: TeamIdentityRow.table)

@@ -66,6 +66,10 @@ extension MemoryStore: AccountStore {
         state.withLock { $0.identities[Self.pair(accountID, teamID.rawValue)] }
     }
 
+    public func teamIdentity(subject: Subject, teamID: TeamID) async throws -> TeamIdentity? {
+        state.withLock { $0.identities.values.first { $0.subject == subject && $0.teamID == teamID } }
+    }
+
     public func insertTeamIdentity(_ identity: TeamIdentity) async throws -> TeamIdentity {
         state.withLock { state in
             let key = Self.pair(identity.accountID, identity.teamID.rawValue)

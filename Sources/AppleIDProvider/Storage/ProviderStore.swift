@@ -21,6 +21,8 @@ public protocol AccountStore: Sendable {
     /// Inserts or replaces; the Apple ID (login) is unique.
     func save(_ account: AppleIDAccount) async throws
     func teamIdentity(accountID: String, teamID: TeamID) async throws -> TeamIdentity?
+    /// The identity a team knows by `subject`.
+    func teamIdentity(subject: Subject, teamID: TeamID) async throws -> TeamIdentity?
     /// Inserts the identity unless one exists for the account and team; returns the stored one,
     /// so two racing first sign-ins agree on one `sub`.
     func insertTeamIdentity(_ identity: TeamIdentity) async throws -> TeamIdentity
