@@ -52,6 +52,7 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     ).register(on: router)
     InteractionEndpoints(provider: provider, pages: pages, delivery: delivery, cookies: cookies).register(on: router)
     TokenEndpoints(provider: provider).register(on: router)
+    AccountEndpoints(provider: provider, renderer: renderer, cookies: cookies, developmentMode: options.developmentMode).register(on: router)
     AdminEndpoints(provider: provider, adminToken: options.adminToken).register(on: router)
     LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)
         .register(on: router)

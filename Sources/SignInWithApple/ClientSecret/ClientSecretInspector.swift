@@ -239,15 +239,11 @@ public struct ClientSecretInspector: Sendable {
 
     static let maximumText = "182.6 days (15,777,000 s)"
 
-    /// `15777000` → `15,777,000`.
+    /// `15777000` → `15,777,000` (positive values).
     static func grouped(_ value: Int) -> String {
-        var digits = Array(String(value.magnitude))
-        var index = digits.count - 3
-        while index > 0 {
-            digits.insert(",", at: index)
-            index -= 3
-        }
-        return (value < 0 ? "-" : "") + String(digits)
+        var text = String(value)
+        for index in stride(from: text.count - 3, to: 0, by: -3) { text.insert(",", at: text.index(text.startIndex, offsetBy: index)) }
+        return text
     }
 
     /// `181 days`, `182.6 days`, `5 h`, `90 s`: readable, and exact when whole.

@@ -29,6 +29,6 @@ struct BrowserCookies {
     }
 
     func sessionCookie(_ value: String, maxAge: Int) -> Cookie {
-        Cookie(name: Self.sessionName, value: value, maxAge: maxAge, path: "/auth", secure: secure, httpOnly: true, sameSite: .lax)
+        Cookie(name: Self.sessionName, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 }
