@@ -56,6 +56,7 @@ struct AdminEndpoints {
         let admin = router.group("/admin").add(middleware: AdminTokenMiddleware(tokenDigest: SHA256.hash(data: Array(adminToken.utf8))))
         AdminLifecycleEndpoints(provider: provider).register(on: admin)
         AdminNativeEndpoints(provider: provider).register(on: admin)
+        AdminAccountEndpoints(provider: provider).register(on: admin)
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)
             let count = order.count ?? 1

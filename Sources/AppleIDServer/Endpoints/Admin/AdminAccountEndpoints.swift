@@ -1,0 +1,132 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Admin calls for Apple IDs, the server's clock and per-client quirk switches.
+struct AdminAccountEndpoints {
+    let provider: AppleIDProvider
+
+    struct AccountOrder: Decodable {
+        var appleID: String?
+        var password: String?
+        var firstName: String?
+        var lastName: String?
+        var email: String?
+        var realUserStatus: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case password, email
+            case appleID = "apple_id"
+            case firstName = "first_name"
+            case lastName = "last_name"
+            case realUserStatus = "real_user_status"
+        }
+    }
+
+    /// An Apple ID as the admin API shows it: never the password hash or the TOTP secret.
+    struct AccountView: Encodable {
+        let appleID: String
+        let firstName: String
+        let lastName: String
+        let email: String
+        let realUserStatus: Int
+        let deleted: Bool
+        let currentSecondFactorCode: String
+
+        enum CodingKeys: String, CodingKey {
+            case email, deleted
+            case appleID = "apple_id"
+            case firstName = "first_name"
+            case lastName = "last_name"
+            case realUserStatus = "real_user_status"
+            case currentSecondFactorCode = "current_two_factor_code"
+        }
+    }
+
+    struct QuirksOrder: Decodable {
+        var booleansAsStrings: Bool?
+        var idTokenLifetime: Int?
+        enum CodingKeys: String, CodingKey {
+            case booleansAsStrings = "booleans_as_strings"
+            case idTokenLifetime = "id_token_lifetime"
+        }
+    }
+
+    func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        admin.get("/users") { _, _ in
+            try AdminNativeEndpoints.json(["users": try await provider.store.accounts().map(view)])
+        }
+        admin.post("/users") { request, context in
+            let order = try await request.decode(as: AccountOrder.self, context: context)
+            guard let appleID = order.appleID, appleID.contains("@"), let password = order.password, !password.isEmpty else {
+                return AdminEndpoints.explained(.invalidRequest("apple_id (an e-mail address) and password are required"))
+            }
+            guard RealUserStatus(rawValue: order.realUserStatus ?? 2) != nil else {
+                return AdminEndpoints.explained(.invalidRequest("real_user_status is 0, 1 or 2"))
+            }
+            do {
+                let account = try await provider.createAccount(
+                    appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
+                    realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal)
+                return try AdminNativeEndpoints.json(view(account))
+            } catch StoreError.conflict {
+                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: "Apple ID \(appleID) exists"))
+            }
+        }
+        admin.patch("/users/:appleID") { request, context in
+            let order = try await request.decode(as: AccountOrder.self, context: context)
+            let appleID = try context.parameters.require("appleID")
+            guard var account = try await provider.store.account(appleID: appleID) else {
+                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
+            }
+            if let firstName = order.firstName { account.firstName = firstName }
+            if let lastName = order.lastName { account.lastName = lastName }
+            if let email = order.email { account.email = email }
+            if let status = order.realUserStatus {
+                guard let value = RealUserStatus(rawValue: status) else {
+                    return AdminEndpoints.explained(.invalidRequest("real_user_status is 0, 1 or 2"))
+                }
+                account.realUserStatus = value
+            }
+            if let password = order.password {
+                account.passwordHash = await Credentials.hashPassword(password, cost: provider.configuration.passwordHashCost)
+            }
+            try await provider.store.save(account)
+            return try AdminNativeEndpoints.json(view(account))
+        }
+        admin.post("/clock/advance") { request, context in
+            struct Advance: Decodable { let seconds: Double }
+            let advance = try await request.decode(as: Advance.self, context: context)
+            guard advance.seconds > 0 else { return AdminEndpoints.explained(.invalidRequest("seconds must be positive")) }
+            switch provider.clock {
+            case let clock as SystemClock: clock.advance(by: advance.seconds)
+            case let clock as ManualClock: clock.advance(by: advance.seconds)
+            default: return AdminEndpoints.explained(.invalidRequest("this server's clock cannot be moved"))
+            }
+            return try AdminNativeEndpoints.json(["now": ISO8601DateFormatter().string(from: provider.clock.now())])
+        }
+        admin.put("/clients/:client/quirks") { request, context in
+            let order = try await request.decode(as: QuirksOrder.self, context: context)
+            let clientID = ClientID(rawValue: try context.parameters.require("client"))
+            guard var client = try await provider.store.client(clientID) else {
+                return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
+            }
+            if let strings = order.booleansAsStrings { client.quirks.booleanStyle = strings ? .string : .boolean }
+            if let lifetime = order.idTokenLifetime {
+                guard lifetime > 0 else { return AdminEndpoints.explained(.invalidRequest("id_token_lifetime must be positive")) }
+                client.quirks.idTokenLifetime = lifetime
+            }
+            try await provider.store.save(client)
+            provider.registryDidChange()
+            return Response(status: .noContent)
+        }
+    }
+
+    private func view(_ account: AppleIDAccount) -> AccountView {
+        AccountView(
+            appleID: account.appleID, firstName: account.firstName, lastName: account.lastName, email: account.email,
+            realUserStatus: account.realUserStatus.rawValue, deleted: account.deletedAt != nil,
+            currentSecondFactorCode: provider.currentSecondFactorCode(for: account))
+    }
+}
