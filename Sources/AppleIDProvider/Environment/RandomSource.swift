@@ -1,3 +1,4 @@
+import AppleIDProtocol
 import Crypto
 import Foundation
 import Synchronization
@@ -49,16 +50,7 @@ public final class SeededRandomSource: RandomSource {
 
 extension RandomSource {
     /// Lowercase hexadecimal of `count` random bytes.
-    public func hex(bytes count: Int) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(count * 2)
-        for byte in bytes(count: count) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    public func hex(bytes count: Int) -> String { Hex.encode(bytes(count: count)) }
 
     /// A string of `length` characters drawn uniformly from `alphabet` (rejection sampling, no bias).
     public func string(length: Int, alphabet: String) -> String {

@@ -19,14 +19,5 @@ public enum OpaqueToken {
     }
 
     /// The lookup key under which a code or token is stored.
-    public static func hash(_ token: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(token.utf8)) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    public static func hash(_ token: String) -> String { Hex.encode(SHA256.hash(data: Array(token.utf8))) }
 }

@@ -31,11 +31,7 @@ public struct Nonce: Sendable, Hashable {
     public var transmittedValue: String {
         switch convention {
         case .plain: raw
-        case .sha256:
-            SHA256.hash(data: Array(raw.utf8)).map { byte in
-                let hex = String(byte, radix: 16)
-                return byte < 16 ? "0" + hex : hex
-            }.joined()
+        case .sha256: Hex.encode(SHA256.hash(data: Array(raw.utf8)))
         }
     }
 }

@@ -128,7 +128,7 @@ struct AccountEndpoints {
     }
 
     static func csrf(_ sessionCookie: String) -> String {
-        SHA256.hash(data: Array(("account-csrf:" + sessionCookie).utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Array(("account-csrf:" + sessionCookie).utf8)))
     }
 
     private func accountPage(_ account: AppleIDAccount, cookie: String, message: String?) async throws -> Response {

@@ -55,7 +55,7 @@ struct AdminAccountEndpoints {
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/users") { _, _ in
-            try AdminNativeEndpoints.json(["users": try await provider.store.accounts().map(view)])
+            try AdminEndpoints.json(["users": try await provider.store.accounts().map(view)])
         }
         admin.post("/users") { request, context in
             let order = try await request.decode(as: AccountOrder.self, context: context)
@@ -69,7 +69,7 @@ struct AdminAccountEndpoints {
                 let account = try await provider.createAccount(
                     appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
                     realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal)
-                return try AdminNativeEndpoints.json(view(account))
+                return try AdminEndpoints.json(view(account))
             } catch StoreError.conflict {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: "Apple ID \(appleID) exists"))
             }
@@ -93,7 +93,7 @@ struct AdminAccountEndpoints {
                 account.passwordHash = await Credentials.hashPassword(password, cost: provider.configuration.passwordHashCost)
             }
             try await provider.store.save(account)
-            return try AdminNativeEndpoints.json(view(account))
+            return try AdminEndpoints.json(view(account))
         }
         admin.post("/clock/advance") { request, context in
             struct Advance: Decodable { let seconds: Double }
@@ -104,7 +104,7 @@ struct AdminAccountEndpoints {
             case let clock as ManualClock: clock.advance(by: advance.seconds)
             default: return AdminEndpoints.explained(.invalidRequest("this server's clock cannot be moved"))
             }
-            return try AdminNativeEndpoints.json(["now": ISO8601DateFormatter().string(from: provider.clock.now())])
+            return try AdminEndpoints.json(["now": ISO8601DateFormatter().string(from: provider.clock.now())])
         }
         admin.put("/clients/:client/quirks") { request, context in
             let order = try await request.decode(as: QuirksOrder.self, context: context)

@@ -47,6 +47,16 @@ struct AdminEndpoints {
 
     static let maximumCount = 1000
 
+    /// A JSON answer of the admin API (sorted keys, ISO 8601 dates, never cached).
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(
+            status: .ok, headers: [.contentType: "application/json;charset=UTF-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
     /// The admin caller is trusted: its errors carry the precise reason as `error_description`.
     static func explained(_ error: OAuthError) -> Response {
         OAuthHTTP.error(OAuthError(error.code, description: error.reason, status: error.status, reason: error.reason))
@@ -82,11 +92,7 @@ struct AdminEndpoints {
                     return Self.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
                 }
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-            return Response(
-                status: .ok, headers: [.contentType: "application/json;charset=UTF-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(AuthorizationResults(results: results)))))
+            return try Self.json(AuthorizationResults(results: results))
         }
     }
 }

@@ -57,12 +57,7 @@ struct AdminLifecycleEndpoints {
             for message in try await provider.store.messages(groupID: groupID, limit: 200) {
                 entries.append(DeliveryLogEntry(message: message, attempts: try await provider.store.attempts(messageID: message.id)))
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            return Response(
-                status: .ok, headers: [.contentType: "application/json;charset=UTF-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(["deliveries": entries]))))
+            return try AdminEndpoints.json(["deliveries": entries])
         }
     }
 

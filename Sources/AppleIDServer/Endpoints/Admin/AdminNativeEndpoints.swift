@@ -45,7 +45,7 @@ struct AdminNativeEndpoints {
             guard let state = try await provider.credentialState(subject: Subject(rawValue: user), clientID: ClientID(rawValue: clientID)) else {
                 return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
             }
-            return try Self.json(["state": state.rawValue])
+            return try AdminEndpoints.json(["state": state.rawValue])
         }
         admin.post("/native-credentials") { request, context in
             let order = try await request.decode(as: NativeOrder.self, context: context)
@@ -80,19 +80,11 @@ struct AdminNativeEndpoints {
                 let claims = try JSONDecoder().decode(
                     IdentityTokenClaims.self, from: Data(try Base64URL.decode(String(token.split(separator: ".")[1]))))
                 let user = try answer["user"].map(AuthorizedUser.init(jsonString:))
-                return try Self.json(
+                return try AdminEndpoints.json(
                     NativeCredential(
                         user: claims.subject.rawValue, identityToken: token, authorizationCode: code, fullName: user?.name, email: user?.email,
                         realUserStatus: claims.realUserStatus ?? 0, authorizedScopes: scopes.map(\.rawValue)))
             }
         }
-    }
-
-    static func json(_ value: some Encodable) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(
-            status: .ok, headers: [.contentType: "application/json;charset=UTF-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 }
