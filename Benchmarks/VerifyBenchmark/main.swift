@@ -15,6 +15,8 @@
 // whether or not the goals are met, 1 only when it cannot run.
 //
 // Usage: siwa-verify-benchmark [SECONDS]   (default 3 per measurement)
+// VERIFY_BENCHMARK_ONLY=kit|jwtkit|raw runs only that measurement (for profiling with perf); =claims
+// times only the kit's JSONDecoder decoding of the claims.
 
 import AppleIDProtocol
 import Crypto
@@ -60,6 +62,23 @@ enum VerifyBenchmark {
             publicKey.isValidSignature(signature, for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
         else { fail("siwa-verify-benchmark: a verifier refused the benchmark token") }
 
+        if let only = ProcessInfo.processInfo.environment["VERIFY_BENCHMARK_ONLY"] {
+            switch only {
+            case "kit": _ = try await measure("kit", seconds: seconds) { _ = try await kit.verify(token) }
+            case "claims":  // the kit's claims decoding alone, as IdentityTokenVerifier.verify does it
+                let payload = Data(try Base64URL.decode(String(parts[1])))
+                _ = try await measure("claims_decode", seconds: seconds) { _ = try JSONDecoder().decode(IdentityTokenClaims.self, from: payload) }
+            case "jwtkit":
+                _ = try await measure("jwtkit", seconds: seconds) {
+                    _ = try await jwtKit.verify(token, as: AppleIdentityToken.self, expectedAudience: audience)
+                }
+            default:
+                _ = try await measure("raw", seconds: seconds) {
+                    _ = publicKey.isValidSignature(signature, for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)
+                }
+            }
+            return
+        }
         print("token: \(token.utf8.count) bytes, RSA-2048, \(String(format: "%.1f", seconds)) s per measurement, single-threaded")
         let kitRate = try await measure("kit", seconds: seconds) { _ = try await kit.verify(token) }
         let jwtKitRate = try await measure("jwtkit", seconds: seconds) {

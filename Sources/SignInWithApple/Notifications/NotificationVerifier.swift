@@ -46,7 +46,7 @@ public struct NotificationVerifier: Sendable {
         let (payload, _) = try await signed.verify(token)
         let claims: NotificationClaims
         do {
-            claims = try JSONDecoder().decode(NotificationClaims.self, from: payload)
+            claims = try JSONDecoder().decode(NotificationClaims.self, from: Data(payload))
         } catch {
             throw IdentityTokenError.malformed("the claims are not a notification's (iss, aud, iat, jti, events)")
         }

@@ -47,7 +47,7 @@ public struct IdentityTokenVerifier: Sendable {
         let (payload, keyID) = try await signed.verify(token)
         let claims: IdentityTokenClaims
         do {
-            claims = try JSONDecoder().decode(IdentityTokenClaims.self, from: payload)
+            claims = try IdentityTokenClaims(flatJSON: payload)
         } catch {
             throw IdentityTokenError.malformed("the claims are not an identity token's (iss, aud, exp, iat, sub)")
         }

@@ -12,10 +12,16 @@ struct SignedTokenVerifier: Sendable {
     let headers = HeaderCache()
 
     /// Verifies the signature and returns the decoded payload bytes and the `kid`.
-    func verify(_ token: String) async throws -> (payload: Data, keyID: String) {
+    func verify(_ token: String) async throws -> (payload: [UInt8], keyID: String) {
         let utf8 = Array(token.utf8)
-        let dots = utf8.indices.filter { utf8[$0] == UInt8(ascii: ".") }
-        guard dots.count == 2 else { throw IdentityTokenError.malformed("a JWS has three segments, found \(dots.count + 1)") }
+        guard let first = utf8.firstIndex(of: UInt8(ascii: ".")),
+            let second = utf8[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+            !utf8[(second + 1)...].contains(UInt8(ascii: "."))
+        else {
+            let segments = utf8.count { $0 == UInt8(ascii: ".") } + 1
+            throw IdentityTokenError.malformed("a JWS has three segments, found \(segments)")
+        }
+        let dots = [first, second]
         let headerSegment = String(decoding: utf8[..<dots[0]], as: UTF8.self)
         let payloadSegment = String(decoding: utf8[(dots[0] + 1)..<dots[1]], as: UTF8.self)
         let signatureSegment = String(decoding: utf8[(dots[1] + 1)...], as: UTF8.self)
@@ -26,6 +32,8 @@ struct SignedTokenVerifier: Sendable {
             key = try await keys.key(for: keyID)
         } catch AppleKeySet.KeyError.unknownKeyID(let kid) {
             throw IdentityTokenError.unknownKeyID(kid)
+        } catch AppleKeySet.KeyError.unavailable(let reason) {
+            throw IdentityTokenError.keySetUnavailable(reason)
         } catch {
             throw IdentityTokenError.keySetUnavailable("\(error)")
         }
@@ -41,7 +49,7 @@ struct SignedTokenVerifier: Sendable {
         guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
         else { throw IdentityTokenError.invalidSignature }
         guard let payload = try? Base64URL.decode(payloadSegment) else { throw IdentityTokenError.malformed("the payload is not base64url") }
-        return (Data(payload), keyID)
+        return (payload, keyID)
     }
 }
 

@@ -1,0 +1,49 @@
+import AppleIDProtocol
+
+extension IdentityTokenClaims {
+    /// Reads the claims with ``FlatJSON``, with the same rules as their `Decodable` conformance:
+    /// `iss`, `aud`, `sub` strings, `exp`, `iat` integers, optional claims of their types (`null` is
+    /// absent), the two boolean claims as JSON booleans or `"true"`/`"false"`.
+    init(flatJSON bytes: [UInt8]) throws {
+        let members = try FlatJSON.parse(bytes)
+        func string(_ key: String) throws -> String? {
+            switch members[key] {
+            case nil, .null: return nil
+            case .string(let value): return value
+            default: throw FlatJSON.Malformed()
+            }
+        }
+        func integer(_ key: String) throws -> Int? {
+            switch members[key] {
+            case nil, .null: return nil
+            case .integer(let value): return value
+            default: throw FlatJSON.Malformed()
+            }
+        }
+        func boolean(_ key: String) throws -> Bool? {
+            switch members[key] {
+            case nil, .null: return nil
+            case .boolean(let value): return value
+            default: throw FlatJSON.Malformed()
+            }
+        }
+        func booleanClaim(_ key: String) throws -> BooleanClaim? {
+            switch members[key] {
+            case nil, .null: return nil
+            case .boolean(let value): return BooleanClaim(value, style: .boolean)
+            case .string("true"): return BooleanClaim(true, style: .string)
+            case .string("false"): return BooleanClaim(false, style: .string)
+            default: throw FlatJSON.Malformed()
+            }
+        }
+        guard let issuer = try string("iss"), let audience = try string("aud"), let expiresAt = try integer("exp"),
+            let issuedAt = try integer("iat"), let subject = try string("sub")
+        else { throw FlatJSON.Malformed() }
+        self.init(
+            issuer: issuer, audience: audience, expiresAt: expiresAt, issuedAt: issuedAt, subject: Subject(rawValue: subject),
+            nonce: try string("nonce"), codeHash: try string("c_hash"), accessTokenHash: try string("at_hash"), email: try string("email"),
+            emailVerified: try booleanClaim("email_verified"), isPrivateEmail: try booleanClaim("is_private_email"),
+            authTime: try integer("auth_time"), nonceSupported: try boolean("nonce_supported"), realUserStatus: try integer("real_user_status"),
+            transferSubject: try string("transfer_sub").map(Subject.init(rawValue:)))
+    }
+}
