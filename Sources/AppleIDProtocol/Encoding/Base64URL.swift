@@ -9,4 +9,14 @@ public enum Base64URL {
     public static func decode(_ string: String) throws -> [UInt8] {
         try Base64.decode(string: string, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
+
+    /// Decodes base64url text given as bytes (a segment of a token, without copying it into a String).
+    public static func decode(bytes: some Collection<UInt8>) throws -> [UInt8] {
+        try Base64.decode(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+    }
+
+    /// The canonical encoding as bytes.
+    public static func encodeToBytes(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        Base64.encodeToBytes(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+    }
 }

@@ -18,7 +18,8 @@ struct FlatJSON {
 
     struct Malformed: Error {}
 
-    static func parse(_ bytes: [UInt8]) throws -> [String: Value] {
+    /// The members in order. A dozen claims are found faster by a linear search than by hashing.
+    static func parse(_ bytes: [UInt8]) throws -> [(key: String, value: Value)] {
         var reader = FlatJSON(bytes: bytes)
         return try reader.object()
     }
@@ -28,10 +29,11 @@ struct FlatJSON {
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
-    private mutating func object() throws -> [String: Value] {
+    private mutating func object() throws -> [(key: String, value: Value)] {
         skipWhitespace()
         try expect(UInt8(ascii: "{"))
-        var members: [String: Value] = [:]
+        var members: [(key: String, value: Value)] = []
+        members.reserveCapacity(16)
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
@@ -42,7 +44,8 @@ struct FlatJSON {
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"))
                 let value = try self.value(depth: 1)
-                guard members.updateValue(value, forKey: key) == nil else { throw Malformed() }
+                guard !members.contains(where: { $0.key == key }) else { throw Malformed() }
+                members.append((key, value))
                 skipWhitespace()
                 if peek() == UInt8(ascii: ",") {
                     index += 1
@@ -135,7 +138,15 @@ struct FlatJSON {
 
     private mutating func string() throws -> String {
         try expect(UInt8(ascii: "\""))
-        var output: [UInt8] = []
+        // Fast path: no escape before the closing quote, so the string is a slice of the input.
+        let start = index
+        while let byte = peek(), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
+        if peek() == UInt8(ascii: "\"") {
+            index += 1
+            guard let text = String(validating: bytes[start..<(index - 1)], as: UTF8.self) else { throw Malformed() }
+            return text
+        }
+        var output = Array(bytes[start..<index])
         while true {
             guard let byte = peek() else { throw Malformed() }
             index += 1

@@ -6,29 +6,30 @@ extension IdentityTokenClaims {
     /// absent), the two boolean claims as JSON booleans or `"true"`/`"false"`.
     init(flatJSON bytes: [UInt8]) throws {
         let members = try FlatJSON.parse(bytes)
+        func member(_ key: String) -> FlatJSON.Value? { members.first { $0.key == key }?.value }
         func string(_ key: String) throws -> String? {
-            switch members[key] {
+            switch member(key) {
             case nil, .null: return nil
             case .string(let value): return value
             default: throw FlatJSON.Malformed()
             }
         }
         func integer(_ key: String) throws -> Int? {
-            switch members[key] {
+            switch member(key) {
             case nil, .null: return nil
             case .integer(let value): return value
             default: throw FlatJSON.Malformed()
             }
         }
         func boolean(_ key: String) throws -> Bool? {
-            switch members[key] {
+            switch member(key) {
             case nil, .null: return nil
             case .boolean(let value): return value
             default: throw FlatJSON.Malformed()
             }
         }
         func booleanClaim(_ key: String) throws -> BooleanClaim? {
-            switch members[key] {
+            switch member(key) {
             case nil, .null: return nil
             case .boolean(let value): return BooleanClaim(value, style: .boolean)
             case .string("true"): return BooleanClaim(true, style: .string)

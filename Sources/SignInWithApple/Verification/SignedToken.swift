@@ -21,11 +21,8 @@ struct SignedTokenVerifier: Sendable {
             let segments = utf8.count { $0 == UInt8(ascii: ".") } + 1
             throw IdentityTokenError.malformed("a JWS has three segments, found \(segments)")
         }
-        let dots = [first, second]
-        let headerSegment = String(decoding: utf8[..<dots[0]], as: UTF8.self)
-        let payloadSegment = String(decoding: utf8[(dots[0] + 1)..<dots[1]], as: UTF8.self)
-        let signatureSegment = String(decoding: utf8[(dots[1] + 1)...], as: UTF8.self)
-        let keyID = try headers.keyID(ofHeaderSegment: headerSegment)
+        let signatureSegment = utf8[(second + 1)...]
+        let keyID = try headers.keyID(ofHeaderSegment: Array(utf8[..<first]))
 
         let key: _RSA.Signing.PublicKey
         do {
@@ -39,16 +36,18 @@ struct SignedTokenVerifier: Sendable {
         }
         // The encoding must be the canonical one: base64url ignores the unused low bits of the last
         // character, and a second spelling of the same signature must not verify (any changed byte fails).
-        guard let signature = try? Base64URL.decode(signatureSegment), signature.count == key.keySizeInBits / 8,
-            Base64URL.encode(signature) == signatureSegment
+        guard let signature = try? Base64URL.decode(bytes: signatureSegment), signature.count == key.keySizeInBits / 8,
+            Base64URL.encodeToBytes(signature).elementsEqual(signatureSegment)
         else {
             throw IdentityTokenError.invalidSignature
         }
-        let digest = SHA256.hash(data: utf8[..<dots[1]])
+        let digest = SHA256.hash(data: utf8[..<second])
         // RS256 is RSASSA-PKCS1-v1_5 by definition (RFC 7518 §3.3); swift-crypto names it "insecure".
         guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
         else { throw IdentityTokenError.invalidSignature }
-        guard let payload = try? Base64URL.decode(payloadSegment) else { throw IdentityTokenError.malformed("the payload is not base64url") }
+        guard let payload = try? Base64URL.decode(bytes: utf8[(first + 1)..<second]) else {
+            throw IdentityTokenError.malformed("the payload is not base64url")
+        }
         return (payload, keyID)
     }
 }
@@ -56,10 +55,10 @@ struct SignedTokenVerifier: Sendable {
 /// Parsed headers by their encoded form: Apple signs with a handful of keys, so a few distinct
 /// header segments cover every token and the JSON is read once per segment.
 final class HeaderCache: Sendable {
-    private let entries = Mutex<[String: String]>([:])
+    private let entries = Mutex<[[UInt8]: String]>([:])
 
     /// The `kid` of an acceptable header, or the reason it is refused.
-    func keyID(ofHeaderSegment segment: String) throws -> String {
+    func keyID(ofHeaderSegment segment: [UInt8]) throws -> String {
         if let kid = entries.withLock({ $0[segment] }) { return kid }
         let kid = try Self.parse(segment)
         entries.withLock { entries in
@@ -71,8 +70,8 @@ final class HeaderCache: Sendable {
 
     static let forbiddenMembers = ["jku", "x5u", "jwk", "x5c", "crit"]
 
-    static func parse(_ segment: String) throws -> String {
-        guard let bytes = try? Base64URL.decode(segment),
+    static func parse(_ segment: [UInt8]) throws -> String {
+        guard let bytes = try? Base64URL.decode(bytes: segment),
             let header = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
         else { throw IdentityTokenError.malformed("the header is not base64url JSON") }
         guard let alg = header["alg"] as? String else { throw IdentityTokenError.unsupportedAlgorithm("(missing)") }
