@@ -1,43 +1,94 @@
 import Logging
 import NIOCore
 import SQLKit
+import Synchronization
 
-/// One statement at a time for a store, in arrival order; a transaction holds the gate from `BEGIN`
-/// to `COMMIT`.
+/// Keeps other statements out of a transaction on the shared connection.
 ///
 /// The SQLite store shares one connection between all callers. Without the gate, another request's
 /// statement could run between a transaction's `BEGIN` and `COMMIT` and silently become part of it.
-actor StatementGate {
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    func acquire() async {
-        guard busy else {
-            busy = true
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
+/// Ordinary statements take shared access (no suspension while no transaction runs, so they still
+/// queue up on the connection's thread); a transaction takes exclusive access, waiting for the
+/// statements in flight, and holds back new ones until it ends. Waiting transactions go first.
+final class StatementGate: Sendable {
+    private struct State {
+        var running = 0
+        var exclusive = false
+        var waitingShared: [CheckedContinuation<Void, Never>] = []
+        var waitingExclusive: [CheckedContinuation<Void, Never>] = []
     }
 
-    func release() {
-        if waiting.isEmpty {
-            busy = false
-        } else {
-            waiting.removeFirst().resume()
+    private let state = Mutex(State())
+
+    func withShared<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await acquireShared()
+        defer { releaseShared() }
+        return try await body()
+    }
+
+    func withExclusive<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await acquireExclusive()
+        defer { releaseExclusive() }
+        return try await body()
+    }
+
+    private func acquireShared() async {
+        let admitted = state.withLock { state -> Bool in
+            guard !state.exclusive, state.waitingExclusive.isEmpty else { return false }
+            state.running += 1
+            return true
+        }
+        if admitted { return }
+        await withCheckedContinuation { continuation in
+            let admittedNow = state.withLock { state -> Bool in
+                guard !state.exclusive, state.waitingExclusive.isEmpty else {
+                    state.waitingShared.append(continuation)
+                    return false
+                }
+                state.running += 1
+                return true
+            }
+            if admittedNow { continuation.resume() }
         }
     }
 
-    /// Runs `body` while holding the gate.
-    func withGate<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        await acquire()
-        do {
-            let result = try await body()
-            release()
-            return result
-        } catch {
-            release()
-            throw error
+    private func releaseShared() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.running -= 1
+            guard state.running == 0, !state.waitingExclusive.isEmpty else { return nil }
+            state.exclusive = true
+            return state.waitingExclusive.removeFirst()
         }
+        next?.resume()
+    }
+
+    private func acquireExclusive() async {
+        await withCheckedContinuation { continuation in
+            let admittedNow = state.withLock { state -> Bool in
+                guard !state.exclusive, state.running == 0, state.waitingExclusive.isEmpty else {
+                    state.waitingExclusive.append(continuation)
+                    return false
+                }
+                state.exclusive = true
+                return true
+            }
+            if admittedNow { continuation.resume() }
+        }
+    }
+
+    private func releaseExclusive() {
+        let (nextExclusive, shared) = state.withLock { state -> (CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) in
+            if !state.waitingExclusive.isEmpty {
+                return (state.waitingExclusive.removeFirst(), [])
+            }
+            state.exclusive = false
+            let shared = state.waitingShared
+            state.waitingShared.removeAll()
+            state.running += shared.count
+            return (nil, shared)
+        }
+        nextExclusive?.resume()
+        for continuation in shared { continuation.resume() }
     }
 }
 
@@ -57,7 +108,7 @@ struct GatedDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await gate.withGate { try await inner.execute(sql: query, onRow) }
+        try await gate.withShared { try await inner.execute(sql: query, onRow) }
     }
 }
 
@@ -65,7 +116,7 @@ extension SQLStore {
     /// Runs `body` as one transaction: committed when it returns, rolled back when it throws. No other
     /// statement of this store runs in between.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await gate.withGate {
+        try await gate.withExclusive {
             try await raw.raw("BEGIN").run()
             do {
                 let result = try await body(raw)

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import SQLKit
+import Synchronization
+import Testing
+
+@testable import AppleIDStore
+
+@Suite("Transactions on the shared SQLite connection")
+struct StatementGateTests {
+    struct Rollback: Error {}
+
+    @Test("a statement issued during a transaction runs after it, not inside it", arguments: [true, false])
+    func outsideStatementWaits(rollBack: Bool) async throws {
+        let (store, shutdown) = try await SQLStore.sqlite(path: SQLStore.sqliteMemoryPath, logger: Logger(label: "test"))
+        try await store.db.raw("CREATE TABLE gate_test (v TEXT NOT NULL)").run()
+        let outside = OutsideTask()
+        do {
+            try await store.transaction { db in
+                try await db.raw("INSERT INTO gate_test (v) VALUES ('inside')").run()
+                outside.start { try await store.db.raw("INSERT INTO gate_test (v) VALUES ('outside')").run() }
+                for _ in 0..<200 { await Task.yield() }
+                if rollBack { throw Rollback() }
+            }
+        } catch is Rollback {}
+        try await outside.wait()
+        let rows = try await store.db.raw("SELECT v FROM gate_test ORDER BY rowid").all().map { try $0.decode(column: "v", as: String.self) }
+        #expect(rows == (rollBack ? ["outside"] : ["inside", "outside"]))
+        try await shutdown()
+    }
+
+    @Test("many ordinary statements and transactions at once all complete")
+    func mixedLoad() async throws {
+        let (store, shutdown) = try await SQLStore.sqlite(path: SQLStore.sqliteMemoryPath, logger: Logger(label: "test"))
+        try await store.db.raw("CREATE TABLE gate_load (v INTEGER NOT NULL)").run()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    if index % 10 == 0 {
+                        try await store.transaction { db in
+                            try await db.raw("INSERT INTO gate_load (v) VALUES (\(bind: index))").run()
+                            try await db.raw("INSERT INTO gate_load (v) VALUES (\(bind: -index))").run()
+                        }
+                    } else {
+                        try await store.db.raw("INSERT INTO gate_load (v) VALUES (\(bind: index))").run()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let count = try await store.db.raw("SELECT COUNT(*) AS n FROM gate_load").first()?.decode(column: "n", as: Int.self)
+        #expect(count == 110)
+        try await shutdown()
+    }
+}
+
+/// A task started from inside a transaction's body, awaited after it.
+final class OutsideTask: Sendable {
+    private let task = Mutex<Task<Void, any Error>?>(nil)
+
+    func start(_ body: @escaping @Sendable () async throws -> Void) { task.withLock { $0 = Task { try await body() } } }
+
+    func wait() async throws { try await task.withLock { $0 }?.value }
+}
