@@ -42,7 +42,7 @@ public struct AppleTokenClient: Sendable {
             ("client_id", clientID), ("client_secret", try await secrets.secret()), ("code", code),
             ("grant_type", GrantType.authorizationCode.rawValue), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier),
         ])
-        return try decode(TokenResponse.self, from: try await post(environment.tokenEndpoint, body: body, policy: .none))
+        return try decode(TokenResponse.self, from: try await post(environment.tokenEndpoint, body: body))
     }
 
     /// A new access token and id_token for a refresh token (no new refresh token; spec §4.2).
@@ -103,7 +103,7 @@ public struct AppleTokenClient: Sendable {
         var delay = retry.initialDelay
         for attempt in 1...retry.maximumAttempts {
             do {
-                return try await post(url, body: try await body(), bearer: bearer, policy: retry)
+                return try await post(url, body: try await body(), bearer: bearer)
             } catch let error as AppleServiceError {
                 guard attempt < retry.maximumAttempts, error.isWorthRetrying else { throw error }
                 try await Task.sleep(for: delay)
@@ -113,7 +113,7 @@ public struct AppleTokenClient: Sendable {
         throw AppleServiceError.transport("no attempt was made")
     }
 
-    private func post(_ url: String, body: [UInt8], bearer: String? = nil, policy: RetryPolicy) async throws -> [UInt8] {
+    private func post(_ url: String, body: [UInt8], bearer: String? = nil) async throws -> [UInt8] {
         var headers = [(name: "Content-Type", value: "application/x-www-form-urlencoded"), (name: "Accept", value: "application/json")]
         if let bearer { headers.append((name: "Authorization", value: "Bearer \(bearer)")) }
         let response: HTTPTransportResponse
