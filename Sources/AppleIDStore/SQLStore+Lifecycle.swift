@@ -65,3 +65,18 @@ extension SQLStore: LifecycleStore {
         }
     }
 }
+
+extension SQLStore: ExpiredRecordStore {
+    public func purgeExpired(now: Date, codesExpiredBefore: Date) async throws -> Int {
+        var removed = 0
+        removed += try await db.delete(from: CodeRow.table).where("expires_at", .lessThan, codesExpiredBefore.sqlSeconds)
+            .returning("code_hash").all().count
+        // Refresh tokens have no expiry (NULL) and stay until revoked.
+        removed += try await db.delete(from: TokenRow.table).where("expires_at", .lessThan, now.sqlSeconds)
+            .returning("token_hash").all().count
+        removed += try await db.delete(from: "interactions").where("expires_at", .lessThan, now.sqlSeconds).returning("id").all().count
+        removed += try await db.delete(from: BrowserSessionRow.table).where("expires_at", .lessThan, now.sqlSeconds)
+            .returning("id_hash").all().count
+        return removed
+    }
+}

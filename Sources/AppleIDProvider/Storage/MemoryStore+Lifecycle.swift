@@ -63,3 +63,16 @@ extension MemoryStore: LifecycleStore {
         }
     }
 }
+
+extension MemoryStore: ExpiredRecordStore {
+    public func purgeExpired(now: Date, codesExpiredBefore: Date) async throws -> Int {
+        state.withLock { state in
+            let before = state.codes.count + state.tokens.count + state.interactions.count + state.sessions.count
+            state.codes = state.codes.filter { $0.value.expiresAt >= codesExpiredBefore }
+            state.tokens = state.tokens.filter { $0.value.expiresAt.map { $0 >= now } ?? true }
+            state.interactions = state.interactions.filter { $0.value.expiresAt >= now }
+            state.sessions = state.sessions.filter { $0.value.expiresAt >= now }
+            return before - (state.codes.count + state.tokens.count + state.interactions.count + state.sessions.count)
+        }
+    }
+}

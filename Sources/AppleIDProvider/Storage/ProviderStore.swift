@@ -73,7 +73,7 @@ public protocol SigningKeyStore: Sendable {
 /// Everything the provider stores. The memory store and the SQL stores implement all of it and
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
-    & OutboxStore & LifecycleStore
+    & OutboxStore & LifecycleStore & ExpiredRecordStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -111,4 +111,13 @@ public protocol LifecycleStore: Sendable {
     /// Deletes the Apple ID: marks it deleted, revokes every grant, forgets every consent, turns off
     /// every relay address.
     func deleteAccount(id: String, at date: Date, notifying messages: [OutboxMessage]) async throws
+}
+
+/// Removal of records nobody can use any more.
+public protocol ExpiredRecordStore: Sendable {
+    /// Deletes authorization codes that expired before `codesExpiredBefore` (kept past their expiry
+    /// so that a late replay is still recognised and revokes what the code issued), access tokens,
+    /// interactions and browser sessions expired before `now`. Returns how many rows went.
+    @discardableResult
+    func purgeExpired(now: Date, codesExpiredBefore: Date) async throws -> Int
 }

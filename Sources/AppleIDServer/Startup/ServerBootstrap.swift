@@ -29,7 +29,8 @@ public enum ServerBootstrap {
             FileHandle.standardOutput.write(Data(banner(facts: facts, options: options, dataDirectory: directory.path).utf8))
             let delivery = NotificationDelivery(provider: provider, sender: HTTPNotificationSender(), logger: logger)
             let app = try await buildApplication(
-                provider: provider, options: options, logger: logger, services: [NotificationDeliveryService(delivery: delivery)])
+                provider: provider, options: options, logger: logger,
+                services: [NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger)])
             try await app.runService()
         } catch {
             try? await shutdownStore()
