@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import Foundation
+import Synchronization
 import _CryptoExtras
 
 /// Apple's signing keys (`/auth/keys`), fetched once and kept.
@@ -28,7 +29,11 @@ public actor AppleKeySet {
     private let clock: @Sendable () -> Date
     /// The shortest time between two fetches triggered by unknown `kid`s.
     public let refetchCooldown: TimeInterval
-    private var keys: [String: _RSA.Signing.PublicKey] = [:]
+    private var keys: [String: _RSA.Signing.PublicKey] = [:] {
+        didSet { published.withLock { $0 = keys } }
+    }
+    /// The keys, readable without a hop onto the actor: verifying with a known key is the hot path.
+    private nonisolated let published = Mutex<[String: _RSA.Signing.PublicKey]>([:])
     private var lastFetch: Date?
     private var inFlight: Task<Void, any Error>?
 
@@ -48,7 +53,9 @@ public actor AppleKeySet {
         self.transport = NoTransport()
         self.refetchCooldown = .infinity
         self.clock = { Date() }
-        self.keys = Self.parse(jwksJSON)
+        let parsed = Self.parse(jwksJSON)
+        self.keys = parsed
+        self.published.withLock { $0 = parsed }
         self.lastFetch = .distantFuture
     }
 
@@ -59,6 +66,9 @@ public actor AppleKeySet {
         guard let key = keys[kid] else { throw KeyError.unknownKeyID(kid) }
         return key
     }
+
+    /// The key named `kid` if it is already known; never fetches, never suspends.
+    public nonisolated func cachedKey(for kid: String) -> _RSA.Signing.PublicKey? { published.withLock { $0[kid] } }
 
     /// The `kid`s currently known.
     public var knownKeyIDs: [String] { keys.keys.sorted() }

@@ -26,7 +26,7 @@ struct SignedTokenVerifier: Sendable {
 
         let key: _RSA.Signing.PublicKey
         do {
-            key = try await keys.key(for: keyID)
+            if let cached = keys.cachedKey(for: keyID) { key = cached } else { key = try await keys.key(for: keyID) }
         } catch AppleKeySet.KeyError.unknownKeyID(let kid) {
             throw IdentityTokenError.unknownKeyID(kid)
         } catch AppleKeySet.KeyError.unavailable(let reason) {
@@ -37,7 +37,7 @@ struct SignedTokenVerifier: Sendable {
         // The encoding must be the canonical one: base64url ignores the unused low bits of the last
         // character, and a second spelling of the same signature must not verify (any changed byte fails).
         guard let signature = try? Base64URL.decode(bytes: signatureSegment), signature.count == key.keySizeInBits / 8,
-            Base64URL.encodeToBytes(signature).elementsEqual(signatureSegment)
+            Self.hasCanonicalEnding(signatureSegment, decodedCount: signature.count)
         else {
             throw IdentityTokenError.invalidSignature
         }
@@ -49,6 +49,32 @@ struct SignedTokenVerifier: Sendable {
             throw IdentityTokenError.malformed("the payload is not base64url")
         }
         return (payload, keyID)
+    }
+}
+
+extension SignedTokenVerifier {
+    /// Whether the last character of unpadded base64url leaves its unused low bits zero: 4 bits when
+    /// the data ends with one byte of a 3-byte group, 2 bits when it ends with two (RFC 4648 §3.5).
+    static func hasCanonicalEnding(_ encoded: ArraySlice<UInt8>, decodedCount: Int) -> Bool {
+        let unusedBits: UInt8
+        switch decodedCount % 3 {
+        case 1: unusedBits = 0x0F
+        case 2: unusedBits = 0x03
+        default: return true
+        }
+        guard let last = encoded.last, let value = base64URLValue(last) else { return false }
+        return value & unusedBits == 0
+    }
+
+    private static func base64URLValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
     }
 }
 
