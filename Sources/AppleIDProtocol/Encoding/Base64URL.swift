@@ -14,9 +14,4 @@ public enum Base64URL {
     public static func decode(bytes: some Collection<UInt8>) throws -> [UInt8] {
         try Base64.decode(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
-
-    /// The canonical encoding as bytes.
-    public static func encodeToBytes(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        Base64.encodeToBytes(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
-    }
 }
