@@ -73,12 +73,12 @@ public final class AppleIDProvider: Sendable {
     public func token(_ request: TokenRequest) async -> Result<TokenResponse, OAuthError> {
         await answer(endpoint: "token", clientID: request.clientID) {
             let now = self.clock.now()
-            let grantType = try Self.required(request.grantType, "grant_type").map(GrantType.init(rawValue:))
+            let grantType = GrantType(rawValue: try Self.required(request.grantType, "grant_type"))
             let client = try await self.authenticator.authenticate(clientID: request.clientID, secret: request.clientSecret, now: now)
             switch grantType {
             case .authorizationCode: return try await self.codeGrant.exchange(request, client: client, now: now)
             case .refreshToken: return try await self.refreshGrant.refresh(request, client: client, now: now)
-            default: throw OAuthError.unsupportedGrantType("grant_type \(grantType?.rawValue ?? "") is not supported for this client")
+            default: throw OAuthError.unsupportedGrantType("grant_type \(grantType.rawValue) is not supported for this client")
             }
         }
     }
@@ -132,7 +132,7 @@ public final class AppleIDProvider: Sendable {
         }
     }
 
-    private static func required(_ value: String?, _ name: String) throws -> String? {
+    private static func required(_ value: String?, _ name: String) throws -> String {
         guard let value, !value.isEmpty else { throw OAuthError.invalidRequest("\(name) is missing") }
         return value
     }

@@ -13,17 +13,23 @@ extension InteractionService {
 
     /// Checks the two-factor code and signs the browser in; returns the session cookie's value.
     public func startBrowserSession(accountID: String, code: String) async throws -> String? {
+        try await signInBrowser(accountID: accountID, code: code)?.cookie
+    }
+
+    /// The second step shared by the sign-in pages and the account pages: the TOTP code, then a new
+    /// browser session (only its hash is stored).
+    func signInBrowser(accountID: String, code: String) async throws -> (cookie: String, session: BrowserSession)? {
         guard let account = try await store.account(id: accountID), account.deletedAt == nil else { return nil }
         let now = clock.now()
         guard Credentials.verifyCode(code, secret: account.totpSecret, at: now, window: configuration.secondFactorWindowSteps) else {
             return nil
         }
         let cookie = random.hex(bytes: 32)
-        try await store.save(
-            BrowserSession(
-                idHash: OpaqueToken.hash(cookie), accountID: account.id, authTime: now,
-                expiresAt: now.addingTimeInterval(configuration.browserSessionLifetime)))
-        return cookie
+        let session = BrowserSession(
+            idHash: OpaqueToken.hash(cookie), accountID: account.id, authTime: now,
+            expiresAt: now.addingTimeInterval(configuration.browserSessionLifetime))
+        try await store.save(session)
+        return (cookie, session)
     }
 
     /// The signed-in account of a session cookie, if the session is live.

@@ -49,14 +49,7 @@ public struct InteractionService: Sendable {
 
     public func signIn(_ interaction: Interaction, appleID: String, password: String) async throws -> Outcome {
         guard interaction.stage == .signIn else { return .show(interaction, message: nil) }
-        let account = try await store.account(appleID: appleID.trimmingCharacters(in: .whitespaces))
-        let passwordMatches: Bool
-        if let account, account.deletedAt == nil {
-            passwordMatches = await Credentials.verifyPassword(password, hash: account.passwordHash)
-        } else {
-            passwordMatches = false
-        }
-        guard let account, passwordMatches else {
+        guard let account = try await accountForSignIn(appleID: appleID, password: password) else {
             return try await fail(interaction, message: "Your Apple ID or password was incorrect.")
         }
         var next = interaction
@@ -69,22 +62,16 @@ public struct InteractionService: Sendable {
     /// Verifies the TOTP code; on success the browser is signed in (the new session's cookie value
     /// is returned alongside).
     public func verifySecondFactor(_ interaction: Interaction, code: String) async throws -> (Outcome, sessionCookie: String?) {
-        guard interaction.stage == .secondFactor, let accountID = interaction.accountID,
-            let account = try await store.account(id: accountID)
-        else { return (.show(interaction, message: nil), nil) }
-        let now = clock.now()
-        guard Credentials.verifyCode(code, secret: account.totpSecret, at: now, window: configuration.secondFactorWindowSteps) else {
+        guard interaction.stage == .secondFactor, let accountID = interaction.accountID else {
+            return (.show(interaction, message: nil), nil)
+        }
+        guard let (cookie, session) = try await signInBrowser(accountID: accountID, code: code) else {
             return (try await fail(interaction, message: "Incorrect verification code."), nil)
         }
-        let cookie = random.hex(bytes: 32)
-        try await store.save(
-            BrowserSession(
-                idHash: OpaqueToken.hash(cookie), accountID: account.id, authTime: now,
-                expiresAt: now.addingTimeInterval(configuration.browserSessionLifetime)))
         var next = interaction
-        next.authTime = now
+        next.authTime = session.authTime
         next.failedAttempts = 0
-        next.stage = try await stageAfterAuthentication(accountID: account.id, groupID: interaction.request.groupID)
+        next.stage = try await stageAfterAuthentication(accountID: accountID, groupID: interaction.request.groupID)
         try await store.save(next)
         return (.show(next, message: nil), cookie)
     }

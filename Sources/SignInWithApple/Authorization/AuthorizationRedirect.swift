@@ -37,7 +37,7 @@ public struct AuthorizationRequestBuilder: Sendable {
             items.append(("code_challenge", TokenHash.pkceChallenge(forVerifier: verifier)))
             items.append(("code_challenge_method", CodeChallengeMethod.s256.rawValue))
         }
-        let query = items.map { "\(FormEncoding.encode($0.0))=\(FormEncoding.encode($0.1))" }.joined(separator: "&")
+        let query = FormURLEncoding.join(items.map { ($0.0, Optional($0.1)) })
         return PendingAuthorization(
             url: environment.authorizationEndpoint + "?" + query, state: state, nonce: nonce, codeVerifier: verifier,
             redirectURI: redirectURI, responseMode: mode)
@@ -77,17 +77,5 @@ extension Nonce: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(raw, forKey: .raw)
         try container.encode(convention == .sha256, forKey: .hashed)
-    }
-}
-
-/// `application/x-www-form-urlencoded` values: RFC 3986 unreserved characters stay, the rest is
-/// percent-encoded (so `+`, `&`, `=` and spaces survive).
-enum FormEncoding {
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func encode(_ value: String) -> String { value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "" }
-
-    static func body(_ fields: [(String, String?)]) -> [UInt8] {
-        Array(fields.compactMap { name, value in value.map { "\(encode(name))=\(encode($0))" } }.joined(separator: "&").utf8)
     }
 }

@@ -38,7 +38,7 @@ public struct AppleTokenClient: Sendable {
     /// Exchanges an authorization code. Web codes need the `redirectURI` of the authorization;
     /// native codes are exchanged without one (spec §4.1).
     public func exchange(code: String, redirectURI: String?, codeVerifier: String? = nil) async throws -> TokenResponse {
-        let body = FormEncoding.body([
+        let body = FormURLEncoding.body([
             ("client_id", clientID), ("client_secret", try await secrets.secret()), ("code", code),
             ("grant_type", GrantType.authorizationCode.rawValue), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier),
         ])
@@ -50,7 +50,7 @@ public struct AppleTokenClient: Sendable {
         try decode(
             TokenResponse.self,
             from: try await postRetrying(environment.tokenEndpoint) {
-                FormEncoding.body([
+                FormURLEncoding.body([
                     ("client_id", clientID), ("client_secret", try await secrets.secret()), ("grant_type", GrantType.refreshToken.rawValue),
                     ("refresh_token", refreshToken),
                 ])
@@ -61,7 +61,7 @@ public struct AppleTokenClient: Sendable {
     /// Call it when the user deletes their account.
     public func revoke(token: String, hint: TokenTypeHint? = .refreshToken) async throws {
         _ = try await postRetrying(environment.revocationEndpoint) {
-            FormEncoding.body([
+            FormURLEncoding.body([
                 ("client_id", clientID), ("client_secret", try await secrets.secret()), ("token", token), ("token_type_hint", hint?.rawValue),
             ])
         }
@@ -72,7 +72,7 @@ public struct AppleTokenClient: Sendable {
         try decode(
             TokenResponse.self,
             from: try await postRetrying(environment.tokenEndpoint) {
-                FormEncoding.body([
+                FormURLEncoding.body([
                     ("grant_type", GrantType.clientCredentials.rawValue), ("scope", Scope.userMigration.rawValue), ("client_id", clientID),
                     ("client_secret", try await secrets.secret()),
                 ])
@@ -83,7 +83,7 @@ public struct AppleTokenClient: Sendable {
     public func transferSubject(for subject: String, recipientTeamID: String, accessToken: String) async throws -> String {
         struct Answer: Decodable { let transfer_sub: String }
         let body = try await postRetrying(environment.userMigrationInfoEndpoint, bearer: accessToken) {
-            FormEncoding.body([
+            FormURLEncoding.body([
                 ("sub", subject), ("target", recipientTeamID), ("client_id", clientID), ("client_secret", try await secrets.secret()),
             ])
         }
@@ -95,7 +95,7 @@ public struct AppleTokenClient: Sendable {
         try decode(
             MigratedUser.self,
             from: try await postRetrying(environment.userMigrationInfoEndpoint, bearer: accessToken) {
-                FormEncoding.body([("transfer_sub", transferSubject), ("client_id", clientID), ("client_secret", try await secrets.secret())])
+                FormURLEncoding.body([("transfer_sub", transferSubject), ("client_id", clientID), ("client_secret", try await secrets.secret())])
             })
     }
 

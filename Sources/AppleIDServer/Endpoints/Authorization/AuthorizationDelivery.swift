@@ -21,7 +21,7 @@ struct AuthorizationDelivery {
     /// The redirect URI with the parameters appended, each percent-encoded; what the registered
     /// URL already carries is kept as it is.
     static func url(_ redirectURI: String, adding parameters: [(name: String, value: String)], inFragment: Bool) -> String {
-        let encoded = parameters.map { "\(percentEncode($0.name))=\(percentEncode($0.value))" }.joined(separator: "&")
+        let encoded = FormURLEncoding.join(parameters.map { ($0.name, $0.value) })
         guard var components = URLComponents(string: redirectURI) else { return redirectURI }
         if inFragment {
             components.percentEncodedFragment = encoded
@@ -30,13 +30,6 @@ struct AuthorizationDelivery {
             components.percentEncodedQuery = existing + encoded
         }
         return components.string ?? redirectURI
-    }
-
-    /// RFC 3986 unreserved characters stay; everything else is percent-encoded.
-    static func percentEncode(_ value: String) -> String {
-        var allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        allowed.remove(charactersIn: "")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     private func redirect(to location: String) -> Response {
