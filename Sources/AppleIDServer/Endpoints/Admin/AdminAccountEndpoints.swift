@@ -3,7 +3,7 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 
-/// Admin calls for Apple IDs, the server's clock and per-client quirk switches.
+/// Admin calls for Apple IDs and the server's clock.
 struct AdminAccountEndpoints {
     let provider: AppleIDProvider
 
@@ -41,15 +41,6 @@ struct AdminAccountEndpoints {
             case lastName = "last_name"
             case realUserStatus = "real_user_status"
             case currentSecondFactorCode = "current_two_factor_code"
-        }
-    }
-
-    struct QuirksOrder: Decodable {
-        var booleansAsStrings: Bool?
-        var idTokenLifetime: Int?
-        enum CodingKeys: String, CodingKey {
-            case booleansAsStrings = "booleans_as_strings"
-            case idTokenLifetime = "id_token_lifetime"
         }
     }
 
@@ -105,21 +96,6 @@ struct AdminAccountEndpoints {
             default: return AdminEndpoints.explained(.invalidRequest("this server's clock cannot be moved"))
             }
             return try AdminEndpoints.json(["now": ISO8601DateFormatter().string(from: provider.clock.now())])
-        }
-        admin.put("/clients/:client/quirks") { request, context in
-            let order = try await request.decode(as: QuirksOrder.self, context: context)
-            let clientID = ClientID(rawValue: try context.parameters.require("client"))
-            guard var client = try await provider.store.client(clientID) else {
-                return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
-            }
-            if let strings = order.booleansAsStrings { client.quirks.booleanStyle = strings ? .string : .boolean }
-            if let lifetime = order.idTokenLifetime {
-                guard lifetime > 0 else { return AdminEndpoints.explained(.invalidRequest("id_token_lifetime must be positive")) }
-                client.quirks.idTokenLifetime = lifetime
-            }
-            try await provider.store.save(client)
-            provider.registryDidChange()
-            return Response(status: .noContent)
         }
     }
 
