@@ -14,9 +14,11 @@ struct AdminAccountEndpoints {
         var lastName: String?
         var email: String?
         var realUserStatus: Int?
+        var twoFactorEnabled: Bool?
 
         enum CodingKeys: String, CodingKey {
             case password, email
+            case twoFactorEnabled = "two_factor_enabled"
             case appleID = "apple_id"
             case firstName = "first_name"
             case lastName = "last_name"
@@ -32,10 +34,12 @@ struct AdminAccountEndpoints {
         let email: String
         let realUserStatus: Int
         let deleted: Bool
-        let currentSecondFactorCode: String
+        let twoFactorEnabled: Bool
+        let currentSecondFactorCode: String?
 
         enum CodingKeys: String, CodingKey {
             case email, deleted
+            case twoFactorEnabled = "two_factor_enabled"
             case appleID = "apple_id"
             case firstName = "first_name"
             case lastName = "last_name"
@@ -59,7 +63,8 @@ struct AdminAccountEndpoints {
             do {
                 let account = try await provider.createAccount(
                     appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
-                    realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal)
+                    realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal,
+                    twoFactorEnabled: order.twoFactorEnabled ?? true)
                 return try AdminEndpoints.json(view(account))
             } catch StoreError.conflict {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: "Apple ID \(appleID) exists"))
@@ -80,6 +85,7 @@ struct AdminAccountEndpoints {
                 }
                 account.realUserStatus = value
             }
+            if let twoFactor = order.twoFactorEnabled { account.twoFactorEnabled = twoFactor }
             if let password = order.password {
                 account.passwordHash = await Credentials.hashPassword(password, cost: provider.configuration.passwordHashCost)
             }
@@ -102,7 +108,7 @@ struct AdminAccountEndpoints {
     private func view(_ account: AppleIDAccount) -> AccountView {
         AccountView(
             appleID: account.appleID, firstName: account.firstName, lastName: account.lastName, email: account.email,
-            realUserStatus: account.realUserStatus.rawValue, deleted: account.deletedAt != nil,
-            currentSecondFactorCode: provider.currentSecondFactorCode(for: account))
+            realUserStatus: account.realUserStatus.rawValue, deleted: account.deletedAt != nil, twoFactorEnabled: account.twoFactorEnabled,
+            currentSecondFactorCode: account.twoFactorEnabled ? provider.currentSecondFactorCode(for: account) : nil)
     }
 }
