@@ -11,6 +11,8 @@ public final class AppleIDProvider: Sendable {
     public let random: any RandomSource
     public let keyRing: SigningKeyRing
     public let interactions: InteractionService
+    /// Wakes credential-event long-polls when a user's action adds to the outbox.
+    public let credentialSignal = CredentialEventSignal()
     let logger: Logger
     let pipeline: AuthorizationPipeline
     let authenticator: ClientAuthenticator

@@ -41,6 +41,19 @@ extension SQLStore: OutboxStore {
             .map { $0.attempt() }
     }
 
+    public func messages(groupID: ClientID, after cursor: OutboxCursor?, limit: Int) async throws -> [OutboxMessage] {
+        var query = db.select().column("*").from(OutboxRow.table).where("group_id", .equal, groupID.rawValue)
+        if let cursor {
+            query = query.where { position in
+                position.where("created_at", .greaterThan, cursor.createdAt.sqlSeconds)
+                    .orWhere { same in
+                        same.where("created_at", .equal, cursor.createdAt.sqlSeconds).where("id", .greaterThan, cursor.messageID)
+                    }
+            }
+        }
+        return try await query.orderBy("created_at").orderBy("id").limit(limit).all(decoding: OutboxRow.self).map { try $0.message() }
+    }
+
     /// Inserts or replaces outbox rows on `db` (the transaction's connection).
     static func write(_ rows: [OutboxRow], to db: any SQLDatabase) async throws {
         for row in rows {

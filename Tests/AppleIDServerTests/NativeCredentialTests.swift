@@ -70,9 +70,24 @@ struct NativeCredentialTests {
             let before = try await Self.mint(client, silent)
             #expect(before.status == .notFound)
             #expect(String(buffer: before.body).contains("no existing credential"))
+            #expect(try AdminAccountTests.json(before)["code"] as? Int == 1001)
             _ = try await Self.mint(client, #"{"bundle_id":"com.example.juice","apple_id":"maria@example.com","scope":"email"}"#)
             let after = try await Self.mint(client, silent)
             #expect(after.status == .ok)
+        }
+    }
+
+    @Test("a canceled sheet is ASAuthorizationError.canceled (1001) and authorizes nothing")
+    func canceled() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            let answer = try await Self.mint(client, #"{"bundle_id":"com.example.juice","apple_id":"maria@example.com","cancel":true}"#)
+            #expect(answer.status == .conflict)
+            let failure = try AdminAccountTests.json(answer)
+            #expect(failure["error"] as? String == "ASAuthorizationError.canceled")
+            #expect(failure["code"] as? Int == 1001)
+            let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+            #expect(try await server.provider.store.consent(accountID: account.id, groupID: TestServer.bundleID) == nil)
         }
     }
 

@@ -14,6 +14,7 @@ public struct AccountLifecycle: Sendable {
         let identity = try await provider.store.teamIdentity(accountID: accountID, teamID: group.teamID)
         let messages = identity.map { [message(.consentRevoked, group: group, subject: $0.subject, at: now)] } ?? []
         try await provider.store.stopUsing(accountID: accountID, groupID: groupID, at: now, notifying: messages)
+        provider.credentialSignal.signal()
     }
 
     /// Turns forwarding to the user's inbox off (`email-disabled`) or on (`email-enabled`) for the
@@ -31,6 +32,7 @@ public struct AccountLifecycle: Sendable {
                     enabled ? .emailEnabled : .emailDisabled, group: group, subject: identity.subject, at: now, email: relay))
         }
         try await provider.store.setRelayForwarding(identity, enabled: enabled, notifying: messages)
+        provider.credentialSignal.signal()
     }
 
     /// Deletes the Apple ID: everything revoked, relay forwarding off, the account-deletion event sent
@@ -48,6 +50,7 @@ public struct AccountLifecycle: Sendable {
                 message(spelling ?? provider.configuration.accountDeletionEvent, group: group, subject: identity.subject, at: now))
         }
         try await provider.store.deleteAccount(id: accountID, at: now, notifying: messages)
+        provider.credentialSignal.signal()
     }
 
     /// A message for the group's primary App ID (`aud`), with Apple's milliseconds `event_time` and a

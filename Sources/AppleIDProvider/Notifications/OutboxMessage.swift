@@ -57,3 +57,32 @@ public struct DeliveryAttempt: Codable, Sendable, Hashable {
 
     public var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
 }
+
+/// A position in a group's outbox: the (creation time, id) of the last message seen. Its text form
+/// is what the credential-event feed hands out and takes back.
+public struct OutboxCursor: Sendable, Hashable {
+    public var createdAt: Date
+    public var messageID: String
+
+    public init(createdAt: Date, messageID: String) {
+        self.createdAt = createdAt
+        self.messageID = messageID
+    }
+
+    public init(after message: OutboxMessage) { self.init(createdAt: message.createdAt, messageID: message.id) }
+
+    /// `<seconds since 1970>_<message id>`; the seconds are written so that they read back exactly.
+    public var text: String { "\(createdAt.timeIntervalSince1970)_\(messageID)" }
+
+    public init?(text: String) {
+        guard let separator = text.firstIndex(of: "_"), let seconds = Double(text[..<separator]), seconds.isFinite else { return nil }
+        let id = String(text[text.index(after: separator)...])
+        guard !id.isEmpty else { return nil }
+        self.init(createdAt: Date(timeIntervalSince1970: seconds), messageID: id)
+    }
+
+    /// Whether `message` comes after this cursor.
+    public func precedes(_ message: OutboxMessage) -> Bool {
+        (createdAt, messageID) < (message.createdAt, message.id)
+    }
+}

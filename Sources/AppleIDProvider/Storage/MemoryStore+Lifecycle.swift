@@ -24,6 +24,15 @@ extension MemoryStore: OutboxStore {
     }
 
     public func attempts(messageID: String) async throws -> [DeliveryAttempt] { state.withLock { $0.attempts[messageID] ?? [] } }
+
+    public func messages(groupID: ClientID, after cursor: OutboxCursor?, limit: Int) async throws -> [OutboxMessage] {
+        state.withLock { state in
+            Array(
+                state.outbox.values.filter { $0.groupID == groupID && (cursor?.precedes($0) ?? true) }
+                    .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                    .prefix(limit))
+        }
+    }
 }
 
 extension MemoryStore: LifecycleStore {

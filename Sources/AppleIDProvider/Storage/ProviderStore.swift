@@ -95,6 +95,8 @@ public protocol OutboxStore: Sendable {
     /// Records an attempt and the message's new state in one step.
     func record(_ attempt: DeliveryAttempt, updating message: OutboxMessage) async throws
     func attempts(messageID: String) async throws -> [DeliveryAttempt]
+    /// The group's messages after `cursor` in (creation time, id) order, oldest first.
+    func messages(groupID: ClientID, after cursor: OutboxCursor?, limit: Int) async throws -> [OutboxMessage]
 }
 
 /// The account-lifecycle changes that users make, each applied together with the notifications it

@@ -8,6 +8,9 @@ import Hummingbird
 struct AdminNativeEndpoints {
     let provider: AppleIDProvider
 
+    /// The longest a credential-event long-poll may wait, in seconds.
+    static let longestWait: Double = 60
+
     struct NativeOrder: Decodable {
         var bundleID: String
         var appleID: String
@@ -16,6 +19,8 @@ struct AdminNativeEndpoints {
         var nonce: String?
         var existingCredentialsOnly: Bool?
         var hideEmail: Bool?
+        /// The user dismisses the sheet: the app gets `ASAuthorizationError.canceled`.
+        var cancel: Bool?
 
         enum CodingKeys: String, CodingKey {
             case bundleID = "bundle_id"
@@ -23,6 +28,29 @@ struct AdminNativeEndpoints {
             case scope, nonce
             case existingCredentialsOnly = "existing_credentials_only"
             case hideEmail = "hide_email"
+            case cancel
+        }
+    }
+
+    /// What `authorizationController(controller:didCompleteWithError:)` receives: an
+    /// `ASAuthorizationError` by name and code.
+    struct NativeFailure: Encodable {
+        var error: String
+        var code: Int
+        var errorDescription: String
+        enum CodingKeys: String, CodingKey {
+            case error, code
+            case errorDescription = "error_description"
+        }
+
+        static func canceled(_ description: String) -> NativeFailure {
+            NativeFailure(error: "ASAuthorizationError.canceled", code: 1001, errorDescription: description)
+        }
+
+        func response(_ status: HTTPResponse.Status) throws -> Response {
+            var response = try AdminEndpoints.json(self)
+            response.status = status
+            return response
         }
     }
 
@@ -47,18 +75,36 @@ struct AdminNativeEndpoints {
             }
             return try AdminEndpoints.json(["state": state.rawValue])
         }
+        // The analogue of credentialRevokedNotification: a long-poll over the group's revocations.
+        admin.get("/credential-events") { request, _ in
+            let query = request.uri.queryParameters
+            guard let clientID = query.get("client_id") else { return AdminEndpoints.explained(.invalidRequest("client_id is required")) }
+            let after = query.get("after")
+            if let after, OutboxCursor(text: after) == nil { return AdminEndpoints.explained(.invalidRequest("after is not a cursor of this feed")) }
+            let seconds = query.get("wait").map { Double($0) } ?? 0
+            guard let seconds, (0...Self.longestWait).contains(seconds) else {
+                return AdminEndpoints.explained(.invalidRequest("wait is a number of seconds from 0 to \(Int(Self.longestWait))"))
+            }
+            guard
+                let page = try await provider.credentialEvents(
+                    clientID: ClientID(rawValue: clientID), after: after, wait: .milliseconds(Int64(seconds * 1000)))
+            else { return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)")) }
+            return try AdminEndpoints.json(page)
+        }
         admin.post("/native-credentials") { request, context in
             let order = try await request.decode(as: NativeOrder.self, context: context)
             let scopes = Scope.parse(order.scope) ?? []
             let result: HeadlessAuthorization
+            if order.cancel == true {
+                return try NativeFailure.canceled("the user canceled the Sign in with Apple sheet").response(.conflict)
+            }
             if order.existingCredentialsOnly == true {
                 guard
                     let existing = try await provider.authorizeNativeWithExistingCredential(
                         bundleID: ClientID(rawValue: order.bundleID), appleID: order.appleID, nonce: order.nonce)
                 else {
                     // ASAuthorizationError.canceled (1001) is what an app sees when no credential is available.
-                    return AdminEndpoints.explained(
-                        OAuthError(.invalidRequest, status: 404, reason: "no existing credential for this user and app (ASAuthorizationError 1001)"))
+                    return try NativeFailure.canceled("no existing credential for this user and app").response(.notFound)
                 }
                 result = existing
             } else {
