@@ -55,7 +55,7 @@ struct Juice: AsyncParsableCommand {
                 environment: .production,
                 credentials: AppleCredentials(teamID: teamId, keyID: keyId, privateKeyPEM: try String(contentsOfFile: keyFile, encoding: .utf8)),
                 clientID: clientId, redirectURI: redirectUri ?? JuiceConfiguration.redirectURI(baseURL: base),
-                audiences: Set((audiences ?? "").split(separator: ",").map(String.init)), scopes: JuiceConfiguration.scopes)
+                audiences: Set((audiences ?? "").split(separator: ",").map(String.init)), scopes: [.name, .email])
         }
         let configuration = JuiceConfiguration(
             host: host, port: port, baseURL: base, signInWithApple: signInWithApple, buttonStyle: style)

@@ -48,7 +48,7 @@ func withJuice(_ body: @Sendable (JuiceHarness) async throws -> Void) async thro
         let database = try await JuiceDatabase.open(path: nil, logger: Logger(label: "juice-tests"))
         do {
             let configuration = JuiceConfiguration(
-                signInWithApple: apple.clientConfiguration(scopes: JuiceConfiguration.scopes), passwordHasher: PasswordHasher(cost: 4))
+                signInWithApple: apple.clientConfiguration(), passwordHasher: PasswordHasher(cost: 4))
             let app = try await buildJuiceApplication(configuration: configuration, database: database)
             try await app.test(.router) { client in
                 try await body(JuiceHarness(apple: apple, database: database, browser: JuiceBrowser(client: client, apple: apple)))

@@ -32,8 +32,5 @@ public struct JuiceConfiguration: Sendable {
     /// Juice's notification endpoint for a base URL.
     public static func notificationURL(baseURL: String) -> String { trimmed(baseURL) + "/auth/apple/notifications" }
 
-    /// Only the scopes Juice uses: the name to greet, the e-mail for receipts.
-    public static let scopes: [Scope] = [.name, .email]
-
     private static func trimmed(_ url: String) -> String { url.hasSuffix("/") ? String(url.dropLast()) : url }
 }

@@ -8,6 +8,8 @@ public struct LocalAppleIDServer: Sendable {
     /// `demo.json` as `siwa serve` writes it (only the keys Juice uses).
     public struct DemoFacts: Sendable, Decodable {
         public var server: String
+        /// The `iss` the server writes (its own URL, or Apple's with `--issuer apple`).
+        public var issuer: String?
         public var team_id: String
         public var key_id: String
         public var key_file: String
@@ -56,27 +58,31 @@ public struct LocalAppleIDServer: Sendable {
     /// app group as audiences.
     public func clientConfiguration(juiceBaseURL: String) -> SignInWithAppleClient.Configuration {
         .init(
-            environment: .custom(baseURL: facts.server),
+            environment: .custom(baseURL: facts.server, issuers: facts.issuer.map { [$0] }),
             credentials: AppleCredentials(teamID: facts.team_id, keyID: facts.key_id, privateKeyPEM: privateKeyPEM),
             clientID: facts.services_id, redirectURI: JuiceConfiguration.redirectURI(baseURL: juiceBaseURL),
-            audiences: [facts.services_id, facts.bundle_id], scopes: JuiceConfiguration.scopes)
+            audiences: [facts.services_id, facts.bundle_id],
+            // Only the scopes Juice uses: the name to greet, the e-mail for receipts.
+            scopes: [.name, .email])
     }
 
     /// Registers Juice with the server's admin API: its callback as a return URL of the Services ID,
     /// and its notification endpoint for the app group. Both calls are idempotent.
     public func register(juiceBaseURL: String, client: HTTPClient = .shared) async throws {
         try await send(
-            .POST, "/admin/clients/\(facts.services_id)/return-urls", ["url": JuiceConfiguration.redirectURI(baseURL: juiceBaseURL)],
+            .post, "/admin/clients/\(facts.services_id)/return-urls", ["url": JuiceConfiguration.redirectURI(baseURL: juiceBaseURL)],
             client: client)
         try await send(
-            .PUT, "/admin/app-groups/\(facts.bundle_id)/notification-endpoint",
+            .put, "/admin/app-groups/\(facts.bundle_id)/notification-endpoint",
             ["url": JuiceConfiguration.notificationURL(baseURL: juiceBaseURL)], client: client)
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, _ body: [String: String], client: HTTPClient) async throws {
+    private enum Method { case post, put }
+
+    private func send(_ method: Method, _ path: String, _ body: [String: String], client: HTTPClient) async throws {
         let url = facts.server + path
         var request = HTTPClientRequest(url: url)
-        request.method = method
+        request.method = method == .post ? .POST : .PUT
         request.headers.add(name: "Authorization", value: "Bearer \(facts.admin_token)")
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
