@@ -82,6 +82,7 @@ struct AccountRow: Codable, Sendable {
     var email: String
     var realUserStatus: Int
     var totpSecret: String
+    var twoFactorEnabled: Bool
     var createdAt: Double
     var deletedAt: Double?
 
@@ -93,6 +94,7 @@ struct AccountRow: Codable, Sendable {
         case lastName = "last_name"
         case realUserStatus = "real_user_status"
         case totpSecret = "totp_secret"
+        case twoFactorEnabled = "two_factor_enabled"
         case createdAt = "created_at"
         case deletedAt = "deleted_at"
     }
@@ -106,6 +108,7 @@ struct AccountRow: Codable, Sendable {
         email = account.email
         realUserStatus = account.realUserStatus.rawValue
         totpSecret = account.totpSecret
+        twoFactorEnabled = account.twoFactorEnabled
         createdAt = account.createdAt.sqlSeconds
         deletedAt = account.deletedAt?.sqlSeconds
     }
@@ -114,7 +117,8 @@ struct AccountRow: Codable, Sendable {
         var account = AppleIDAccount(
             id: id, appleID: appleID, passwordHash: passwordHash, firstName: firstName, lastName: lastName, email: email,
             realUserStatus: try .decoded(realUserStatus, table: Self.table, column: "real_user_status"),
-            totpSecret: totpSecret, createdAt: Date(sqlSeconds: createdAt), deletedAt: deletedAt.map(Date.init(sqlSeconds:))
+            totpSecret: totpSecret, twoFactorEnabled: twoFactorEnabled, createdAt: Date(sqlSeconds: createdAt),
+            deletedAt: deletedAt.map(Date.init(sqlSeconds:))
         )
         account.appleID = appleID  // as stored, even if someone stored it not lowercased
         return account

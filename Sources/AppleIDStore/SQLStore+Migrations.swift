@@ -9,7 +9,9 @@ struct SchemaMigration: Sendable {
 }
 
 extension SQLStore {
-    /// The schema, oldest first. Append new versions; never edit an applied one.
+    /// The schema, oldest first. Append new versions; never edit an applied one. Each version runs in
+    /// one transaction with its version record, so statements that cannot say `IF NOT EXISTS`
+    /// (`ALTER TABLE … ADD COLUMN`) are applied exactly once.
     ///
     /// Column types are the portable subset of SQLite and PostgreSQL: `TEXT`, `INTEGER`, `BOOLEAN`,
     /// `DOUBLE PRECISION` (dates, seconds since 1970). JSON values are `TEXT`.
@@ -191,6 +193,11 @@ extension SQLStore {
                 """,
                 "CREATE INDEX IF NOT EXISTS delivery_attempts_message ON delivery_attempts (message_id, attempted_at)",
             ]),
+        SchemaMigration(
+            version: 3,
+            statements: [
+                "ALTER TABLE accounts ADD COLUMN two_factor_enabled BOOLEAN NOT NULL DEFAULT TRUE"
+            ]),
     ]
 
     /// Brings the schema up to the newest version. Safe to call on every start, and from several
@@ -204,14 +211,21 @@ extension SQLStore {
         )
         for migration in Self.migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
             db.logger.info("Applying schema migration", metadata: ["version": "\(migration.version)"])
-            for statement in migration.statements {
-                try await db.raw(SQLQueryString(statement)).run()
+            do {
+                try await transaction { db in
+                    for statement in migration.statements {
+                        try await db.raw(SQLQueryString(statement)).run()
+                    }
+                    try await db.insert(into: "schema_migrations")
+                        .columns("version")
+                        .values(SQLBind(migration.version))
+                        .ignoringConflicts(with: "version")
+                        .run()
+                }
+            } catch {
+                // Another process may have applied this version since we looked.
+                guard try await appliedMigrations().contains(migration.version) else { throw error }
             }
-            try await db.insert(into: "schema_migrations")
-                .columns("version")
-                .values(SQLBind(migration.version))
-                .ignoringConflicts(with: "version")
-                .run()
         }
     }
 

@@ -47,14 +47,18 @@ struct AdminAccountTests {
         }
     }
 
-    @Test("quirk switches change the next id_token: string booleans and the lifetime")
+    @Test("quirk switches change the next id_token: string booleans, the lifetime and the issuer")
     func quirks() async throws {
         let server = try await TestServer.make()
         try await server.app.test(.router) { client in
             let set = try await client.execute(
                 uri: "/admin/clients/com.example.juice.web/quirks", method: .put, headers: Self.admin,
-                body: ByteBuffer(string: #"{"booleans_as_strings":true,"id_token_lifetime":600}"#))
+                body: ByteBuffer(string: #"{"booleans_as_strings":true,"id_token_lifetime":600,"issuer":"https://appleid.apple.com"}"#))
             #expect(set.status == .noContent)
+            let refused = try await client.execute(
+                uri: "/admin/clients/com.example.juice.web/quirks", method: .put, headers: Self.admin,
+                body: ByteBuffer(string: #"{"deletion_event":"account-gone"}"#))
+            #expect(refused.status == .badRequest)
             let order =
                 #"{"client_id":"com.example.juice.web","redirect_uri":"https://juice.example.com/auth/callback","apple_id":"maria@example.com","response_type":"code id_token","response_mode":"form_post","scope":"email"}"#
             let minted = try await client.execute(uri: "/admin/authorizations", method: .post, headers: Self.admin, body: ByteBuffer(string: order))
@@ -64,6 +68,35 @@ struct AdminAccountTests {
                 try JSONSerialization.jsonObject(with: Data(try Base64URL.decode(String(token.split(separator: ".")[1])))) as? [String: Any])
             #expect(claims["email_verified"] as? String == "true")
             #expect((claims["exp"] as? Int).map { $0 - (claims["iat"] as? Int ?? 0) } == 600)
+            #expect(claims["iss"] as? String == "https://appleid.apple.com")
+        }
+    }
+
+    @Test("Return URLs are added to a Services ID once, and only absolute URLs without a fragment")
+    func returnURLs() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            for _ in 0..<2 {
+                let added = try await client.execute(
+                    uri: "/admin/clients/com.example.juice.web/return-urls", method: .post, headers: Self.admin,
+                    body: ByteBuffer(string: #"{"url":"http://127.0.0.1:9091/auth/apple/callback"}"#))
+                #expect(added.status == .noContent)
+            }
+            let urls = try #require(try await server.provider.store.client("com.example.juice.web")?.returnURLs)
+            #expect(urls.filter { $0 == "http://127.0.0.1:9091/auth/apple/callback" }.count == 1)
+            for bad in [#"{"url":"/relative"}"#, #"{"url":"https://x.example.com/cb#frag"}"#, #"{"url":"ftp://x.example.com/"}"#] {
+                let refused = try await client.execute(
+                    uri: "/admin/clients/com.example.juice.web/return-urls", method: .post, headers: Self.admin, body: ByteBuffer(string: bad))
+                #expect(refused.status == .badRequest, "\(bad)")
+            }
+            let onAppID = try await client.execute(
+                uri: "/admin/clients/com.example.juice/return-urls", method: .post, headers: Self.admin,
+                body: ByteBuffer(string: #"{"url":"https://x.example.com/cb"}"#))
+            #expect(onAppID.status == .badRequest)
+            let unknown = try await client.execute(
+                uri: "/admin/clients/com.example.nobody/return-urls", method: .post, headers: Self.admin,
+                body: ByteBuffer(string: #"{"url":"https://x.example.com/cb"}"#))
+            #expect(unknown.status == .notFound)
         }
     }
 

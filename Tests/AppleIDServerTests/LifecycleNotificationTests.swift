@@ -98,6 +98,17 @@ struct LifecycleNotificationTests {
         }
     }
 
+    @Test("the primary App ID's quirk switch chooses the deletion spelling over the server's")
+    func deletionSpellingPerApp() async throws {
+        let (server, account, _) = try await Self.authorizedServer()
+        var primary = try #require(try await server.provider.store.client(TestServer.bundleID))
+        primary.quirks.deletionEvent = .accountDeleted
+        try await server.provider.store.save(primary)
+        try await server.provider.lifecycle.deleteAccount(accountID: account.id)
+        let events = try await Self.deliverAndVerify(server).flatMap(\.events)
+        #expect(events.map(\.type) == [.accountDeleted])
+    }
+
     @Test("the JWT is Apple's shape: exp = iat + 86400, events a JSON string, header kid + alg")
     func payloadShape() async throws {
         let (server, account, _) = try await Self.authorizedServer()

@@ -87,6 +87,7 @@ struct StoreConformanceTests {
 
             var updated = live
             updated.firstName = "Janet"
+            updated.twoFactorEnabled = false
             updated.deletedAt = Fixture.date(10)
             try await store.save(updated)
             #expect(try await store.account(id: live.id) == updated)

@@ -17,12 +17,15 @@ public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
     public var realUserStatus: RealUserStatus
     /// Base32 TOTP secret of the two-factor step.
     public var totpSecret: String
+    /// Whether sign-in asks for the verification code after the password (on by default, as on
+    /// Apple's servers; off for Apple IDs that scripts drive through the pages).
+    public var twoFactorEnabled: Bool
     public var createdAt: Date
     public var deletedAt: Date?
 
     public init(
         id: String, appleID: String, passwordHash: String, firstName: String, lastName: String, email: String,
-        realUserStatus: RealUserStatus, totpSecret: String, createdAt: Date, deletedAt: Date? = nil
+        realUserStatus: RealUserStatus, totpSecret: String, twoFactorEnabled: Bool = true, createdAt: Date, deletedAt: Date? = nil
     ) {
         self.id = id
         self.appleID = appleID.lowercased()
@@ -32,6 +35,7 @@ public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
         self.email = email
         self.realUserStatus = realUserStatus
         self.totpSecret = totpSecret
+        self.twoFactorEnabled = twoFactorEnabled
         self.createdAt = createdAt
         self.deletedAt = deletedAt
     }

@@ -11,18 +11,20 @@ extension InteractionService {
         return account
     }
 
-    /// Checks the two-factor code and signs the browser in; returns the session cookie's value.
-    public func startBrowserSession(accountID: String, code: String) async throws -> String? {
+    /// Checks the two-factor code (when the Apple ID has two-factor on; `nil` only passes when it is
+    /// off) and signs the browser in; returns the session cookie's value.
+    public func startBrowserSession(accountID: String, code: String?) async throws -> String? {
         try await signInBrowser(accountID: accountID, code: code)?.cookie
     }
 
     /// The second step shared by the sign-in pages and the account pages: the TOTP code, then a new
     /// browser session (only its hash is stored).
-    func signInBrowser(accountID: String, code: String) async throws -> (cookie: String, session: BrowserSession)? {
+    func signInBrowser(accountID: String, code: String?) async throws -> (cookie: String, session: BrowserSession)? {
         guard let account = try await store.account(id: accountID), account.deletedAt == nil else { return nil }
         let now = clock.now()
-        guard Credentials.verifyCode(code, secret: account.totpSecret, at: now, window: configuration.secondFactorWindowSteps) else {
-            return nil
+        if account.twoFactorEnabled {
+            guard let code, Credentials.verifyCode(code, secret: account.totpSecret, at: now, window: configuration.secondFactorWindowSteps)
+            else { return nil }
         }
         let cookie = random.hex(bytes: 32)
         let session = BrowserSession(

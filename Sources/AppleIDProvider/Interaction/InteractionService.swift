@@ -47,21 +47,26 @@ public struct InteractionService: Sendable {
         return interaction
     }
 
-    public func signIn(_ interaction: Interaction, appleID: String, password: String) async throws -> Outcome {
-        guard interaction.stage == .signIn else { return .show(interaction, message: nil) }
+    /// Checks the Apple ID and password. With two-factor on, the verification code comes next;
+    /// with it off the browser is signed in at once (the new session's cookie value is returned).
+    public func signIn(_ interaction: Interaction, appleID: String, password: String) async throws -> (Outcome, sessionCookie: String?) {
+        guard interaction.stage == .signIn else { return (.show(interaction, message: nil), nil) }
         guard let account = try await accountForSignIn(appleID: appleID, password: password) else {
-            return try await fail(interaction, message: "Your Apple ID or password was incorrect.")
+            return (try await fail(interaction, message: "Your Apple ID or password was incorrect."), nil)
         }
         var next = interaction
         next.accountID = account.id
         next.stage = .secondFactor
-        try await store.save(next)
-        return .show(next, message: nil)
+        guard !account.twoFactorEnabled else {
+            try await store.save(next)
+            return (.show(next, message: nil), nil)
+        }
+        return try await verifySecondFactor(next, code: nil)
     }
 
     /// Verifies the TOTP code; on success the browser is signed in (the new session's cookie value
     /// is returned alongside).
-    public func verifySecondFactor(_ interaction: Interaction, code: String) async throws -> (Outcome, sessionCookie: String?) {
+    public func verifySecondFactor(_ interaction: Interaction, code: String?) async throws -> (Outcome, sessionCookie: String?) {
         guard interaction.stage == .secondFactor, let accountID = interaction.accountID else {
             return (.show(interaction, message: nil), nil)
         }

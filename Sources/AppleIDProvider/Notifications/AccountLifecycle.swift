@@ -43,7 +43,9 @@ public struct AccountLifecycle: Sendable {
             guard let group = try await provider.store.appGroup(consent.groupID),
                 let identity = identities.first(where: { $0.teamID == group.teamID })
             else { continue }
-            messages.append(message(provider.configuration.accountDeletionEvent, group: group, subject: identity.subject, at: now))
+            let spelling = try await provider.store.client(group.primaryAppID)?.quirks.deletionEvent
+            messages.append(
+                message(spelling ?? provider.configuration.accountDeletionEvent, group: group, subject: identity.subject, at: now))
         }
         try await provider.store.deleteAccount(id: accountID, at: now, notifying: messages)
     }

@@ -36,9 +36,19 @@ public struct ClientQuirks: Codable, Sendable, Hashable {
     public var booleanStyle: BooleanClaim.Style
     /// id_token lifetime in seconds; `nil` uses the provider's default (86,400 s, current traffic).
     public var idTokenLifetime: Int?
+    /// The account-deletion event's spelling for this app group's notifications (set on the primary
+    /// App ID); `nil` uses the provider's (`account-delete`, current traffic; spec §19 #1).
+    public var deletionEvent: NotificationEventType?
+    /// The `iss` of this client's id_tokens; `nil` uses the provider's issuer.
+    public var issuer: String?
 
-    public init(booleanStyle: BooleanClaim.Style = .boolean, idTokenLifetime: Int? = nil) {
+    public init(
+        booleanStyle: BooleanClaim.Style = .boolean, idTokenLifetime: Int? = nil, deletionEvent: NotificationEventType? = nil,
+        issuer: String? = nil
+    ) {
         self.booleanStyle = booleanStyle
         self.idTokenLifetime = idTokenLifetime
+        self.deletionEvent = deletionEvent
+        self.issuer = issuer
     }
 }

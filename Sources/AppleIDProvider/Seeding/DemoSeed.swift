@@ -75,6 +75,8 @@ public struct DemoFacts: Codable, Sendable, Hashable {
 public struct DemoSeed: Sendable {
     public var bundleID: ClientID = "com.example.juice"
     public var servicesID: ClientID = "com.example.juice.web"
+    /// The sample app's callback when it runs on its default port (`swift run juice`).
+    public static let juiceReturnURL = "http://127.0.0.1:8081/auth/apple/callback"
 
     public init() {}
 

@@ -18,7 +18,7 @@ struct IdentityTokenFactory: Sendable {
         let quirks = client?.quirks ?? ClientQuirks()
         let iat = Int(now.timeIntervalSince1970)
         var claims = IdentityTokenClaims(
-            issuer: configuration.issuer, audience: grant.clientID.rawValue,
+            issuer: quirks.issuer ?? configuration.issuer, audience: grant.clientID.rawValue,
             expiresAt: iat + (quirks.idTokenLifetime ?? configuration.idTokenLifetime), issuedAt: iat, subject: grant.subject)
         if let email = grant.email {
             claims.email = email

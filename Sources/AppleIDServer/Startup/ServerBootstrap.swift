@@ -41,7 +41,7 @@ public enum ServerBootstrap {
 
     /// Seeds on the first start; later starts reuse `demo.json` and register this start's return URL.
     static func prepareDemo(provider: AppleIDProvider, settings: ServeSettings, files: DemoFiles) async throws -> (DemoFacts, String) {
-        let returnURLs = [ServerOptions.playgroundReturnURL(baseURL: settings.baseURL)]
+        let returnURLs = [ServerOptions.playgroundReturnURL(baseURL: settings.baseURL), DemoSeed.juiceReturnURL]
         let seed = DemoSeed()
         if var facts = try files.loadFacts(), try await provider.store.team(facts.teamID) != nil {
             try await seed.registerReturnURLs(returnURLs, provider: provider)

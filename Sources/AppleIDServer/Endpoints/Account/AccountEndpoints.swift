@@ -45,6 +45,11 @@ struct AccountEndpoints {
             let form = try await decode(request)
             guard let account = try await provider.interactions.accountForSignIn(appleID: form.appleID ?? "", password: form.password ?? "")
             else { return try signInPage(message: "Your Apple ID or password was incorrect.", status: .unauthorized) }
+            if !account.twoFactorEnabled, let session = try await provider.interactions.startBrowserSession(accountID: account.id, code: nil) {
+                var response = Response(status: .seeOther, headers: [.location: "/account"])
+                response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
+                return response
+            }
             let token = provider.random.hex(bytes: 32)
             pending.start(token: token, accountID: account.id, now: provider.clock.now())
             var response = try codePage(account)

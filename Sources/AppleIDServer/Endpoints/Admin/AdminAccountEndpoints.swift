@@ -3,7 +3,7 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 
-/// Admin calls for Apple IDs, the server's clock and per-client quirk switches.
+/// Admin calls for Apple IDs and the server's clock.
 struct AdminAccountEndpoints {
     let provider: AppleIDProvider
 
@@ -14,9 +14,11 @@ struct AdminAccountEndpoints {
         var lastName: String?
         var email: String?
         var realUserStatus: Int?
+        var twoFactorEnabled: Bool?
 
         enum CodingKeys: String, CodingKey {
             case password, email
+            case twoFactorEnabled = "two_factor_enabled"
             case appleID = "apple_id"
             case firstName = "first_name"
             case lastName = "last_name"
@@ -32,24 +34,17 @@ struct AdminAccountEndpoints {
         let email: String
         let realUserStatus: Int
         let deleted: Bool
-        let currentSecondFactorCode: String
+        let twoFactorEnabled: Bool
+        let currentSecondFactorCode: String?
 
         enum CodingKeys: String, CodingKey {
             case email, deleted
+            case twoFactorEnabled = "two_factor_enabled"
             case appleID = "apple_id"
             case firstName = "first_name"
             case lastName = "last_name"
             case realUserStatus = "real_user_status"
             case currentSecondFactorCode = "current_two_factor_code"
-        }
-    }
-
-    struct QuirksOrder: Decodable {
-        var booleansAsStrings: Bool?
-        var idTokenLifetime: Int?
-        enum CodingKeys: String, CodingKey {
-            case booleansAsStrings = "booleans_as_strings"
-            case idTokenLifetime = "id_token_lifetime"
         }
     }
 
@@ -68,7 +63,8 @@ struct AdminAccountEndpoints {
             do {
                 let account = try await provider.createAccount(
                     appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
-                    realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal)
+                    realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal,
+                    twoFactorEnabled: order.twoFactorEnabled ?? true)
                 return try AdminEndpoints.json(view(account))
             } catch StoreError.conflict {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: "Apple ID \(appleID) exists"))
@@ -89,6 +85,7 @@ struct AdminAccountEndpoints {
                 }
                 account.realUserStatus = value
             }
+            if let twoFactor = order.twoFactorEnabled { account.twoFactorEnabled = twoFactor }
             if let password = order.password {
                 account.passwordHash = await Credentials.hashPassword(password, cost: provider.configuration.passwordHashCost)
             }
@@ -106,27 +103,12 @@ struct AdminAccountEndpoints {
             }
             return try AdminEndpoints.json(["now": ISO8601DateFormatter().string(from: provider.clock.now())])
         }
-        admin.put("/clients/:client/quirks") { request, context in
-            let order = try await request.decode(as: QuirksOrder.self, context: context)
-            let clientID = ClientID(rawValue: try context.parameters.require("client"))
-            guard var client = try await provider.store.client(clientID) else {
-                return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
-            }
-            if let strings = order.booleansAsStrings { client.quirks.booleanStyle = strings ? .string : .boolean }
-            if let lifetime = order.idTokenLifetime {
-                guard lifetime > 0 else { return AdminEndpoints.explained(.invalidRequest("id_token_lifetime must be positive")) }
-                client.quirks.idTokenLifetime = lifetime
-            }
-            try await provider.store.save(client)
-            provider.registryDidChange()
-            return Response(status: .noContent)
-        }
     }
 
     private func view(_ account: AppleIDAccount) -> AccountView {
         AccountView(
             appleID: account.appleID, firstName: account.firstName, lastName: account.lastName, email: account.email,
-            realUserStatus: account.realUserStatus.rawValue, deleted: account.deletedAt != nil,
-            currentSecondFactorCode: provider.currentSecondFactorCode(for: account))
+            realUserStatus: account.realUserStatus.rawValue, deleted: account.deletedAt != nil, twoFactorEnabled: account.twoFactorEnabled,
+            currentSecondFactorCode: account.twoFactorEnabled ? provider.currentSecondFactorCode(for: account) : nil)
     }
 }

@@ -67,6 +67,7 @@ struct AdminEndpoints {
         AdminLifecycleEndpoints(provider: provider).register(on: admin)
         AdminNativeEndpoints(provider: provider).register(on: admin)
         AdminAccountEndpoints(provider: provider).register(on: admin)
+        AdminClientEndpoints(provider: provider).register(on: admin)
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)
             let count = order.count ?? 1

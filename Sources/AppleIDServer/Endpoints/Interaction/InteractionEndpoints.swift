@@ -62,12 +62,7 @@ struct InteractionEndpoints {
         case "sign-in":
             return try await respond(try await interactions.signIn(interaction, appleID: form.appleID ?? "", password: form.password ?? ""))
         case "verify":
-            let (outcome, session) = try await interactions.verifySecondFactor(interaction, code: form.code ?? "")
-            var response = try await respond(outcome)
-            if let session {
-                response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
-            }
-            return response
+            return try await respond(try await interactions.verifySecondFactor(interaction, code: form.code ?? ""))
         case "approve":
             let choices = ConsentChoices(
                 firstName: form.firstName ?? "", lastName: form.lastName ?? "", hideEmail: form.email == "hide")
@@ -75,6 +70,15 @@ struct InteractionEndpoints {
         default:
             return try await pages.render(interaction, message: nil)
         }
+    }
+
+    /// The outcome's page or redirect, signing the browser in when a step started a session.
+    private func respond(_ result: (InteractionService.Outcome, sessionCookie: String?)) async throws -> Response {
+        var response = try await respond(result.0)
+        if let session = result.sessionCookie {
+            response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
+        }
+        return response
     }
 
     private func respond(_ outcome: InteractionService.Outcome) async throws -> Response {

@@ -1,0 +1,81 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Admin calls for registered clients: Return URLs and per-client quirk switches.
+struct AdminClientEndpoints {
+    let provider: AppleIDProvider
+
+    struct ReturnURLOrder: Decodable { var url: String }
+
+    struct QuirksOrder: Decodable {
+        var booleansAsStrings: Bool?
+        var idTokenLifetime: Int?
+        var deletionEvent: String?
+        var issuer: String?
+        enum CodingKeys: String, CodingKey {
+            case issuer
+            case booleansAsStrings = "booleans_as_strings"
+            case idTokenLifetime = "id_token_lifetime"
+            case deletionEvent = "deletion_event"
+        }
+    }
+
+    func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        admin.get("/clients/:client") { _, context in
+            guard let client = try await provider.store.client(ClientID(rawValue: try context.parameters.require("client"))) else {
+                return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no such client"))
+            }
+            return try AdminEndpoints.json(client)
+        }
+        // Adds a Return URL to a Services ID (idempotent): exact matching makes every port its own URL.
+        admin.post("/clients/:client/return-urls") { request, context in
+            let order = try await request.decode(as: ReturnURLOrder.self, context: context)
+            guard let url = URL(string: order.url), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.fragment == nil else {
+                return AdminEndpoints.explained(.invalidRequest("a Return URL is an absolute http or https URL without a fragment"))
+            }
+            return try await change(context) { client in
+                guard client.kind == .service else {
+                    throw OAuthError.invalidRequest("\(client.id) is an App ID; Return URLs belong to Services IDs")
+                }
+                if !client.returnURLs.contains(order.url) { client.returnURLs.append(order.url) }
+            }
+        }
+        admin.put("/clients/:client/quirks") { request, context in
+            let order = try await request.decode(as: QuirksOrder.self, context: context)
+            return try await change(context) { client in
+                if let strings = order.booleansAsStrings { client.quirks.booleanStyle = strings ? .string : .boolean }
+                if let lifetime = order.idTokenLifetime {
+                    guard lifetime > 0 else { throw OAuthError.invalidRequest("id_token_lifetime must be positive") }
+                    client.quirks.idTokenLifetime = lifetime
+                }
+                if let spelling = order.deletionEvent {
+                    let event = NotificationEventType(rawValue: spelling)
+                    guard event.isAccountDeletion else { throw OAuthError.invalidRequest("deletion_event is account-delete or account-deleted") }
+                    client.quirks.deletionEvent = event
+                }
+                if let issuer = order.issuer {
+                    guard URL(string: issuer)?.host != nil else { throw OAuthError.invalidRequest("issuer must be an absolute URL") }
+                    client.quirks.issuer = issuer
+                }
+            }
+        }
+    }
+
+    /// Loads the client of the path, applies `edit`, saves it and drops the registry cache.
+    private func change(_ context: AppleIDRequestContext, _ edit: (inout RegisteredClient) throws -> Void) async throws -> Response {
+        let clientID = ClientID(rawValue: try context.parameters.require("client"))
+        guard var client = try await provider.store.client(clientID) else {
+            return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
+        }
+        do {
+            try edit(&client)
+        } catch let error as OAuthError {
+            return AdminEndpoints.explained(error)
+        }
+        try await provider.store.save(client)
+        provider.registryDidChange()
+        return Response(status: .noContent)
+    }
+}
