@@ -58,6 +58,8 @@ def main():
         step = "the Sign in with Apple button"
         button = wait.until(EC.element_to_be_clickable((By.ID, "sign-in-with-apple")))
         assert button.text.strip() == "Sign in with Apple", f"button title is {button.text!r}"
+        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+        driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "juice-sign-in-page.png"))
         button.click()
 
         step = "Apple ID sign-in page"
@@ -66,9 +68,13 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "button[name=action][value=sign-in]").click()
 
         step = "two-factor page"
-        code = wait.until(EC.presence_of_element_located((By.ID, "development-code"))).text.strip()
-        driver.find_element(By.ID, "code").send_keys(code)
-        driver.find_element(By.CSS_SELECTOR, "button[name=action][value=verify]").click()
+        # Two-factor is on by default for the demo Apple IDs (a switch per Apple ID can turn it off).
+        wait.until(EC.any_of(
+            EC.presence_of_element_located((By.ID, "development-code")), EC.presence_of_element_located((By.ID, "first_name"))))
+        codes = driver.find_elements(By.ID, "development-code")
+        if codes:
+            driver.find_element(By.ID, "code").send_keys(codes[0].text.strip())
+            driver.find_element(By.CSS_SELECTOR, "button[name=action][value=verify]").click()
 
         step = "consent page"
         wait.until(EC.presence_of_element_located((By.ID, "first_name")))
