@@ -67,7 +67,8 @@ struct AppleSignInTests {
             let ask = try await juice.browser.get("/account/name?next=/account")
             #expect(ask.text.contains("What should we call you"))
             #expect(!ask.text.contains("E-mail"))
-            let saved = try await juice.browser.post("/account/name", [("first_name", "Em"), ("last_name", "A"), ("next", "/account")], csrfFrom: ask)
+            let saved = try await juice.browser.post(
+                "/account/name", [("first_name", "Em"), ("last_name", "A"), ("next", "/account")], csrfFrom: ask)
             #expect(saved.headers[.location] == "/account")
             let account = try #require(try await juice.account(email: user.email))
             #expect(account.firstName == "Em")

@@ -43,7 +43,8 @@ struct LifecycleTests {
             #expect(try await juice.deliverNotifications().map(\.type) == ["email-disabled"])
             let off = try await juice.browser.get("/account")
             #expect(off.text.contains("We can&#39;t e-mail you right now (forwarding is off)") || off.text.contains("forwarding-off"))
-            let account = try await juice.database.sql.raw("SELECT email_forwarding FROM accounts").first(decodingColumn: "email_forwarding", as: Bool.self)
+            let account = try await juice.database.sql.raw("SELECT email_forwarding FROM accounts").first(
+                decodingColumn: "email_forwarding", as: Bool.self)
             #expect(account == false)
 
             try await juice.apple.provider.lifecycle.setRelayForwarding(accountID: appleAccount.id, teamID: .init(rawValue: teamID), enabled: true)
@@ -60,7 +61,9 @@ struct LifecycleTests {
             _ = try await juice.browser.signInWithApple(as: user.appleID)
             let account = try #require(try await juice.account(email: user.email))
             let subject = try #require(account.appleSubject)
-            #expect(try await juice.apple.provider.credentialState(subject: .init(rawValue: subject), clientID: .init(rawValue: juice.apple.servicesID)) == .authorized)
+            #expect(
+                try await juice.apple.provider.credentialState(subject: .init(rawValue: subject), clientID: .init(rawValue: juice.apple.servicesID))
+                    == .authorized)
             _ = try await juice.browser.post("/order/apple", [], csrfFrom: try await juice.browser.get("/order/apple"))
 
             let confirm = try await juice.browser.get("/account/delete")
@@ -76,7 +79,9 @@ struct LifecycleTests {
             #expect(try await juice.sessions.count(accountID: account.id) == 0)
             let orders = try await OrderStore(database: juice.database, clock: { Date() }).orders(accountID: account.id)
             #expect(orders.isEmpty)
-            #expect(try await juice.apple.provider.credentialState(subject: .init(rawValue: subject), clientID: .init(rawValue: juice.apple.servicesID)) == .revoked)
+            #expect(
+                try await juice.apple.provider.credentialState(subject: .init(rawValue: subject), clientID: .init(rawValue: juice.apple.servicesID))
+                    == .revoked)
             #expect(try await juice.browser.get("/account").status == .seeOther)
 
             let again = try await juice.browser.approveAtApple(from: try await juice.browser.get("/signin"), as: user.appleID)

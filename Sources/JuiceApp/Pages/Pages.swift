@@ -14,7 +14,18 @@ struct Pages: Sendable {
             "accountLabel": context.account.map { $0.displayName.isEmpty ? "Account" : $0.displayName } ?? "",
         ]
         all.merge(values.compactMapValues { $0 }) { _, page in page }
-        return try renderer.render(template, all, status: status)
+        return try renderer.render(template, Self.withoutEmptyStrings(all), status: status)
+    }
+
+    /// Mustache treats an empty string as true in `{{#name}}` sections; an empty value is no value.
+    static func withoutEmptyStrings(_ values: [String: Any]) -> [String: Any] {
+        values.compactMapValues { value in
+            switch value {
+            case let text as String: text.isEmpty ? nil : text
+            case let nested as [String: Any]: withoutEmptyStrings(nested)
+            default: value
+            }
+        }
     }
 
     func error(_ error: UserFacingError, context: JuiceRequestContext) throws -> Response {
