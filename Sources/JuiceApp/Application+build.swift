@@ -6,9 +6,10 @@ import SignInWithApple
 /// Builds Juice: used by `juice` and by the tests (with an in-memory database and the emulator).
 public func buildJuiceApplication(
     configuration: JuiceConfiguration, database: JuiceDatabase, transport: any HTTPTransport = AsyncHTTPClientTransport(),
-    clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "juice")
+    retry: AppleTokenClient.RetryPolicy = .init(), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "juice")
 ) async throws -> some ApplicationProtocol {
-    let router = try await buildJuiceRouter(configuration: configuration, database: database, transport: transport, clock: clock)
+    let router = try await buildJuiceRouter(
+        configuration: configuration, database: database, transport: transport, retry: retry, clock: clock)
     return Application(
         router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
         logger: logger)
@@ -17,7 +18,7 @@ public func buildJuiceApplication(
 /// Juice's routes.
 public func buildJuiceRouter(
     configuration: JuiceConfiguration, database: JuiceDatabase, transport: any HTTPTransport = AsyncHTTPClientTransport(),
-    clock: @escaping @Sendable () -> Date = { Date() }
+    retry: AppleTokenClient.RetryPolicy = .init(), clock: @escaping @Sendable () -> Date = { Date() }
 ) async throws -> Router<JuiceRequestContext> {
     let sessions = SessionStore(database: database, clock: clock, lifetime: configuration.sessionLifetime)
     let cookies = JuiceCookies(secure: configuration.baseURL.hasPrefix("https://"), sessionLifetime: Int(configuration.sessionLifetime))
@@ -27,7 +28,7 @@ public func buildJuiceRouter(
         intents: SignInIntentStore(database: database, clock: clock, lifetime: configuration.signInWithApple.stateLifetime),
         links: LinkOfferStore(database: database, clock: clock, lifetime: 15 * 60), orders: OrderStore(database: database, clock: clock),
         passwords: configuration.passwordHasher,
-        siwa: try SignInWithAppleClient(configuration: configuration.signInWithApple, transport: transport, clock: clock), pages: pages,
+        siwa: try SignInWithAppleClient(configuration: configuration.signInWithApple, transport: transport, retry: retry, clock: clock), pages: pages,
         cookies: cookies)
 
     let router = Router(context: JuiceRequestContext.self)

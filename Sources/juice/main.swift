@@ -43,7 +43,8 @@ struct Juice: AsyncParsableCommand {
             do {
                 server = try LocalAppleIDServer(dataDirectory: siwaDataDir)
             } catch {
-                throw ValidationError("\(error)")
+                FileHandle.standardError.write(Data("juice: \(error)\n".utf8))
+                throw ExitCode.failure
             }
             local = server
             signInWithApple = server.clientConfiguration(juiceBaseURL: base)
@@ -63,7 +64,9 @@ struct Juice: AsyncParsableCommand {
             do {
                 try await local.register(juiceBaseURL: configuration.baseURL)
             } catch {
-                throw ValidationError("Could not register Juice with the local Apple ID server at \(local.facts.server): \(error)")
+                FileHandle.standardError.write(
+                    Data("juice: could not register with the local Apple ID server at \(local.facts.server): \(error)\n".utf8))
+                throw ExitCode.failure
             }
             logger.info("registered with the local Apple ID server", metadata: ["server": "\(local.facts.server)"])
         }

@@ -43,13 +43,16 @@ struct JuiceHarness {
     }
 }
 
-func withJuice(_ body: @Sendable (JuiceHarness) async throws -> Void) async throws {
+/// - Parameter transport: how Juice reaches the Apple ID server (a test may make some calls fail).
+func withJuice(
+    transport: any HTTPTransport = AsyncHTTPClientTransport(), _ body: @Sendable (JuiceHarness) async throws -> Void
+) async throws {
     try await withAppleIDEmulator { apple in
         let database = try await JuiceDatabase.open(path: nil, logger: Logger(label: "juice-tests"))
         do {
             let configuration = JuiceConfiguration(
                 signInWithApple: apple.clientConfiguration(), passwordHasher: PasswordHasher(cost: 4))
-            let app = try await buildJuiceApplication(configuration: configuration, database: database)
+            let app = try await buildJuiceApplication(configuration: configuration, database: database, transport: transport, retry: .none)
             try await app.test(.router) { client in
                 try await body(JuiceHarness(apple: apple, database: database, browser: JuiceBrowser(client: client, apple: apple)))
             }

@@ -2,6 +2,7 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SignInWithApple
 import Testing
 
 @testable import JuiceApp
@@ -42,7 +43,7 @@ struct LifecycleTests {
             try await juice.apple.provider.lifecycle.setRelayForwarding(accountID: appleAccount.id, teamID: .init(rawValue: teamID), enabled: false)
             #expect(try await juice.deliverNotifications().map(\.type) == ["email-disabled"])
             let off = try await juice.browser.get("/account")
-            #expect(off.text.contains("We can&#39;t e-mail you right now (forwarding is off)") || off.text.contains("forwarding-off"))
+            #expect(off.text.contains("We can't e-mail you right now (forwarding is off)"))
             let account = try await juice.database.sql.raw("SELECT email_forwarding FROM accounts").first(
                 decodingColumn: "email_forwarding", as: Bool.self)
             #expect(account == false)
@@ -50,7 +51,7 @@ struct LifecycleTests {
             try await juice.apple.provider.lifecycle.setRelayForwarding(accountID: appleAccount.id, teamID: .init(rawValue: teamID), enabled: true)
             #expect(try await juice.deliverNotifications().map(\.type) == ["email-enabled"])
             let on = try await juice.browser.get("/account")
-            #expect(!on.text.contains("forwarding-off"))
+            #expect(!on.text.contains("forwarding is off"))
         }
     }
 
@@ -105,5 +106,39 @@ struct LifecycleTests {
             #expect(try await juice.accountCount() == 0)
             #expect(try await juice.browser.get("/account").status == .seeOther)
         }
+    }
+
+    @Test("when Apple cannot be reached to revoke, nothing is deleted and the user is told")
+    func revocationFails() async throws {
+        try await withJuice(transport: RevocationOutage()) { juice in
+            let user = juice.apple.defaultUser
+            _ = try await juice.browser.signInWithApple(as: user.appleID)
+            let confirm = try await juice.browser.get("/account/delete")
+            let response = try await juice.browser.post("/account/delete", [("confirm", "yes")], csrfFrom: confirm)
+            #expect(response.status == .badGateway)
+            #expect(response.text.contains("Nothing was deleted"))
+            #expect(try await juice.accountCount() == 1)
+            #expect(try await juice.browser.get("/account").status == .ok)
+        }
+    }
+
+    @Test("a notification that is not signed by the Apple ID server is refused")
+    func forgedNotification() async throws {
+        try await withJuice { juice in
+            let response = try await juice.browser.client.execute(
+                uri: "/auth/apple/notifications", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"payload":"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."}"#))
+            #expect(response.status == .badRequest)
+        }
+    }
+}
+
+/// The real transport, except that `/auth/revoke` is unreachable.
+struct RevocationOutage: HTTPTransport {
+    let real = AsyncHTTPClientTransport()
+
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        if request.url.hasSuffix("/auth/revoke") { throw AppleServiceError.transport("connection refused") }
+        return try await real.send(request)
     }
 }
