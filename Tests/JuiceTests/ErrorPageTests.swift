@@ -49,7 +49,7 @@ struct ErrorPageTests {
         }
     }
 
-    @Test("a malformed callback and an unknown juice")
+    @Test("a malformed callback, an unknown juice, an unknown page")
     func malformed() async throws {
         try await withJuice { juice in
             let response = try await juice.browser.client.execute(
@@ -57,6 +57,7 @@ struct ErrorPageTests {
                 body: ByteBuffer(string: "state=a&state=b"))
             Self.expectHumanPage(response, title: "Sign in with Apple did not complete")
             Self.expectHumanPage(try await juice.browser.get("/juices/durian"), title: "We don&#39;t have that juice", status: .notFound)
+            Self.expectHumanPage(try await juice.browser.get("/no/such/page"), title: "Page not found", status: .notFound)
         }
     }
 }
