@@ -19,6 +19,7 @@ public final class AppleIDProvider: Sendable {
     let refreshGrant: RefreshTokenGrant
     let revocation: Revocation
     let registryCache: RegistryCache
+    let identities: TeamIdentities
 
     /// Loads (or creates) the signing keys and wires the engine.
     public static func start(
@@ -43,6 +44,7 @@ public final class AppleIDProvider: Sendable {
         self.logger = logger
         let idTokens = IdentityTokenFactory(signer: TokenSigner(keyRing: keyRing), configuration: configuration)
         let identities = TeamIdentities(store: store, random: random, relayDomain: configuration.relayDomain)
+        self.identities = identities
         let tokens = TokenIssuance(store: store, random: random, configuration: configuration)
         self.pipeline = AuthorizationPipeline(registry: store)
         self.registryCache = RegistryCache(registry: store, lifetime: configuration.registryCacheLifetime)
@@ -74,6 +76,7 @@ public final class AppleIDProvider: Sendable {
         await answer(endpoint: "token", clientID: request.clientID) {
             let now = self.clock.now()
             let grantType = GrantType(rawValue: try Self.required(request.grantType, "grant_type"))
+            if grantType == .clientCredentials { return try await self.transfers.migrationToken(request, now: now) }
             let client = try await self.authenticator.authenticate(clientID: request.clientID, secret: request.clientSecret, now: now)
             switch grantType {
             case .authorizationCode: return try await self.codeGrant.exchange(request, client: client, now: now)
@@ -118,7 +121,7 @@ public final class AppleIDProvider: Sendable {
         logger.notice("signing keys rotated", metadata: ["active_kid": "\(keyRing.activeKeyID)"])
     }
 
-    private func answer<T>(endpoint: String, clientID: String?, _ work: () async throws -> T) async -> Result<T, OAuthError> {
+    func answer<T>(endpoint: String, clientID: String?, _ work: () async throws -> T) async -> Result<T, OAuthError> {
         do {
             return .success(try await work())
         } catch let error as OAuthError {

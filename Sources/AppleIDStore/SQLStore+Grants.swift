@@ -83,9 +83,13 @@ struct GrantRow: Codable, Sendable {
     var authTime: Double
     var createdAt: Double
     var revokedAt: Double?
+    var transferSubject: String?
+    var transferWindowEndsAt: Double?
 
     enum CodingKeys: String, CodingKey {
         case id, subject, scopes, email
+        case transferSubject = "transfer_subject"
+        case transferWindowEndsAt = "transfer_window_ends_at"
         case accountID = "account_id"
         case teamID = "team_id"
         case groupID = "group_id"
@@ -111,6 +115,8 @@ struct GrantRow: Codable, Sendable {
         authTime = grant.authTime.sqlSeconds
         createdAt = grant.createdAt.sqlSeconds
         revokedAt = grant.revokedAt?.sqlSeconds
+        transferSubject = grant.transferSubject?.rawValue
+        transferWindowEndsAt = grant.transferWindowEndsAt?.sqlSeconds
     }
 
     func grant() throws -> Grant {
@@ -120,7 +126,8 @@ struct GrantRow: Codable, Sendable {
             scopes: try JSONColumn.decode([Scope].self, from: scopes), email: email, isPrivateEmail: isPrivateEmail,
             realUserStatus: try .decoded(realUserStatus, table: Self.table, column: "real_user_status"),
             authTime: Date(sqlSeconds: authTime), createdAt: Date(sqlSeconds: createdAt),
-            revokedAt: revokedAt.map(Date.init(sqlSeconds:))
+            revokedAt: revokedAt.map(Date.init(sqlSeconds:)), transferSubject: transferSubject.map(Subject.init(rawValue:)),
+            transferWindowEndsAt: transferWindowEndsAt.map(Date.init(sqlSeconds:))
         )
     }
 }

@@ -77,6 +77,8 @@ extension SQLStore: ExpiredRecordStore {
         removed += try await db.delete(from: "interactions").where("expires_at", .lessThan, now.sqlSeconds).returning("id").all().count
         removed += try await db.delete(from: BrowserSessionRow.table).where("expires_at", .lessThan, now.sqlSeconds)
             .returning("id_hash").all().count
+        removed += try await db.delete(from: MigrationTokenRow.table).where("expires_at", .lessThan, now.sqlSeconds)
+            .returning("token_hash").all().count
         return removed
     }
 }

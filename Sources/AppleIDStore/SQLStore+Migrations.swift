@@ -198,6 +198,43 @@ extension SQLStore {
             statements: [
                 "ALTER TABLE accounts ADD COLUMN two_factor_enabled BOOLEAN NOT NULL DEFAULT TRUE"
             ]),
+        SchemaMigration(
+            version: 4,
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS app_transfers (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL,
+                    from_team_id TEXT NOT NULL,
+                    to_team_id TEXT NOT NULL,
+                    transferred_at DOUBLE PRECISION NOT NULL,
+                    window_ends_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS app_transfers_group ON app_transfers (group_id, transferred_at)",
+                """
+                CREATE TABLE IF NOT EXISTS transfer_subjects (
+                    account_id TEXT NOT NULL,
+                    from_team_id TEXT NOT NULL,
+                    to_team_id TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    PRIMARY KEY (account_id, from_team_id, to_team_id),
+                    UNIQUE (to_team_id, subject)
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS migration_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    team_id TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "ALTER TABLE grants ADD COLUMN transfer_subject TEXT",
+                "ALTER TABLE grants ADD COLUMN transfer_window_ends_at DOUBLE PRECISION",
+                "CREATE INDEX IF NOT EXISTS clients_group ON clients (group_id)",
+                "CREATE INDEX IF NOT EXISTS consents_group ON consents (group_id)",
+            ]),
     ]
 
     /// Brings the schema up to the newest version. Safe to call on every start, and from several

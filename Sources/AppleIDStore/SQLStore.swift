@@ -38,9 +38,14 @@ public final class SQLStore: Sendable {
 
     /// `INSERT` the row, or on a conflict over `keys` overwrite every column with the new values.
     func upsert(_ row: some Encodable & Sendable, into table: String, key keys: [String]) async throws {
+        try await Self.upsert(row, into: table, key: keys, on: db)
+    }
+
+    /// Inserts `row`, or replaces the row with the same `keys`, on `db` (a transaction's connection).
+    static func upsert(_ row: some Encodable & Sendable, into table: String, key keys: [String], on db: any SQLDatabase) async throws {
         try await db.insert(into: table)
-            .model(row, with: Self.rowEncoder)
-            .onConflict(with: keys) { try $0.set(excludedContentOf: row, with: Self.rowEncoder) }
+            .model(row, with: rowEncoder)
+            .onConflict(with: keys) { try $0.set(excludedContentOf: row, with: rowEncoder) }
             .run()
     }
 

@@ -27,7 +27,7 @@ struct StartupTests {
         #expect(facts.teamID.rawValue.count == 10)
         #expect(facts.keyID.rawValue.count == 10)
         #expect(facts.users.map(\.realUserStatus) == [2, 1])
-        #expect(facts.returnURLs == ["http://127.0.0.1:8080/playground/callback"])
+        #expect(facts.returnURLs == ["http://127.0.0.1:8080/playground/callback", DemoSeed.juiceReturnURL])
         let keyFile = files.keyURL(facts.keyID).path
         #expect(facts.keyFile == keyFile)
         #expect(try String(contentsOfFile: keyFile, encoding: .utf8) == keyPEM)
@@ -41,7 +41,8 @@ struct StartupTests {
         #expect(again.teamID == facts.teamID)
         #expect(againKey == keyPEM)
         #expect(again.server == "http://127.0.0.1:9090")
-        #expect(again.returnURLs == ["http://127.0.0.1:8080/playground/callback", "http://127.0.0.1:9090/playground/callback"])
+        #expect(
+            again.returnURLs == ["http://127.0.0.1:8080/playground/callback", DemoSeed.juiceReturnURL, "http://127.0.0.1:9090/playground/callback"])
         #expect(try files.loadFacts() == again)
 
         let banner = ServerBootstrap.banner(facts: again, options: ServerOptions(port: 9090, adminToken: "t"), dataDirectory: directory.path)

@@ -315,7 +315,8 @@ struct TokenEndpointTests {
         ShapeCase("grant_type missing", client + [("code", "c1"), ("redirect_uri", TestServer.redirectURI)], "invalid_request"),
         ShapeCase("grant_type password", client + [("grant_type", "password"), ("username", "maria"), ("password", "x")], "unsupported_grant_type"),
         ShapeCase(
-            "grant_type client_credentials", client + [("grant_type", "client_credentials"), ("scope", "user.migration")], "unsupported_grant_type"),
+            "grant_type client_credentials without a transfer", client + [("grant_type", "client_credentials"), ("scope", "user.migration")],
+            "unauthorized_client"),
         ShapeCase("code twice", body: Form.encode(client + codeGrant) + "&code=c2", "invalid_request"),
         ShapeCase("malformed percent-encoding in a value", body: Form.encode(client + codeGrant) + "&state=%ZZ", "invalid_request"),
         ShapeCase("malformed percent-encoding in a name", body: Form.encode(client + codeGrant) + "&%ZZ=1", "invalid_request"),

@@ -25,7 +25,7 @@ struct TeamIdentities: Sendable {
     }
 
     /// Apple's shape: six digits, 32 lowercase hex characters, four digits.
-    private func makeSubject() -> Subject {
+    func makeSubject() -> Subject {
         Subject(rawValue: "\(random.digits(6)).\(random.hex(bytes: 16)).\(random.digits(4))")
     }
 }

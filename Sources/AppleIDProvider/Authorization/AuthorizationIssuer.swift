@@ -40,10 +40,13 @@ struct AuthorizationIssuer: Sendable {
                     email: email)
             }
         }
-        let grant = Grant(
+        var grant = Grant(
             id: random.hex(bytes: 16), accountID: account.id, teamID: request.teamID, groupID: request.groupID,
             clientID: request.clientID, subject: identity.subject, scopes: consent.scopes, email: consent.email,
             isPrivateEmail: consent.isPrivateEmail, realUserStatus: account.realUserStatus, authTime: authTime, createdAt: now)
+        if let (subject, windowEnd) = try await transferSubject(accountID: account.id, groupID: request.groupID, teamID: request.teamID, now: now) {
+            (grant.transferSubject, grant.transferWindowEndsAt) = (subject, windowEnd)
+        }
         try await store.save(grant)
 
         let code = OpaqueToken.make(.code, random: random)
@@ -63,5 +66,14 @@ struct AuthorizationIssuer: Sendable {
         if let state = request.state { parameters.append(("state", state)) }
         if let user { parameters.append(("user", try user.jsonString())) }
         return AuthorizationResponse(redirectURI: request.redirectURI, responseMode: request.responseMode, parameters: parameters)
+    }
+
+    /// The migrated user's transfer identifier while the group's latest transfer to `teamID` is in
+    /// its 60-day window.
+    private func transferSubject(accountID: String, groupID: ClientID, teamID: TeamID, now: Date) async throws -> (Subject, Date)? {
+        guard let transfer = try await store.transfers(groupID: groupID).first, transfer.toTeamID == teamID, transfer.isOpen(at: now),
+            let migrated = try await store.transferSubject(accountID: accountID, fromTeamID: transfer.fromTeamID, toTeamID: teamID)
+        else { return nil }
+        return (migrated.subject, transfer.windowEndsAt)
     }
 }

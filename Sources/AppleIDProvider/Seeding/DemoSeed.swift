@@ -86,18 +86,14 @@ public struct DemoSeed: Sendable {
         provider: AppleIDProvider, server: String, returnURLs: [String], keyFilePath: (KeyID) -> String
     ) async throws -> (facts: DemoFacts, privateKeyPEM: String) {
         let random = provider.random
-        let upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-        let teamID = TeamID(rawValue: random.string(length: 10, alphabet: upper))
-        let keyID = KeyID(rawValue: random.string(length: 10, alphabet: upper))
         let store = provider.store
-        try await store.save(DeveloperTeam(id: teamID, name: "Juice Demo Team"))
+        let teamID = try await provider.registerTeam(name: "Juice Demo Team").id
         try await store.save(AppGroup(primaryAppID: bundleID, teamID: teamID, displayName: "Juice"))
         try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID))
         try await store.save(
             RegisteredClient(id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: returnURLs))
-        let privateKey = P256.Signing.PrivateKey()
-        try await store.save(
-            DeveloperKey(id: keyID, teamID: teamID, primaryAppID: bundleID, publicKeyPEM: privateKey.publicKey.pemRepresentation))
+        let (key, privateKeyPEM) = try await provider.registerKey(teamID: teamID, primaryAppID: bundleID)
+        let keyID = key.id
 
         let users = [
             DemoFacts.User(
@@ -115,7 +111,7 @@ public struct DemoSeed: Sendable {
         let facts = DemoFacts(
             server: server, issuer: provider.configuration.issuer, teamID: teamID, keyID: keyID, keyFile: keyFilePath(keyID),
             bundleID: bundleID, servicesID: servicesID, returnURLs: returnURLs, users: users, adminToken: random.hex(bytes: 24))
-        return (facts, privateKey.pemRepresentation)
+        return (facts, privateKeyPEM)
     }
 
     /// Makes sure the Services ID lists `returnURLs` (a later start on another port adds its own).

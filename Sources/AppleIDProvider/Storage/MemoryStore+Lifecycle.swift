@@ -72,7 +72,10 @@ extension MemoryStore: ExpiredRecordStore {
             state.tokens = state.tokens.filter { $0.value.expiresAt.map { $0 >= now } ?? true }
             state.interactions = state.interactions.filter { $0.value.expiresAt >= now }
             state.sessions = state.sessions.filter { $0.value.expiresAt >= now }
+            let migrationTokens = state.migrationTokens.count
+            state.migrationTokens = state.migrationTokens.filter { $0.value.expiresAt >= now }
             return before - (state.codes.count + state.tokens.count + state.interactions.count + state.sessions.count)
+                + (migrationTokens - state.migrationTokens.count)
         }
     }
 }

@@ -21,6 +21,9 @@ public final class MemoryStore: Sendable {
         var signingKeys: [SigningKeyID: SigningKeyRecord] = [:]
         var outbox: [String: OutboxMessage] = [:]
         var attempts: [String: [DeliveryAttempt]] = [:]
+        var transfers: [String: AppTransfer] = [:]
+        var transferSubjects: [String: TransferSubject] = [:]
+        var migrationTokens: [String: MigrationToken] = [:]
     }
 
     let state = Mutex(State())

@@ -73,7 +73,7 @@ public protocol SigningKeyStore: Sendable {
 /// Everything the provider stores. The memory store and the SQL stores implement all of it and
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
-    & OutboxStore & LifecycleStore & ExpiredRecordStore
+    & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -120,4 +120,22 @@ public protocol ExpiredRecordStore: Sendable {
     /// interactions and browser sessions expired before `now`. Returns how many rows went.
     @discardableResult
     func purgeExpired(now: Date, codesExpiredBefore: Date) async throws -> Int
+}
+
+/// App transfers between teams and user migration (spec §17.4).
+public protocol TransferStore: Sendable {
+    /// The group's transfers, newest first.
+    func transfers(groupID: ClientID) async throws -> [AppTransfer]
+    /// The clients of an app group: its primary App ID and Services IDs.
+    func clients(groupID: ClientID) async throws -> [RegisteredClient]
+    /// Every user's consent for the group.
+    func consents(groupID: ClientID) async throws -> [Consent]
+    func transferSubject(accountID: String, fromTeamID: TeamID, toTeamID: TeamID) async throws -> TransferSubject?
+    func transferSubject(_ subject: Subject, toTeamID: TeamID) async throws -> TransferSubject?
+    /// Moves the group and its clients, revokes every live grant of the group (tokens issued to the
+    /// sending team), rewrites the consents, records the transfer identifiers and the transfer: all
+    /// or nothing.
+    func apply(_ plan: TransferPlan) async throws
+    func save(_ token: MigrationToken) async throws
+    func migrationToken(hash: String) async throws -> MigrationToken?
 }

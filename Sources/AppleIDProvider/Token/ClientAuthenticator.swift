@@ -18,14 +18,26 @@ struct ClientAuthenticator: Sendable {
     let cache: VerifiedSecretCache
 
     func authenticate(clientID rawClientID: String?, secret: String?, now: Date) async throws -> RegisteredClient {
+        try await authenticate(clientID: rawClientID, secret: secret, now: now, formerTeams: { _ in [] }).client
+    }
+
+    /// Authenticates a client whose secret may also come from a team the client's group was
+    /// transferred away from (`formerTeams`; the user-migration calls of spec §17.4). The secret's
+    /// team is returned with the client.
+    func authenticate(
+        clientID rawClientID: String?, secret: String?, now: Date, formerTeams: (RegisteredClient) async throws -> [TeamID]
+    ) async throws -> AuthenticatedClient {
         guard let rawClientID, !rawClientID.isEmpty else { throw OAuthError.invalidRequest("client_id is missing") }
         guard let secret, !secret.isEmpty else { throw OAuthError.invalidClient("client_secret is missing") }
         let clientID = ClientID(rawValue: rawClientID)
         guard let client = try await clients.client(clientID, now: now) else {
             throw OAuthError.invalidClient("client_id \(rawClientID) is not registered")
         }
+        let teams = [client.teamID] + (try await formerTeams(client))
         let secretHash = SHA256.hash(data: Array(secret.utf8))
-        if cache.isVerified(secretHash: secretHash, for: clientID, now: now) { return client }
+        if let team = cache.verifiedTeam(secretHash: secretHash, for: clientID, now: now), teams.contains(team) {
+            return AuthenticatedClient(client: client, teamID: team)
+        }
 
         let (header, claims) = try decode(secret)
         guard header.alg == "ES256" else {
@@ -35,16 +47,17 @@ struct ClientAuthenticator: Sendable {
         guard let key = try await registry.developerKey(KeyID(rawValue: kid)) else {
             throw OAuthError.invalidClient("client secret kid \(kid) is not a registered Sign in with Apple key")
         }
-        guard key.teamID == client.teamID else {
+        guard teams.contains(key.teamID) else {
             throw OAuthError.invalidClient("key \(kid) belongs to team \(key.teamID), not to \(client.id)'s team \(client.teamID)")
         }
         guard key.primaryAppID == client.groupID else {
             throw OAuthError.invalidClient("key \(kid) is for primary App ID \(key.primaryAppID), not \(client.id)'s group \(client.groupID)")
         }
         try await verifySignature(secret, key: key)
-        try check(claims, client: client, now: now)
-        cache.remember(secretHash: secretHash, for: clientID, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)))
-        return client
+        try check(claims, client: client, teamID: key.teamID, now: now)
+        cache.remember(
+            secretHash: secretHash, for: clientID, teamID: key.teamID, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)))
+        return AuthenticatedClient(client: client, teamID: key.teamID)
     }
 
     private func decode(_ secret: String) throws -> (MandatoryHeader, ClientSecretClaims) {
@@ -77,10 +90,10 @@ struct ClientAuthenticator: Sendable {
         }
     }
 
-    private func check(_ claims: ClientSecretClaims, client: RegisteredClient, now: Date) throws {
+    private func check(_ claims: ClientSecretClaims, client: RegisteredClient, teamID: TeamID, now: Date) throws {
         let nowSeconds = Int(now.timeIntervalSince1970)
-        guard claims.issuer == client.teamID.rawValue else {
-            throw OAuthError.invalidClient("client secret iss is \(claims.issuer), must be the Team ID \(client.teamID)")
+        guard claims.issuer == teamID.rawValue else {
+            throw OAuthError.invalidClient("client secret iss is \(claims.issuer), must be the Team ID \(teamID)")
         }
         guard claims.subject == client.id.rawValue else {
             throw OAuthError.invalidClient("client secret sub is \(claims.subject), must equal client_id \(client.id)")
@@ -109,10 +122,18 @@ struct ClientAuthenticator: Sendable {
     }
 }
 
+/// A client authenticated by a secret of `teamID`: its own team, or during a transfer window the
+/// team it was transferred from.
+struct AuthenticatedClient: Sendable {
+    let client: RegisteredClient
+    let teamID: TeamID
+}
+
 /// Client secrets already verified, by SHA-256, until they expire.
 final class VerifiedSecretCache: Sendable {
     private struct Entry {
         let clientID: ClientID
+        let teamID: TeamID
         let expiresAt: Date
     }
 
@@ -121,21 +142,22 @@ final class VerifiedSecretCache: Sendable {
 
     init(capacity: Int = 10_000) { self.capacity = capacity }
 
-    func isVerified(secretHash: SHA256.Digest, for clientID: ClientID, now: Date) -> Bool {
+    /// The team whose key signed this secret for `clientID`, if it was verified and has not expired.
+    func verifiedTeam(secretHash: SHA256.Digest, for clientID: ClientID, now: Date) -> TeamID? {
         entries.withLock { entries in
-            guard let entry = entries[secretHash] else { return false }
+            guard let entry = entries[secretHash] else { return nil }
             guard entry.expiresAt > now else {
                 entries[secretHash] = nil
-                return false
+                return nil
             }
-            return entry.clientID == clientID
+            return entry.clientID == clientID ? entry.teamID : nil
         }
     }
 
-    func remember(secretHash: SHA256.Digest, for clientID: ClientID, expiresAt: Date) {
+    func remember(secretHash: SHA256.Digest, for clientID: ClientID, teamID: TeamID, expiresAt: Date) {
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[secretHash] = Entry(clientID: clientID, expiresAt: expiresAt)
+            entries[secretHash] = Entry(clientID: clientID, teamID: teamID, expiresAt: expiresAt)
         }
     }
 }

@@ -18,11 +18,15 @@ public struct Grant: Codable, Sendable, Hashable, Identifiable {
     public var authTime: Date
     public var createdAt: Date
     public var revokedAt: Date?
+    /// For a user migrated by an app transfer: the transfer identifier, sent as `transfer_sub` in
+    /// id_tokens until the transfer's 60-day window ends (spec §17.4).
+    public var transferSubject: Subject?
+    public var transferWindowEndsAt: Date?
 
     public init(
         id: String, accountID: String, teamID: TeamID, groupID: ClientID, clientID: ClientID, subject: Subject,
         scopes: [Scope], email: String?, isPrivateEmail: Bool, realUserStatus: RealUserStatus, authTime: Date,
-        createdAt: Date, revokedAt: Date? = nil
+        createdAt: Date, revokedAt: Date? = nil, transferSubject: Subject? = nil, transferWindowEndsAt: Date? = nil
     ) {
         self.id = id
         self.accountID = accountID
@@ -37,6 +41,8 @@ public struct Grant: Codable, Sendable, Hashable, Identifiable {
         self.authTime = authTime
         self.createdAt = createdAt
         self.revokedAt = revokedAt
+        self.transferSubject = transferSubject
+        self.transferWindowEndsAt = transferWindowEndsAt
     }
 }
 

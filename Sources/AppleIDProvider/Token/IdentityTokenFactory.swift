@@ -25,6 +25,9 @@ struct IdentityTokenFactory: Sendable {
             claims.emailVerified = BooleanClaim(true, style: quirks.booleanStyle)
             if grant.isPrivateEmail { claims.isPrivateEmail = BooleanClaim(true, style: quirks.booleanStyle) }
         }
+        if let transferSubject = grant.transferSubject, let end = grant.transferWindowEndsAt, now < end {
+            claims.transferSubject = transferSubject
+        }
         switch kind {
         case .authorization(let nonce, let code, let accessToken):
             claims.nonce = nonce

@@ -68,6 +68,7 @@ struct AdminEndpoints {
         AdminNativeEndpoints(provider: provider).register(on: admin)
         AdminAccountEndpoints(provider: provider).register(on: admin)
         AdminClientEndpoints(provider: provider).register(on: admin)
+        AdminTransferEndpoints(provider: provider).register(on: admin)
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)
             let count = order.count ?? 1

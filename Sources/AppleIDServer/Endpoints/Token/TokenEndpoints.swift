@@ -1,8 +1,10 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Hummingbird
+import HummingbirdAuth
 
-/// `POST /auth/token` and `POST /auth/revoke`: form-encoded, `client_secret_post` only (spec §4, §6).
+/// `POST /auth/token`, `POST /auth/revoke` and `POST /auth/usermigrationinfo`: form-encoded,
+/// `client_secret_post` only (spec §4, §6, §17.4).
 struct TokenEndpoints {
     let provider: AppleIDProvider
 
@@ -28,6 +30,18 @@ struct TokenEndpoints {
             }
             switch await provider.revoke(revocation) {
             case .success: return Response(status: .ok, headers: [.cacheControl: "no-store", .pragma: "no-cache"])
+            case .failure(let error): return OAuthHTTP.error(error)
+            }
+        }
+        router.post("/auth/usermigrationinfo") { request, _ in
+            let migration: UserMigrationRequest
+            do throws(OAuthError) {
+                migration = try await FormDecoding.decodeForm(UserMigrationRequest.self, from: request)
+            } catch {
+                return refused(error)
+            }
+            switch await provider.transfers.userMigrationInfo(migration, bearerToken: request.headers.bearer?.token) {
+            case .success(let answer): return OAuthHTTP.json(answer)
             case .failure(let error): return OAuthHTTP.error(error)
             }
         }

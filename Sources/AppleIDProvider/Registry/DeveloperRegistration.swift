@@ -1,0 +1,43 @@
+import AppleIDProtocol
+import Crypto
+import Foundation
+
+extension AppleIDProvider {
+    /// Registers a developer team; a Team ID is made up (10 characters, Apple's shape) when none is given.
+    public func registerTeam(id: TeamID? = nil, name: String) async throws -> DeveloperTeam {
+        let team = DeveloperTeam(id: id ?? TeamID(rawValue: Self.appleStyleIdentifier(random)), name: name)
+        guard try await store.team(team.id) == nil else { throw StoreError.conflict("team \(team.id) exists") }
+        try await store.save(team)
+        return team
+    }
+
+    /// Makes a Sign in with Apple key for a team and primary App ID, as the developer console does:
+    /// the store keeps the public key; the private key (PEM, the `.p8` contents) is returned once.
+    public func registerKey(teamID: TeamID, primaryAppID: ClientID) async throws -> (key: DeveloperKey, privateKeyPEM: String) {
+        guard try await store.team(teamID) != nil else { throw RegistrationError.unknownTeam(teamID) }
+        guard try await store.appGroup(primaryAppID) != nil else { throw RegistrationError.unknownAppGroup(primaryAppID) }
+        let privateKey = P256.Signing.PrivateKey()
+        let key = DeveloperKey(
+            id: KeyID(rawValue: Self.appleStyleIdentifier(random)), teamID: teamID, primaryAppID: primaryAppID,
+            publicKeyPEM: privateKey.publicKey.pemRepresentation)
+        try await store.save(key)
+        return (key, privateKey.pemRepresentation)
+    }
+
+    /// Ten upper-case letters and digits: the shape of Team IDs and Key IDs.
+    static func appleStyleIdentifier(_ random: any RandomSource) -> String {
+        random.string(length: 10, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    }
+}
+
+public enum RegistrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownTeam(TeamID)
+    case unknownAppGroup(ClientID)
+
+    public var description: String {
+        switch self {
+        case .unknownTeam(let id): "no team \(id)"
+        case .unknownAppGroup(let id): "no app group \(id)"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Admin calls for developer teams, their Sign in with Apple keys, and app transfers (spec §17.4).
+struct AdminTransferEndpoints {
+    let provider: AppleIDProvider
+
+    struct TeamOrder: Decodable {
+        var teamID: String?
+        var name: String?
+        enum CodingKeys: String, CodingKey {
+            case name
+            case teamID = "team_id"
+        }
+    }
+
+    struct KeyOrder: Decodable {
+        var primaryAppID: String
+        enum CodingKeys: String, CodingKey { case primaryAppID = "primary_app_id" }
+    }
+
+    /// The new key: the private half is shown this once, like the console's `.p8` download.
+    struct NewKey: Encodable {
+        let keyID: String
+        let teamID: String
+        let primaryAppID: String
+        let privateKeyPEM: String
+        enum CodingKeys: String, CodingKey {
+            case keyID = "key_id"
+            case teamID = "team_id"
+            case primaryAppID = "primary_app_id"
+            case privateKeyPEM = "private_key_pem"
+        }
+    }
+
+    struct TransferOrder: Decodable {
+        var groupID: String
+        var recipientTeamID: String
+        enum CodingKeys: String, CodingKey {
+            case groupID = "group_id"
+            case recipientTeamID = "recipient_team_id"
+        }
+    }
+
+    func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        admin.post("/teams") { request, context in
+            let order = try await request.decode(as: TeamOrder.self, context: context)
+            if let id = order.teamID, id.count != 10 || !id.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
+                return AdminEndpoints.explained(.invalidRequest("team_id is 10 upper-case letters and digits"))
+            }
+            do {
+                let team = try await provider.registerTeam(id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team")
+                return try AdminEndpoints.json(["team_id": team.id.rawValue, "name": team.name])
+            } catch StoreError.conflict(let what) {
+                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: what))
+            }
+        }
+        admin.post("/teams/:team/keys") { request, context in
+            let order = try await request.decode(as: KeyOrder.self, context: context)
+            let teamID = TeamID(rawValue: try context.parameters.require("team"))
+            do {
+                let (key, pem) = try await provider.registerKey(teamID: teamID, primaryAppID: ClientID(rawValue: order.primaryAppID))
+                return try AdminEndpoints.json(
+                    NewKey(keyID: key.id.rawValue, teamID: teamID.rawValue, primaryAppID: order.primaryAppID, privateKeyPEM: pem))
+            } catch let error as RegistrationError {
+                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: error.description))
+            }
+        }
+        admin.post("/transfers") { request, context in
+            let order = try await request.decode(as: TransferOrder.self, context: context)
+            do {
+                let transfer = try await provider.transfers.transfer(
+                    groupID: ClientID(rawValue: order.groupID), to: TeamID(rawValue: order.recipientTeamID))
+                return try AdminEndpoints.json(transfer)
+            } catch let error as TransferError {
+                let status = if case .sameTeam = error { 400 } else { 404 }
+                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: status, reason: error.description))
+            }
+        }
+        admin.get("/transfers") { request, _ in
+            guard let groupID = request.uri.queryParameters.get("group_id") else {
+                return AdminEndpoints.explained(.invalidRequest("group_id is required"))
+            }
+            return try AdminEndpoints.json(["transfers": try await provider.store.transfers(groupID: ClientID(rawValue: groupID))])
+        }
+    }
+}
