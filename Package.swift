@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "siwa", targets: ["siwa"]),
+        .executable(name: "juice", targets: ["juice"]),
         .library(name: "AppleIDProtocol", targets: ["AppleIDProtocol"]),
         .library(name: "AppleIDProvider", targets: ["AppleIDProvider"]),
         .library(name: "AppleIDStore", targets: ["AppleIDStore"]),
@@ -124,6 +125,31 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "JuiceApp",
+            dependencies: [
+                "SignInWithApple",
+                "SignInWithAppleHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Templates")]
+        ),
+        .executableTarget(
+            name: "juice",
+            dependencies: [
+                "JuiceApp",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "rsa-sign-rate",
             dependencies: [
@@ -167,6 +193,17 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "JuiceTests",
+            dependencies: [
+                "JuiceApp",
+                "SignInWithApple",
+                "SignInWithAppleTesting",
+                "AppleIDProvider",
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

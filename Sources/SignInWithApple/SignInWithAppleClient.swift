@@ -104,7 +104,7 @@ public struct SignInWithAppleClient: Sendable {
         }
         let identity = try await identityTokens.verify(idToken, nonce: pending.nonce, accessToken: response.accessToken)
         if let frontChannel, frontChannel.subject != identity.subject { throw CallbackError.subjectMismatch }
-        return SignInResult(identity: identity, user: callback.user, tokens: response)
+        return SignInResult(identity: identity, user: callback.user, tokens: response, state: state)
     }
 
     /// Verifies an identity token of any client of the app group (a native app's, for instance).
@@ -126,6 +126,9 @@ public struct SignInResult: Sendable, Hashable {
     public var user: AuthorizedUser?
     /// Keep ``TokenResponse/refreshToken`` to revoke it when the user deletes their account.
     public var tokens: TokenResponse
+    /// The `state` of the authorization this result completes: the key under which an app kept what
+    /// the sign-in was for (plain sign-in, linking an existing account, a page to return to).
+    public var state: String
 
     /// Whether this is the user's first authorization of the app group.
     public var isFirstAuthorization: Bool { user != nil }

@@ -63,13 +63,7 @@ public struct AppleIDEmulator: Sendable {
     /// `choices` on the consent page (default: their own name, the real e-mail). Returns what the
     /// browser would deliver to the redirect URI.
     public func approve(_ pending: PendingAuthorization, as appleID: String, choices: ConsentChoices? = nil) async throws -> AuthorizationCallback {
-        guard let query = URLComponents(string: pending.url)?.queryItems else { throw EmulatorError.notAnAuthorizationURL }
-        let parameters = Dictionary(query.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
-        let request = AuthorizationRequest(
-            clientID: parameters["client_id"], redirectURI: parameters["redirect_uri"], responseType: parameters["response_type"],
-            responseMode: parameters["response_mode"], scope: parameters["scope"], state: parameters["state"], nonce: parameters["nonce"],
-            codeChallenge: parameters["code_challenge"], codeChallengeMethod: parameters["code_challenge_method"])
-        return try callback(from: try await provider.authorizeHeadless(request, appleID: appleID, choices: choices))
+        try await approve(authorizationURL: pending.url, as: appleID, choices: choices)
     }
 
     /// A native app's credential for the App ID: `nonce` as the app sends it (the SHA-256 of its raw nonce).
@@ -86,7 +80,7 @@ public struct AppleIDEmulator: Sendable {
         .init(environment: environment, credentials: credentials, clientID: bundleID, redirectURI: "", audiences: [bundleID, servicesID])
     }
 
-    private func callback(from result: HeadlessAuthorization) throws -> AuthorizationCallback {
+    func callback(from result: HeadlessAuthorization) throws -> AuthorizationCallback {
         switch result {
         case .answered(let answer):
             return AuthorizationCallback(

@@ -52,8 +52,8 @@ public struct NotificationDelivery: Sendable {
         let began = ContinuousClock.now
         if let endpoint {
             do {
-                let body = try JSONEncoder().encode(["payload": try provider.signedNotification(message)])
-                status = try await sender.post(Array(body), to: endpoint, timeout: policy.requestTimeout)
+                let body = try Self.requestBody(for: message, provider: provider)
+                status = try await sender.post(body, to: endpoint, timeout: policy.requestTimeout)
                 if let status, !(200..<300).contains(status) { failure = "the endpoint answered \(status)" }
             } catch {
                 failure = "\(error)"
@@ -81,6 +81,11 @@ public struct NotificationDelivery: Sendable {
                 "status": "\(status.map(String.init) ?? "-")", "latency_ms": "\(latency)", "error": "\(failure ?? "-")",
                 "outcome": "\(next.deliveredAt != nil ? "delivered" : next.abandonedAt != nil ? "abandoned" : "retry")",
             ])
+    }
+
+    /// The exact body POSTed to the app's endpoint: `{"payload": "<jwt>"}`, signed by the provider.
+    public static func requestBody(for message: OutboxMessage, provider: AppleIDProvider) throws -> [UInt8] {
+        Array(try JSONEncoder().encode(["payload": try provider.signedNotification(message)]))
     }
 
     /// `initialDelay × 2^(attempt−1)`, capped, times a random factor in [0.5, 1) so that receivers

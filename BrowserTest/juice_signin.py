@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Drives Juice in headless Chromium: the menu, an order that needs an account, the sign-in page,
+the Sign in with Apple button, the Apple ID server's sign-in, two-factor and consent pages, and back
+to Juice signed in. Saves a screenshot of the signed-in page.
+
+Usage: juice_signin.py --juice URL --siwa-data-dir DIR --screenshot PATH
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+TIMEOUT = 20  # seconds for any one page to show what is expected
+
+
+def chromium_driver():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1000,900"):
+        options.add_argument(argument)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(TIMEOUT)
+    return driver
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--juice", required=True)
+    parser.add_argument("--siwa-data-dir", required=True)
+    parser.add_argument("--screenshot", required=True)
+    args = parser.parse_args()
+
+    with open(os.path.join(args.siwa_data_dir, "demo.json")) as file:
+        demo = json.load(file)
+    user = demo["users"][0]
+    juice = args.juice.rstrip("/")
+    driver = chromium_driver()
+    wait = WebDriverWait(driver, TIMEOUT)
+    step = "start"
+    try:
+        step = "Juice menu"
+        driver.get(juice + "/")
+        wait.until(EC.element_to_be_clickable((By.PARTIAL_LINK_TEXT, "Orange Sunrise"))).click()
+
+        step = "an action that needs an account"
+        wait.until(EC.element_to_be_clickable((By.ID, "order"))).click()
+        wait.until(EC.url_contains("/signin?next="))
+        assert "Sign in to place your order" in driver.page_source, "the sign-in page does not say why it asks"
+
+        step = "the Sign in with Apple button"
+        button = wait.until(EC.element_to_be_clickable((By.ID, "sign-in-with-apple")))
+        assert button.text.strip() == "Sign in with Apple", f"button title is {button.text!r}"
+        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+        driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "juice-sign-in-page.png"))
+        button.click()
+
+        step = "Apple ID sign-in page"
+        wait.until(EC.presence_of_element_located((By.ID, "apple_id"))).send_keys(user["apple_id"])
+        driver.find_element(By.ID, "password").send_keys(user["password"])
+        driver.find_element(By.CSS_SELECTOR, "button[name=action][value=sign-in]").click()
+
+        step = "two-factor page"
+        # Two-factor is on by default for the demo Apple IDs (a switch per Apple ID can turn it off).
+        wait.until(EC.any_of(
+            EC.presence_of_element_located((By.ID, "development-code")), EC.presence_of_element_located((By.ID, "first_name"))))
+        codes = driver.find_elements(By.ID, "development-code")
+        if codes:
+            driver.find_element(By.ID, "code").send_keys(codes[0].text.strip())
+            driver.find_element(By.CSS_SELECTOR, "button[name=action][value=verify]").click()
+
+        step = "consent page"
+        wait.until(EC.presence_of_element_located((By.ID, "first_name")))
+        driver.find_element(By.CSS_SELECTOR, "input[name=email][value=share]").click()
+        driver.find_element(By.CSS_SELECTOR, "button[name=action][value=approve]").click()
+
+        step = "back on Juice, signed in"
+        wait.until(EC.url_contains("/order/orange"))
+        wait.until(EC.presence_of_element_located((By.ID, "place-order")))
+        name = f'{user["first_name"]} {user["last_name"]}'
+        account_link = driver.find_element(By.ID, "account-link").text
+        assert account_link == name, f"the header shows {account_link!r}, expected {name!r}"
+
+        step = "the account page"
+        driver.find_element(By.ID, "account-link").click()
+        greeting = wait.until(EC.presence_of_element_located((By.ID, "greeting"))).text
+        assert name in greeting, f"the account page greets {greeting!r}"
+        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+        driver.save_screenshot(args.screenshot)
+        print(f"browser test: signed in as {name}; screenshot {args.screenshot}")
+    except Exception as error:  # report the step, the page, and fail
+        print(f"browser test failed at step '{step}': {error!r}", file=sys.stderr)
+        print(f"  url: {driver.current_url}", file=sys.stderr)
+        print(driver.page_source[:3000], file=sys.stderr)
+        failure = os.path.splitext(args.screenshot)[0] + "-failure.png"
+        try:
+            driver.save_screenshot(failure)
+            print(f"  screenshot of the failure: {failure}", file=sys.stderr)
+        except Exception:
+            pass
+        return 1
+    finally:
+        driver.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Browser test: builds siwa and juice, starts both on free loopback ports with fresh data folders,
+# and drives Juice's sign-in through the Apple ID pages in headless Chromium (BrowserTest/juice_signin.py).
+# The screenshot of the signed-in page is saved to .build/artifacts/juice-signed-in.png.
+#
+# Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, READY_TIMEOUT (seconds, default 120),
+# TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
+READY_TIMEOUT="${READY_TIMEOUT:-120}"
+TEST_TIMEOUT="${TEST_TIMEOUT:-180}"
+SCREENSHOT="$PWD/.build/artifacts/juice-signed-in.png"
+
+if [ "${SKIP_BUILD:-0}" != "1" ]; then
+    swift build --product siwa && swift build --product juice || { echo "run.sh: swift build failed" >&2; exit 1; }
+fi
+BIN="$(swift build --show-bin-path)"
+
+free_port() { "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+SIWA_PORT="$(free_port)"
+JUICE_PORT="$(free_port)"
+SIWA_DATA="$(mktemp -d "${TMPDIR:-/tmp}/juice-browser-siwa.XXXXXX")"
+JUICE_DATA="$(mktemp -d "${TMPDIR:-/tmp}/juice-browser-data.XXXXXX")"
+SIWA_PID=""
+JUICE_PID=""
+
+stop() {
+    local pid="$1"
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+}
+cleanup() {
+    stop "$JUICE_PID"
+    stop "$SIWA_PID"
+    if [ "${KEEP_DATA:-0}" = "1" ]; then echo "run.sh: kept $SIWA_DATA and $JUICE_DATA" >&2; else rm -rf "$SIWA_DATA" "$JUICE_DATA"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+wait_for() { # URL PID NAME LOG
+    local deadline=$((SECONDS + READY_TIMEOUT))
+    until curl -fsS --noproxy '*' --max-time 2 -o /dev/null "$1" 2>/dev/null; do
+        if ! kill -0 "$2" 2>/dev/null; then echo "run.sh: $3 exited before answering" >&2; tail -n 40 "$4" >&2; exit 1; fi
+        if [ "$SECONDS" -ge "$deadline" ]; then echo "run.sh: $3 did not answer within ${READY_TIMEOUT}s" >&2; tail -n 40 "$4" >&2; exit 1; fi
+        sleep 0.5
+    done
+}
+
+"$BIN/siwa" serve --port "$SIWA_PORT" --data-dir "$SIWA_DATA" >"$SIWA_DATA/siwa.log" 2>&1 </dev/null &
+SIWA_PID=$!
+wait_for "http://127.0.0.1:$SIWA_PORT/.well-known/openid-configuration" "$SIWA_PID" "siwa serve" "$SIWA_DATA/siwa.log"
+for _ in $(seq 1 20); do [ -s "$SIWA_DATA/demo.json" ] && break; sleep 0.25; done
+
+"$BIN/juice" --port "$JUICE_PORT" --siwa-data-dir "$SIWA_DATA" --data-dir "$JUICE_DATA" >"$JUICE_DATA/juice.log" 2>&1 </dev/null &
+JUICE_PID=$!
+wait_for "http://127.0.0.1:$JUICE_PORT/" "$JUICE_PID" "juice" "$JUICE_DATA/juice.log"
+echo "run.sh: siwa on $SIWA_PORT, juice on $JUICE_PORT"
+
+timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/juice_signin.py --juice "http://127.0.0.1:$JUICE_PORT" --siwa-data-dir "$SIWA_DATA" \
+    --screenshot "$SCREENSHOT"
+status=$?
+if [ "$status" -ne 0 ]; then
+    echo "run.sh: juice log:" >&2; tail -n 40 "$JUICE_DATA/juice.log" >&2
+    echo "run.sh: siwa log:" >&2; tail -n 40 "$SIWA_DATA/siwa.log" >&2
+fi
+exit "$status"

@@ -1,0 +1,47 @@
+import Foundation
+import SQLKit
+
+/// Juice sessions: the browser holds a random token, the table holds its SHA-256.
+struct SessionStore: Sendable {
+    let database: JuiceDatabase
+    let clock: @Sendable () -> Date
+    let lifetime: TimeInterval
+
+    private var sql: any SQLDatabase { database.sql }
+
+    /// Starts a session and returns the token for the cookie.
+    func start(accountID: String) async throws -> String {
+        let token = SecretToken.random()
+        try await sql.raw(
+            """
+            INSERT INTO sessions (id_hash, account_id, expires_at)
+            VALUES (\(bind: SecretToken.hash(token)), \(bind: accountID), \(bind: clock().addingTimeInterval(lifetime).timeIntervalSince1970))
+            """
+        ).run()
+        return token
+    }
+
+    /// The account of a live session.
+    func account(token: String) async throws -> Account? {
+        try await sql.raw(
+            """
+            SELECT accounts.* FROM sessions JOIN accounts ON accounts.id = sessions.account_id
+            WHERE sessions.id_hash = \(bind: SecretToken.hash(token)) AND sessions.expires_at > \(bind: clock().timeIntervalSince1970)
+            """
+        ).first(decoding: Account.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func end(token: String) async throws {
+        try await sql.raw("DELETE FROM sessions WHERE id_hash = \(bind: SecretToken.hash(token))").run()
+    }
+
+    /// Ends every session of the account at once (Apple said the credential is gone).
+    func endAll(accountID: String) async throws {
+        try await sql.raw("DELETE FROM sessions WHERE account_id = \(bind: accountID)").run()
+    }
+
+    func count(accountID: String) async throws -> Int {
+        try await sql.raw("SELECT COUNT(*) AS n FROM sessions WHERE account_id = \(bind: accountID)").first(decodingColumn: "n", as: Int.self)
+            ?? 0
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import Logging
+import SignInWithApple
+
+/// Builds Juice: used by `juice` and by the tests (with an in-memory database and the emulator).
+public func buildJuiceApplication(
+    configuration: JuiceConfiguration, database: JuiceDatabase, transport: any HTTPTransport = AsyncHTTPClientTransport(),
+    retry: AppleTokenClient.RetryPolicy = .init(), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "juice")
+) async throws -> some ApplicationProtocol {
+    let router = try await buildJuiceRouter(
+        configuration: configuration, database: database, transport: transport, retry: retry, clock: clock)
+    return Application(
+        router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
+        logger: logger)
+}
+
+/// Juice's routes.
+public func buildJuiceRouter(
+    configuration: JuiceConfiguration, database: JuiceDatabase, transport: any HTTPTransport = AsyncHTTPClientTransport(),
+    retry: AppleTokenClient.RetryPolicy = .init(), clock: @escaping @Sendable () -> Date = { Date() }
+) async throws -> Router<JuiceRequestContext> {
+    let sessions = SessionStore(database: database, clock: clock, lifetime: configuration.sessionLifetime)
+    let cookies = JuiceCookies(secure: configuration.baseURL.hasPrefix("https://"), sessionLifetime: Int(configuration.sessionLifetime))
+    let pages = Pages(renderer: try await PageRenderer.load(), buttonStyle: configuration.buttonStyle)
+    let services = JuiceServices(
+        accounts: AccountStore(database: database, clock: clock), sessions: sessions,
+        intents: SignInIntentStore(database: database, clock: clock, lifetime: configuration.signInWithApple.stateLifetime),
+        links: LinkOfferStore(database: database, clock: clock, lifetime: 15 * 60), orders: OrderStore(database: database, clock: clock),
+        passwords: configuration.passwordHasher,
+        siwa: try SignInWithAppleClient(configuration: configuration.signInWithApple, transport: transport, retry: retry, clock: clock), pages: pages,
+        cookies: cookies)
+
+    let router = Router(context: JuiceRequestContext.self)
+    router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies, pages: pages))
+    BrowseRoutes(services: services).register(on: router)
+    PasswordRoutes(services: services).register(on: router)
+    AppleSignInRoutes(services: services).register(on: router)
+    LinkRoutes(services: services).register(on: router)
+    AccountRoutes(services: services).register(on: router)
+    return router
+}

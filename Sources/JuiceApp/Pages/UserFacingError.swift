@@ -1,0 +1,32 @@
+import Hummingbird
+
+/// A failure the user caused or can act on, shown as a page with a way back (never a stack trace).
+struct UserFacingError: Error, Sendable, Hashable {
+    var status: HTTPResponse.Status = .badRequest
+    var title: String
+    var message: String
+    var linkHref = "/"
+    var linkLabel = "Back to the menu"
+
+    static let formExpired = UserFacingError(
+        title: "This form has expired", message: "The page was open too long or came from somewhere else. Please try again.",
+        linkHref: "/", linkLabel: "Start again")
+    static let cancelled = UserFacingError(
+        title: "Sign in with Apple was cancelled", message: "Nothing was changed. You can sign in with Apple or with your password.",
+        linkHref: "/signin", linkLabel: "Back to sign-in")
+    static let staleSignIn = UserFacingError(
+        title: "This sign-in has expired", message: "The sign-in took too long, or this page was already used. Please start again.",
+        linkHref: "/signin", linkLabel: "Sign in again")
+    static let appleRefused = UserFacingError(
+        title: "Sign in with Apple did not complete", message: "Apple did not confirm the sign-in. Please try again in a moment.",
+        linkHref: "/signin", linkLabel: "Back to sign-in")
+    static let unknownJuice = UserFacingError(
+        status: .notFound, title: "We don't have that juice", message: "It may have left the menu.", linkHref: "/", linkLabel: "See the menu")
+    static let linkExpired = UserFacingError(
+        title: "This link offer has expired", message: "Sign in with Apple again to link your accounts.", linkHref: "/signin",
+        linkLabel: "Sign in again")
+    static let appleIDInUse = UserFacingError(
+        status: .conflict, title: "This Apple ID already has a Juice account",
+        message: "Sign out and sign in with Apple to use that account; this account keeps its password.", linkHref: "/account",
+        linkLabel: "Back to your account")
+}

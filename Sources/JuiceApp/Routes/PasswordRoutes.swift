@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+
+/// Sign-up and sign-in with e-mail and password, and sign-out.
+struct PasswordRoutes: Sendable {
+    let services: JuiceServices
+
+    struct SignInForm: Decodable, CSRFProtected {
+        var csrf: String
+        var next: String?
+        var email: String
+        var password: String
+    }
+
+    struct SignUpForm: Decodable, CSRFProtected {
+        var csrf: String
+        var next: String?
+        var email: String
+        var password: String
+        var first_name: String
+        var last_name: String?
+    }
+
+    func register(on router: Router<JuiceRequestContext>) {
+        router.get("/signin") { request, context in
+            let next = FormInput.localPath(request.uri.queryParameters.get("next"))
+            let reason = next.hasPrefix("/order/") ? "Sign in to place your order. Browsing never needs an account." : nil
+            return try signInPage(next: next, reason: reason, context: context)
+        }
+        router.post("/signin") { request, context in
+            let form = try await FormInput.decode(SignInForm.self, from: request, context: context)
+            let next = FormInput.localPath(form.next)
+            let email = form.email.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let account = try await services.accounts.passwordAccount(email: email) else {
+                if try await services.accounts.emailIsTaken(email) {
+                    return try signInPage(
+                        next: next, message: "This account uses Sign in with Apple. Use the button above.", email: email, context: context)
+                }
+                return try signInPage(next: next, message: "The e-mail or password is not right.", email: email, context: context)
+            }
+            guard let hash = account.passwordHash, await services.passwords.verify(form.password, hash: hash) else {
+                return try signInPage(next: next, message: "The e-mail or password is not right.", email: email, context: context)
+            }
+            return try await services.startSession(for: account, next: next, context: context)
+        }
+        router.get("/signup") { request, context in
+            try signUpPage(next: FormInput.localPath(request.uri.queryParameters.get("next")), context: context)
+        }
+        router.post("/signup") { request, context in
+            let form = try await FormInput.decode(SignUpForm.self, from: request, context: context)
+            let next = FormInput.localPath(form.next)
+            let email = form.email.trimmingCharacters(in: .whitespaces).lowercased()
+            let firstName = String(form.first_name.trimmingCharacters(in: .whitespaces).prefix(100))
+            let lastName = String((form.last_name ?? "").trimmingCharacters(in: .whitespaces).prefix(100))
+            guard email.contains("@"), email.count <= 254 else {
+                return try signUpPage(next: next, message: "Please enter an e-mail address.", form: form, context: context)
+            }
+            guard form.password.count >= 8 else {
+                return try signUpPage(next: next, message: "The password needs at least 8 characters.", form: form, context: context)
+            }
+            guard try await !services.accounts.emailIsTaken(email) else {
+                return try signUpPage(
+                    next: next, message: "An account with this e-mail exists: sign in instead.", form: form, context: context)
+            }
+            let account = try await services.accounts.create(
+                NewAccount(
+                    email: email, emailVerified: false, firstName: firstName, lastName: lastName,
+                    passwordHash: await services.passwords.hash(form.password)))
+            return try await services.startSession(for: account, next: next, context: context)
+        }
+        router.post("/signout") { request, context in
+            _ = try await FormInput.decode(CSRFOnlyForm.self, from: request, context: context)
+            if let token = context.sessionToken { try await services.sessions.end(token: token) }
+            var response = JuiceServices.redirect(to: "/")
+            response.setCookie(services.cookies.expired(JuiceCookies.session))
+            return response
+        }
+    }
+
+    func signInPage(
+        next: String, reason: String? = nil, message: String? = nil, email: String = "", context: JuiceRequestContext
+    ) throws -> Response {
+        try services.pages.render(
+            "signin", title: "Sign in",
+            [
+                "next": next, "nextQuery": Self.queryValue(next), "reason": reason, "message": message, "email": email,
+                "appleTitle": "Sign in with Apple",
+            ], context: context, status: message == nil ? .ok : .badRequest)
+    }
+
+    func signUpPage(next: String, message: String? = nil, form: SignUpForm? = nil, context: JuiceRequestContext) throws -> Response {
+        try services.pages.render(
+            "signup", title: "Sign up",
+            [
+                "next": next, "nextQuery": Self.queryValue(next), "message": message, "email": form?.email ?? "",
+                "firstName": form?.first_name ?? "", "lastName": form?.last_name ?? "", "appleTitle": "Continue with Apple",
+            ], context: context, status: message == nil ? .ok : .badRequest)
+    }
+
+    static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._~/"))) ?? "/"
+    }
+}

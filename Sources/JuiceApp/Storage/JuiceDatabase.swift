@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import SQLKit
+import SQLiteKit
+
+/// Juice's SQLite database: one connection on a thread of its own, the schema migrated on open.
+///
+/// Every change Juice makes is one statement (account creation with its first-authorization data,
+/// deletion cascading to sessions and orders), so no transaction has to be shared on the connection.
+public final class JuiceDatabase: Sendable {
+    let sql: any SQLDatabase
+    private let connection: SQLiteConnection
+    private let threadPool: NIOThreadPool
+
+    private init(connection: SQLiteConnection, threadPool: NIOThreadPool) {
+        self.connection = connection
+        self.threadPool = threadPool
+        self.sql = connection.sql(queryLogLevel: .trace)
+    }
+
+    /// Opens (creating it and its folder) the database file at `path`; `nil` opens a private in-memory one.
+    public static func open(path: String?, logger: Logger) async throws -> JuiceDatabase {
+        let storage: SQLiteConnection.Storage
+        if let path {
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            storage = .file(path: url.path)
+        } else {
+            storage = .memory
+        }
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        do {
+            let connection = try await SQLiteConnection.open(
+                storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+            let database = JuiceDatabase(connection: connection, threadPool: threadPool)
+            try await database.migrate(isFile: path != nil)
+            return database
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Closes the connection, then its thread.
+    public func close() async throws {
+        try await connection.close().get()
+        try await threadPool.shutdownGracefully()
+    }
+
+    private func migrate(isFile: Bool) async throws {
+        _ = try await connection.query("PRAGMA busy_timeout = 5000")
+        if isFile { _ = try await connection.query("PRAGMA journal_mode = WAL") }
+        _ = try await connection.query("PRAGMA foreign_keys = ON")
+        let applied = try await connection.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
+        for (index, statements) in JuiceSchema.versions.enumerated() where index + 1 > applied {
+            for statement in statements { try await sql.raw(SQLQueryString(statement)).run() }
+            _ = try await connection.query("PRAGMA user_version = \(index + 1)")
+        }
+    }
+}

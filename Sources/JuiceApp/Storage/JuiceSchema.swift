@@ -1,0 +1,63 @@
+/// Juice's tables, oldest version first. Append new versions; never edit an applied one.
+///
+/// Sessions, orders, sign-in intents and link offers belong to an account and go with it
+/// (`ON DELETE CASCADE`), so deleting an account is one statement. Dates are seconds since 1970.
+enum JuiceSchema {
+    static let versions: [[String]] = [
+        [
+            """
+            CREATE TABLE IF NOT EXISTS accounts (
+                id TEXT PRIMARY KEY,
+                email TEXT NOT NULL,
+                email_verified BOOLEAN NOT NULL,
+                email_is_private BOOLEAN NOT NULL,
+                email_forwarding BOOLEAN NOT NULL DEFAULT 1,
+                first_name TEXT NOT NULL DEFAULT '',
+                last_name TEXT NOT NULL DEFAULT '',
+                password_hash TEXT,
+                apple_subject TEXT UNIQUE,
+                apple_refresh_token TEXT,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS accounts_email ON accounts (email)",
+            """
+            CREATE TABLE IF NOT EXISTS sessions (
+                id_hash TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                expires_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account_id)",
+            """
+            CREATE TABLE IF NOT EXISTS orders (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                juice TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS sign_in_intents (
+                state_hash TEXT PRIMARY KEY,
+                purpose TEXT NOT NULL,
+                account_id TEXT REFERENCES accounts (id) ON DELETE CASCADE,
+                next TEXT NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS pending_links (
+                id_hash TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                apple_subject TEXT NOT NULL,
+                apple_refresh_token TEXT,
+                first_name TEXT NOT NULL,
+                last_name TEXT NOT NULL,
+                next TEXT NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ]
+    ]
+}

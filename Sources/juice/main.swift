@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import JuiceApp
+import Logging
+import SignInWithApple
+
+/// `juice`: the sample app from Apple's talk, against a local `siwa serve` (default) or the real Apple.
+struct Juice: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Juice: e-mail and password accounts and Sign in with Apple side by side.",
+        discussion: "Start the local Apple ID server first (swift run siwa serve), then juice, then open http://127.0.0.1:8081.")
+
+    enum AppleMode: String, ExpressibleByArgument { case local, production }
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on.") var port = 8081
+    @Option(help: "The URL browsers use to reach Juice (default: http://HOST:PORT).") var baseURL: String?
+    @Option(help: "Folder of Juice's SQLite database.") var dataDir = ".juice"
+    @Option(help: "Appearance of the Sign in with Apple button: black, white or white-outline.") var buttonStyle = "black"
+    @Option(help: "local: the siwa server of --siwa-data-dir; production: the real Apple.") var apple = AppleMode.local
+    @Option(help: "The local server's data folder (its demo.json).") var siwaDataDir = ".siwa"
+    @Option(help: "Production: your Team ID.") var teamId: String?
+    @Option(help: "Production: the Sign in with Apple key's ID.") var keyId: String?
+    @Option(help: "Production: the AuthKey_<KeyID>.p8 file.") var keyFile: String?
+    @Option(help: "Production: your Services ID.") var clientId: String?
+    @Option(help: "Production: the registered return URL (default: BASE_URL/auth/apple/callback).") var redirectUri: String?
+    @Option(help: "Production: other client IDs of the app group whose tokens Juice accepts (comma-separated).") var audiences: String?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+
+    func run() async throws {
+        var logger = Logger(label: "juice")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        guard let style = AppleButtonStyle(rawValue: buttonStyle) else {
+            throw ValidationError("--button-style must be black, white or white-outline")
+        }
+        let base = baseURL ?? "http://\(host):\(port)"
+        let signInWithApple: SignInWithAppleClient.Configuration
+        var local: LocalAppleIDServer?
+        switch apple {
+        case .local:
+            let server: LocalAppleIDServer
+            do {
+                server = try LocalAppleIDServer(dataDirectory: siwaDataDir)
+            } catch {
+                FileHandle.standardError.write(Data("juice: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            local = server
+            signInWithApple = server.clientConfiguration(juiceBaseURL: base)
+        case .production:
+            guard let teamId, let keyId, let keyFile, let clientId else {
+                throw ValidationError("--apple production needs --team-id, --key-id, --key-file and --client-id")
+            }
+            signInWithApple = .init(
+                environment: .production,
+                credentials: AppleCredentials(teamID: teamId, keyID: keyId, privateKeyPEM: try String(contentsOfFile: keyFile, encoding: .utf8)),
+                clientID: clientId, redirectURI: redirectUri ?? JuiceConfiguration.redirectURI(baseURL: base),
+                audiences: Set((audiences ?? "").split(separator: ",").map(String.init)), scopes: [.name, .email])
+        }
+        let configuration = JuiceConfiguration(
+            host: host, port: port, baseURL: base, signInWithApple: signInWithApple, buttonStyle: style)
+        if let local {
+            do {
+                try await local.register(juiceBaseURL: configuration.baseURL)
+            } catch {
+                FileHandle.standardError.write(
+                    Data("juice: could not register with the local Apple ID server at \(local.facts.server): \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            logger.info("registered with the local Apple ID server", metadata: ["server": "\(local.facts.server)"])
+        }
+        let database = try await JuiceDatabase.open(path: URL(fileURLWithPath: dataDir).appendingPathComponent("juice.sqlite").path, logger: logger)
+        let app = try await buildJuiceApplication(configuration: configuration, database: database, logger: logger)
+        print("Juice is running at \(configuration.baseURL)")
+        do {
+            try await app.runService()
+        } catch {
+            try? await database.close()
+            throw error
+        }
+        try await database.close()
+    }
+}
+
+// In main.swift `@main` is refused, and a plain `Juice.main()` would pick ParsableCommand's
+// synchronous entry point. A generic call picks the async one.
+func startCommand<Command: AsyncParsableCommand>(_ command: Command.Type) async { await command.main() }
+await startCommand(Juice.self)

@@ -1,0 +1,103 @@
+import AppleIDProvider
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SignInWithApple
+import SignInWithAppleTesting
+import Testing
+
+/// A browser for Juice's router in tests: keeps cookies, reads CSRF tokens from pages, follows the
+/// Sign in with Apple round trip with the emulator playing the user on Apple's side.
+final class JuiceBrowser {
+    let client: any TestClientProtocol
+    let apple: AppleIDEmulator
+    private(set) var cookies: [String: String] = [:]
+
+    init(client: any TestClientProtocol, apple: AppleIDEmulator) {
+        self.client = client
+        self.apple = apple
+    }
+
+    @discardableResult
+    func get(_ path: String) async throws -> TestResponse {
+        try await send(path, method: .get, body: nil, withCookies: true)
+    }
+
+    /// Posts a form; `csrf` is taken from `page` (a page Juice rendered for this browser).
+    @discardableResult
+    func post(_ path: String, _ fields: [(String, String)], csrfFrom page: TestResponse? = nil) async throws -> TestResponse {
+        var all = fields
+        if let page { all.append(("csrf", try Self.csrf(in: page))) }
+        return try await send(path, method: .post, body: Self.formBody(all), withCookies: true)
+    }
+
+    /// Apple's `form_post`: a cross-site POST, so the browser sends none of Juice's SameSite=Lax cookies.
+    func postCallback(_ callback: AuthorizationCallback) async throws -> TestResponse {
+        try await send("/auth/apple/callback", method: .post, body: callback.formBody, withCookies: false)
+    }
+
+    /// Presses a Sign in with Apple button of `page` (its form posts to `action`) and returns the
+    /// callback Apple's page would submit after `appleID` signed in and chose `choices`.
+    func approveAtApple(
+        action: String = "/signin/apple", from page: TestResponse, as appleID: String, choices: ConsentChoices? = nil,
+        next: String = "/account"
+    ) async throws -> AuthorizationCallback {
+        let start = try await post(action, [("next", next)], csrfFrom: page)
+        #expect(start.status == .seeOther)
+        let location = try #require(start.headers[.location])
+        #expect(location.hasPrefix(apple.baseURL + "/auth/authorize?"))
+        #expect(location.contains("scope=name%20email"))
+        return try await apple.approve(authorizationURL: location, as: appleID, choices: choices)
+    }
+
+    /// The whole round trip from the sign-in page; returns the page the callback redirected to.
+    func signInWithApple(as appleID: String, choices: ConsentChoices? = nil) async throws -> (callback: TestResponse, page: TestResponse) {
+        let callback = try await postCallback(try await approveAtApple(from: try await get("/signin"), as: appleID, choices: choices))
+        #expect(callback.status == .seeOther)
+        let page = try await get(try #require(callback.headers[.location]))
+        return (callback, page)
+    }
+
+    func signUp(email: String, password: String, firstName: String, lastName: String) async throws -> TestResponse {
+        let page = try await get("/signup")
+        return try await post(
+            "/signup", [("email", email), ("password", password), ("first_name", firstName), ("last_name", lastName), ("next", "/account")],
+            csrfFrom: page)
+    }
+
+    func signIn(email: String, password: String) async throws -> TestResponse {
+        let page = try await get("/signin")
+        return try await post("/signin", [("email", email), ("password", password), ("next", "/account")], csrfFrom: page)
+    }
+
+    func forgetCookies() { cookies = [:] }
+
+    private func send(_ path: String, method: HTTPRequest.Method, body: String?, withCookies: Bool) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        if withCookies, !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+        if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        for header in response.headers[values: .setCookie] {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { continue }
+            if header.contains("Max-Age=0") { cookies[pair[0]] = nil } else { cookies[pair[0]] = pair[1] }
+        }
+        return response
+    }
+
+    static func csrf(in page: TestResponse) throws -> String {
+        let html = String(buffer: page.body)
+        let marker = "name=\"csrf\" value=\""
+        let start = try #require(html.range(of: marker)).upperBound
+        return String(html[start...].prefix { $0 != "\"" })
+    }
+
+    static func formBody(_ fields: [(String, String)]) -> String {
+        let allowed = CharacterSet.alphanumerics.union(.init(charactersIn: "-._~"))
+        return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+}
