@@ -2,6 +2,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import AppleIDServer
 import Foundation
+import JWTKit
 import Logging
 import SignInWithApple
 import Testing
@@ -36,9 +37,34 @@ struct LifecycleNotificationTests {
         let verifier = NotificationVerifier(
             environment: .custom(baseURL: TestServer.issuer), audiences: [TestServer.bundleID.rawValue, TestServer.servicesID.rawValue],
             keys: AppleKeySet(jwksJSON: server.provider.keyRing.publishedKeySetJSON), clock: { server.clock.now() })
+        let jwtKit = JWTKeyCollection()
+        try await jwtKit.add(jwksJSON: String(decoding: server.provider.keyRing.publishedKeySetJSON, as: UTF8.self))
         var notifications: [AppleNotification] = []
-        for body in sender.bodies { notifications.append(try await verifier.verify(body: body)) }
+        for body in sender.bodies {
+            let notification = try await verifier.verify(body: body)
+            // A second, independent verifier: jwt-kit against the same published keys.
+            let payload = try #require(try JSONDecoder().decode([String: String].self, from: Data(body))["payload"])
+            let claims = try await jwtKit.verify(payload, as: JWTKitNotification.self)
+            #expect(claims.aud.value == [notification.audience])
+            #expect(claims.exp.value.timeIntervalSince1970 - claims.iat.value.timeIntervalSince1970 == 86_400)
+            let events = try JSONSerialization.jsonObject(with: Data(claims.events.utf8)) as? [String: Any]
+            #expect(events?["type"] as? String == notification.events.first?.type.rawValue)
+            #expect(events?["sub"] as? String == notification.events.first?.subject)
+            notifications.append(notification)
+        }
         return notifications
+    }
+
+    /// The notification JWT as jwt-kit reads it: `events` must be a JSON string, as in Apple's traffic.
+    struct JWTKitNotification: JWTPayload {
+        var iss: IssuerClaim
+        var aud: AudienceClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        var jti: IDClaim
+        var events: String
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
     static func subject(_ server: TestServer, _ account: AppleIDAccount) async throws -> String {
