@@ -26,7 +26,7 @@ extension SQLStore: AccountStore {
     /// race); a violation is reported as ``StoreError/conflict(_:)`` like the memory store does.
     public func save(_ account: AppleIDAccount) async throws {
         do {
-            try await upsert(AccountRow(account), into: AccountRow.table, key: ["id"])
+            try await upsert(try AccountRow(account), into: AccountRow.table, key: ["id"])
         } catch {
             // Portable: instead of parsing a driver-specific constraint error, look for the other row.
             let other = try await db.select().column("id").from(AccountRow.table)
@@ -83,6 +83,8 @@ struct AccountRow: Codable, Sendable {
     var realUserStatus: Int
     var totpSecret: String
     var twoFactorEnabled: Bool
+    /// JSON array of addresses.
+    var additionalEmails: String
     var createdAt: Double
     var deletedAt: Double?
 
@@ -95,11 +97,12 @@ struct AccountRow: Codable, Sendable {
         case realUserStatus = "real_user_status"
         case totpSecret = "totp_secret"
         case twoFactorEnabled = "two_factor_enabled"
+        case additionalEmails = "additional_emails"
         case createdAt = "created_at"
         case deletedAt = "deleted_at"
     }
 
-    init(_ account: AppleIDAccount) {
+    init(_ account: AppleIDAccount) throws {
         id = account.id
         appleID = account.appleID
         passwordHash = account.passwordHash
@@ -109,6 +112,7 @@ struct AccountRow: Codable, Sendable {
         realUserStatus = account.realUserStatus.rawValue
         totpSecret = account.totpSecret
         twoFactorEnabled = account.twoFactorEnabled
+        additionalEmails = try JSONColumn.encode(account.additionalEmails)
         createdAt = account.createdAt.sqlSeconds
         deletedAt = account.deletedAt?.sqlSeconds
     }
@@ -118,7 +122,7 @@ struct AccountRow: Codable, Sendable {
             id: id, appleID: appleID, passwordHash: passwordHash, firstName: firstName, lastName: lastName, email: email,
             realUserStatus: try .decoded(realUserStatus, table: Self.table, column: "real_user_status"),
             totpSecret: totpSecret, twoFactorEnabled: twoFactorEnabled, createdAt: Date(sqlSeconds: createdAt),
-            deletedAt: deletedAt.map(Date.init(sqlSeconds:))
+            deletedAt: deletedAt.map(Date.init(sqlSeconds:)), additionalEmails: try JSONColumn.decode([String].self, from: additionalEmails)
         )
         account.appleID = appleID  // as stored, even if someone stored it not lowercased
         return account

@@ -235,6 +235,11 @@ extension SQLStore {
                 "CREATE INDEX IF NOT EXISTS clients_group ON clients (group_id)",
                 "CREATE INDEX IF NOT EXISTS consents_group ON consents (group_id)",
             ]),
+        SchemaMigration(
+            version: 5,
+            statements: [
+                "ALTER TABLE accounts ADD COLUMN additional_emails TEXT NOT NULL DEFAULT '[]'"
+            ]),
     ]
 
     /// Brings the schema up to the newest version. Safe to call on every start, and from several

@@ -20,11 +20,12 @@ struct Users: AsyncParsableCommand {
         @Option(help: "The verified e-mail address shared with apps (default: the Apple ID).") var email: String?
         @Option(help: "real_user_status: 0 unsupported, 1 unknown, 2 likely real.") var realUserStatus: Int?
         @Option(help: "Two-factor step at sign-in: on or off.") var twoFactor: Switch?
+        @Option(help: "A further address the user may share instead (repeatable; replaces the list).") var alsoEmail: [String] = []
 
         var body: [String: Any?] {
             [
                 "password": password, "first_name": firstName, "last_name": lastName, "email": email, "real_user_status": realUserStatus,
-                "two_factor_enabled": twoFactor.map { $0 == .on },
+                "two_factor_enabled": twoFactor.map { $0 == .on }, "additional_emails": alsoEmail.isEmpty ? nil : alsoEmail,
             ]
         }
     }

@@ -29,6 +29,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Domain of Hide My Email relay addresses.") var relayDomain: String?
     @Flag(inversion: .prefixedNo, help: "Show the current two-factor code and the precise reason of errors on the pages.")
     var developmentMode = true
+    @Option(help: "How long an undelivered notification is retried, e.g. 24h (then it is abandoned).") var notificationRetryWindow = "24h"
+    @Option(help: "The longest wait between two delivery attempts, e.g. 1h.") var notificationMaxBackoff = "1h"
 
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
@@ -44,6 +46,10 @@ struct Serve: AsyncParsableCommand {
         settings.adminToken = adminToken
         settings.relayDomain = relayDomain
         settings.developmentMode = developmentMode
+        guard let window = Secret.seconds(notificationRetryWindow), window > 0, let backoff = Secret.seconds(notificationMaxBackoff), backoff > 0
+        else { throw ValidationError("--notification-retry-window and --notification-max-backoff are durations such as 30m, 24h, 2d") }
+        settings.deliveryPolicy.deliveryWindow = TimeInterval(window)
+        settings.deliveryPolicy.maximumDelay = TimeInterval(backoff)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

@@ -88,6 +88,7 @@ struct StoreConformanceTests {
             var updated = live
             updated.firstName = "Janet"
             updated.twoFactorEnabled = false
+            updated.additionalEmails = ["jane@work.example.com", "jd@example.org"]
             updated.deletedAt = Fixture.date(10)
             try await store.save(updated)
             #expect(try await store.account(id: live.id) == updated)

@@ -14,6 +14,9 @@ public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
     public var lastName: String
     /// The verified address mail is forwarded to and shared when the user does not hide it.
     public var email: String
+    /// Further verified addresses of the Apple ID; the consent page lets the user share one of them
+    /// instead of the primary one.
+    public var additionalEmails: [String]
     public var realUserStatus: RealUserStatus
     /// Base32 TOTP secret of the two-factor step.
     public var totpSecret: String
@@ -25,7 +28,8 @@ public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
 
     public init(
         id: String, appleID: String, passwordHash: String, firstName: String, lastName: String, email: String,
-        realUserStatus: RealUserStatus, totpSecret: String, twoFactorEnabled: Bool = true, createdAt: Date, deletedAt: Date? = nil
+        realUserStatus: RealUserStatus, totpSecret: String, twoFactorEnabled: Bool = true, createdAt: Date, deletedAt: Date? = nil,
+        additionalEmails: [String] = []
     ) {
         self.id = id
         self.appleID = appleID.lowercased()
@@ -33,12 +37,18 @@ public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
         self.firstName = firstName
         self.lastName = lastName
         self.email = email
+        self.additionalEmails = additionalEmails
         self.realUserStatus = realUserStatus
         self.totpSecret = totpSecret
         self.twoFactorEnabled = twoFactorEnabled
         self.createdAt = createdAt
         self.deletedAt = deletedAt
     }
+}
+
+extension AppleIDAccount {
+    /// Every address the user may share: the primary one first.
+    public var emails: [String] { [email] + additionalEmails.filter { $0 != email } }
 }
 
 /// The team-scoped face of an account: its `sub` and Hide My Email address for one team.

@@ -27,7 +27,7 @@ struct AuthorizationIssuer: Sendable {
                     identity = try await identities.identityWithRelayAddress(accountID: account.id, teamID: request.teamID)
                     email = identity.relayAddress
                 } else {
-                    email = account.email
+                    email = choices.sharedEmail.flatMap { account.emails.contains($0) ? $0 : nil } ?? account.email
                 }
             }
             consent = Consent(

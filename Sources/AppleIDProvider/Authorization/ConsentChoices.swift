@@ -6,11 +6,15 @@ public struct ConsentChoices: Sendable, Hashable, Codable {
     public var lastName: String
     /// Hide My Email: give the app a relay address instead of the real one.
     public var hideEmail: Bool
+    /// Which of the Apple ID's addresses to share when not hiding; `nil` shares the primary one. An
+    /// address that is not the account's is ignored.
+    public var sharedEmail: String?
 
-    public init(firstName: String, lastName: String, hideEmail: Bool) {
+    public init(firstName: String, lastName: String, hideEmail: Bool, sharedEmail: String? = nil) {
         self.firstName = firstName
         self.lastName = lastName
         self.hideEmail = hideEmail
+        self.sharedEmail = sharedEmail
     }
 
     /// Longest name part kept; the name is free text the user typed (spec §3.3), so it is bounded.
@@ -21,6 +25,6 @@ public struct ConsentChoices: Sendable, Hashable, Codable {
             let printable = value.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
             return String(String(String.UnicodeScalarView(printable)).trimmingCharacters(in: .whitespaces).prefix(Self.maximumNameLength))
         }
-        return ConsentChoices(firstName: clean(firstName), lastName: clean(lastName), hideEmail: hideEmail)
+        return ConsentChoices(firstName: clean(firstName), lastName: clean(lastName), hideEmail: hideEmail, sharedEmail: sharedEmail)
     }
 }

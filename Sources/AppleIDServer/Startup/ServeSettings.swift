@@ -16,6 +16,8 @@ public struct ServeSettings: Sendable {
     public var relayDomain: String?
     /// Development mode shows the current two-factor code and the precise reason of errors on the pages.
     public var developmentMode = true
+    /// Retries of server-to-server notifications: backoff bounds and how long to keep trying.
+    public var deliveryPolicy = NotificationDelivery.Policy()
 
     public init() {}
 

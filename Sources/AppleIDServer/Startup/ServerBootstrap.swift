@@ -27,7 +27,8 @@ public enum ServerBootstrap {
                 adminToken: settings.adminToken ?? facts.adminToken, playground: (facts, keyPEM))
             // Written unbuffered so scripts that read the server's output see it at once.
             FileHandle.standardOutput.write(Data(banner(facts: facts, options: options, dataDirectory: directory.path).utf8))
-            let delivery = NotificationDelivery(provider: provider, sender: HTTPNotificationSender(), logger: logger)
+            let delivery = NotificationDelivery(
+                provider: provider, sender: HTTPNotificationSender(), policy: settings.deliveryPolicy, logger: logger)
             let app = try await buildApplication(
                 provider: provider, options: options, logger: logger,
                 services: [NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger)])

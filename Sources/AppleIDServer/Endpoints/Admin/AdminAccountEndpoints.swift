@@ -15,9 +15,11 @@ struct AdminAccountEndpoints {
         var email: String?
         var realUserStatus: Int?
         var twoFactorEnabled: Bool?
+        var additionalEmails: [String]?
 
         enum CodingKeys: String, CodingKey {
             case password, email
+            case additionalEmails = "additional_emails"
             case twoFactorEnabled = "two_factor_enabled"
             case appleID = "apple_id"
             case firstName = "first_name"
@@ -32,6 +34,7 @@ struct AdminAccountEndpoints {
         let firstName: String
         let lastName: String
         let email: String
+        let additionalEmails: [String]
         let realUserStatus: Int
         let deleted: Bool
         let twoFactorEnabled: Bool
@@ -39,6 +42,7 @@ struct AdminAccountEndpoints {
 
         enum CodingKeys: String, CodingKey {
             case email, deleted
+            case additionalEmails = "additional_emails"
             case twoFactorEnabled = "two_factor_enabled"
             case appleID = "apple_id"
             case firstName = "first_name"
@@ -60,11 +64,14 @@ struct AdminAccountEndpoints {
             guard RealUserStatus(rawValue: order.realUserStatus ?? 2) != nil else {
                 return AdminEndpoints.explained(.invalidRequest("real_user_status is 0, 1 or 2"))
             }
+            guard (order.additionalEmails ?? []).allSatisfy({ $0.contains("@") }) else {
+                return AdminEndpoints.explained(.invalidRequest("additional_emails are e-mail addresses"))
+            }
             do {
                 let account = try await provider.createAccount(
                     appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
                     realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal,
-                    twoFactorEnabled: order.twoFactorEnabled ?? true)
+                    twoFactorEnabled: order.twoFactorEnabled ?? true, additionalEmails: order.additionalEmails ?? [])
                 return try AdminEndpoints.json(view(account))
             } catch StoreError.conflict {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: "Apple ID \(appleID) exists"))
@@ -86,6 +93,12 @@ struct AdminAccountEndpoints {
                 account.realUserStatus = value
             }
             if let twoFactor = order.twoFactorEnabled { account.twoFactorEnabled = twoFactor }
+            if let addresses = order.additionalEmails {
+                guard addresses.allSatisfy({ $0.contains("@") }) else {
+                    return AdminEndpoints.explained(.invalidRequest("additional_emails are e-mail addresses"))
+                }
+                account.additionalEmails = addresses
+            }
             if let password = order.password {
                 account.passwordHash = await Credentials.hashPassword(password, cost: provider.configuration.passwordHashCost)
             }
@@ -108,7 +121,8 @@ struct AdminAccountEndpoints {
     private func view(_ account: AppleIDAccount) -> AccountView {
         AccountView(
             appleID: account.appleID, firstName: account.firstName, lastName: account.lastName, email: account.email,
-            realUserStatus: account.realUserStatus.rawValue, deleted: account.deletedAt != nil, twoFactorEnabled: account.twoFactorEnabled,
+            additionalEmails: account.additionalEmails, realUserStatus: account.realUserStatus.rawValue, deleted: account.deletedAt != nil,
+            twoFactorEnabled: account.twoFactorEnabled,
             currentSecondFactorCode: account.twoFactorEnabled ? provider.currentSecondFactorCode(for: account) : nil)
     }
 }

@@ -64,8 +64,10 @@ struct InteractionEndpoints {
         case "verify":
             return try await respond(try await interactions.verifySecondFactor(interaction, code: form.code ?? ""))
         case "approve":
+            // "share" (older forms) or an address of the account; the issuer ignores an address that is not the account's.
+            let shared = form.email == "hide" || form.email == "share" ? nil : form.email
             let choices = ConsentChoices(
-                firstName: form.firstName ?? "", lastName: form.lastName ?? "", hideEmail: form.email == "hide")
+                firstName: form.firstName ?? "", lastName: form.lastName ?? "", hideEmail: form.email == "hide", sharedEmail: shared)
             return try await respond(try await interactions.approve(interaction, choices: choices))
         default:
             return try await pages.render(interaction, message: nil)

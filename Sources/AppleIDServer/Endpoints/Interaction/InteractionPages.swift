@@ -23,10 +23,17 @@ struct InteractionPages {
         let firstName: String
         let lastName: String
         let email: String
+        /// The addresses the user may share, the primary one first (and chosen by default).
+        let emails: [SharedAddress]
         let relayDomain: String
         let asksForName: Bool
         let asksForEmail: Bool
         let developmentCode: String?
+    }
+
+    struct SharedAddress {
+        let address: String
+        let primary: Bool
     }
 
     func render(_ interaction: Interaction, message: String?) async throws -> Response {
@@ -38,7 +45,9 @@ struct InteractionPages {
             signIn: interaction.stage == .signIn, secondFactor: interaction.stage == .secondFactor,
             consent: interaction.stage == .consent, confirm: interaction.stage == .confirm,
             appleID: account?.appleID, firstName: account?.firstName ?? "", lastName: account?.lastName ?? "",
-            email: account?.email ?? "", relayDomain: provider.configuration.relayDomain,
+            email: account?.email ?? "",
+            emails: (account?.emails ?? []).enumerated().map { SharedAddress(address: $1, primary: $0 == 0) },
+            relayDomain: provider.configuration.relayDomain,
             asksForName: interaction.request.asksForName, asksForEmail: interaction.request.asksForEmail,
             developmentCode: developmentMode && interaction.stage == .secondFactor ? account.map(provider.currentSecondFactorCode) : nil)
         return try renderer.render(page, template: "interaction", status: message == nil ? .ok : .unauthorized)

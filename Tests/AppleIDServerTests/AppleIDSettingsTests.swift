@@ -6,8 +6,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@Suite("Two-factor switch per Apple ID")
-struct TwoFactorSwitchTests {
+@Suite("Apple ID settings: the two-factor switch and further e-mail addresses")
+struct AppleIDSettingsTests {
     /// Turns two-factor off for Maria through the admin API, as a script would.
     static func turnOff(_ client: some TestClientProtocol) async throws {
         let changed = try await client.execute(
@@ -60,5 +60,48 @@ struct TwoFactorSwitchTests {
             #expect(direct.headers[.location] == "/account")
             #expect(direct.headers[.setCookie]?.contains("siwa_session=") == true)
         }
+    }
+
+    @Test("an Apple ID with two addresses: the consent page offers both, and the one chosen is what the app gets")
+    func chooseSharedAddress() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            let changed = try await client.execute(
+                uri: "/admin/users/maria@example.com", method: .patch, headers: AdminAccountTests.admin,
+                body: ByteBuffer(string: #"{"additional_emails":["maria@work.example.com"]}"#))
+            #expect(try AdminAccountTests.json(changed)["additional_emails"] as? [String] == ["maria@work.example.com"])
+            try await Self.turnOff(client)
+            let browser = Browser(client)
+            let signIn = try await browser.get(WebFlowTests.authorizeURI())
+            let action = try #require(HTML.formAction(signIn.text))
+            let csrf = try #require(HTML.hiddenInputs(signIn.text)["csrf"])
+            let consent = try await browser.post(
+                action,
+                form: [("csrf", csrf), ("action", "sign-in"), ("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
+            #expect(consent.text.contains(#"value="\#(TestServer.maria.email)" checked"#))
+            #expect(consent.text.contains(#"value="maria@work.example.com""#))
+            let result = try await browser.post(
+                action,
+                form: [("csrf", csrf), ("action", "approve"), ("first_name", "Maria"), ("last_name", "R."), ("email", "maria@work.example.com")])
+            let user = try AuthorizedUser(jsonString: try #require(HTML.hiddenInputs(result.text)["user"]))
+            #expect(user.email == "maria@work.example.com")
+        }
+    }
+
+    @Test("an address that is not the Apple ID's is never shared: the primary one is")
+    func foreignAddressIgnored() async throws {
+        let server = try await TestServer.make()
+        guard
+            case .answered(let answer) = try await server.provider.authorizeHeadless(
+                AuthorizationRequest(
+                    clientID: TestServer.servicesID.rawValue, redirectURI: TestServer.redirectURI, responseType: "code", responseMode: "form_post",
+                    scope: "email"),
+                appleID: TestServer.maria.appleID,
+                choices: ConsentChoices(firstName: "M", lastName: "R", hideEmail: false, sharedEmail: "attacker@example.com"))
+        else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(try AuthorizedUser(jsonString: try #require(answer["user"])).email == TestServer.maria.email)
     }
 }
