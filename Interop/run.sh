@@ -112,6 +112,10 @@ done
 echo "run.sh: server ready on port $PORT"
 "$PYTHON" Interop/interop_check.py --data-dir "$DATA_DIR"
 status=$?
+if [ -n "${SIWA_BIN:-}" ]; then
+    echo "run.sh: the siwa admin verbs against the same server"
+    "$PYTHON" Interop/admin_verbs_check.py --siwa "$SIWA_BIN" --data-dir "$DATA_DIR" || status=1
+fi
 if [ "$status" -ne 0 ]; then
     show_log
 fi

@@ -8,7 +8,10 @@ struct Siwa: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "siwa",
         abstract: "Sign in with Apple, end to end: a local Apple ID server and the tools around it.",
-        subcommands: [Serve.self, Secret.self, Verify.self, Doctor.self])
+        subcommands: [
+            Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
+            Quirks.self, ReturnURL.self, Teams.self, Transfer.self,
+        ])
 }
 
 struct Serve: AsyncParsableCommand {

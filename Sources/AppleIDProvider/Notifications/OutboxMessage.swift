@@ -33,6 +33,15 @@ public struct OutboxMessage: Codable, Sendable, Hashable, Identifiable {
     }
 
     public var isPending: Bool { deliveredAt == nil && abandonedAt == nil }
+
+    enum CodingKeys: String, CodingKey {
+        case id, audience, event, attempts
+        case groupID = "group_id"
+        case createdAt = "created_at"
+        case nextAttemptAt = "next_attempt_at"
+        case deliveredAt = "delivered_at"
+        case abandonedAt = "abandoned_at"
+    }
 }
 
 /// One try to deliver a message: when, what came back, how long it took.
@@ -56,6 +65,13 @@ public struct DeliveryAttempt: Codable, Sendable, Hashable {
     }
 
     public var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
+
+    enum CodingKeys: String, CodingKey {
+        case status, error, endpoint
+        case messageID = "message_id"
+        case attemptedAt = "attempted_at"
+        case latencyMilliseconds = "latency_ms"
+    }
 }
 
 /// A position in a group's outbox: the (creation time, id) of the last message seen. Its text form

@@ -22,7 +22,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = request.method == .post ? .POST : .GET
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.add(name: "User-Agent", value: userAgent)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }

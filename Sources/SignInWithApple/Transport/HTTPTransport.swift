@@ -3,6 +3,9 @@ public struct HTTPTransportRequest: Sendable, Hashable {
     public enum Method: String, Sendable, Hashable {
         case get = "GET"
         case post = "POST"
+        case put = "PUT"
+        case patch = "PATCH"
+        case delete = "DELETE"
     }
 
     public var method: Method

@@ -22,12 +22,48 @@ struct AdminClientEndpoints {
         }
     }
 
+    /// A client as the admin API shows it, in the API's snake_case.
+    struct ClientView: Encodable {
+        let clientID: String
+        let kind: String
+        let teamID: String
+        let groupID: String
+        let returnURLs: [String]
+        let booleansAsStrings: Bool
+        let idTokenLifetime: Int?
+        let deletionEvent: String?
+        let issuer: String?
+
+        init(_ client: RegisteredClient) {
+            clientID = client.id.rawValue
+            kind = client.kind.rawValue
+            teamID = client.teamID.rawValue
+            groupID = client.groupID.rawValue
+            returnURLs = client.returnURLs
+            booleansAsStrings = client.quirks.booleanStyle == .string
+            idTokenLifetime = client.quirks.idTokenLifetime
+            deletionEvent = client.quirks.deletionEvent?.rawValue
+            issuer = client.quirks.issuer
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case kind, issuer
+            case clientID = "client_id"
+            case teamID = "team_id"
+            case groupID = "group_id"
+            case returnURLs = "return_urls"
+            case booleansAsStrings = "booleans_as_strings"
+            case idTokenLifetime = "id_token_lifetime"
+            case deletionEvent = "deletion_event"
+        }
+    }
+
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/clients/:client") { _, context in
             guard let client = try await provider.store.client(ClientID(rawValue: try context.parameters.require("client"))) else {
                 return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no such client"))
             }
-            return try AdminEndpoints.json(client)
+            return try AdminEndpoints.json(ClientView(client))
         }
         // Adds a Return URL to a Services ID (idempotent): exact matching makes every port its own URL.
         admin.post("/clients/:client/return-urls") { request, context in

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import SignInWithApple
+
+/// Where the admin API is and how to authenticate: from the flags, else from `demo.json` of the
+/// data directory that `siwa serve` wrote.
+struct AdminConnection: ParsableArguments {
+    @Option(help: "The server's URL (default: \"server\" in <data-dir>/demo.json).") var server: String?
+    @Option(help: "The admin bearer token (default: \"admin_token\" in <data-dir>/demo.json).") var adminToken: String?
+    @Option(help: "The data directory of siwa serve.") var dataDir = ".siwa"
+
+    func client() throws -> AdminClient {
+        var server = server
+        var token = adminToken
+        if server == nil || token == nil {
+            let factsURL = URL(fileURLWithPath: dataDir).appendingPathComponent("demo.json")
+            guard let data = try? Data(contentsOf: factsURL),
+                let facts = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else {
+                throw ValidationError("no \(factsURL.path): start `siwa serve` first, or pass --server and --admin-token")
+            }
+            server = server ?? facts["server"] as? String
+            token = token ?? facts["admin_token"] as? String
+        }
+        guard let server, let token else { throw ValidationError("demo.json has no server or admin_token") }
+        return AdminClient(baseURL: server.hasSuffix("/") ? String(server.dropLast()) : server, token: token)
+    }
+}
+
+/// The admin API over HTTP: JSON in, JSON printed out; a refusal is printed to stderr with a
+/// non-zero exit status.
+struct AdminClient {
+    let baseURL: String
+    let token: String
+    let transport: any HTTPTransport = AsyncHTTPClientTransport(userAgent: "siwa")
+
+    /// Sends the call and returns the JSON answer (an empty object for 204).
+    @discardableResult
+    func call(_ method: HTTPTransportRequest.Method, _ path: String, _ body: [String: Any?]? = nil) async throws -> [String: Any] {
+        var headers = [(name: "Authorization", value: "Bearer \(token)")]
+        var bytes: [UInt8]?
+        if let body {
+            headers.append((name: "Content-Type", value: "application/json"))
+            bytes = Array(try JSONSerialization.data(withJSONObject: body.compactMapValues { $0 }, options: [.sortedKeys]))
+        }
+        let response: HTTPTransportResponse
+        do {
+            response = try await transport.send(HTTPTransportRequest(method: method, url: baseURL + path, headers: headers, body: bytes))
+        } catch {
+            throw AdminFailure(message: "cannot reach \(baseURL): \(error)")
+        }
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard (200..<300).contains(response.status) else {
+            throw AdminFailure(message: "\(method.rawValue) \(path) → \(response.status) \(text)")
+        }
+        guard !response.body.isEmpty else { return [:] }
+        guard let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
+            throw AdminFailure(message: "\(method.rawValue) \(path) answered something that is not a JSON object")
+        }
+        return object
+    }
+
+    /// Calls and prints the answer as indented JSON (or "ok" for an empty answer).
+    func run(_ method: HTTPTransportRequest.Method, _ path: String, _ body: [String: Any?]? = nil) async throws {
+        Self.print(try await call(method, path, body))
+    }
+
+    static func print(_ object: [String: Any]) {
+        guard !object.isEmpty,
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else {
+            Swift.print("ok")
+            return
+        }
+        Swift.print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// A path segment with everything but unreserved characters percent-encoded.
+    static func segment(_ value: String) -> String {
+        value.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~@"))
+            ?? value
+    }
+}
+
+/// A refused or failed admin call: the message goes to stderr and the command exits with 1.
+struct AdminFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

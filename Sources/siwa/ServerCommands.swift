@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+
+/// `siwa clock advance`: move the server's clock forward (expiry tests).
+struct Clock: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The server's clock.", subcommands: [Advance.self])
+
+    struct Advance: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move the server's clock forward, e.g. 301s, 2h, 61d.")
+        @Argument(help: "How far: seconds, or a number followed by s, m, h or d.") var by: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            guard let seconds = Secret.seconds(by), seconds > 0 else { throw ValidationError("\(by) is not a positive duration") }
+            try await connection.client().run(.post, "/admin/clock/advance", ["seconds": seconds])
+        }
+    }
+}
+
+/// `siwa quirks`: per-client switches between Apple's current traffic and the documented variants.
+struct Quirks: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Per-client switches: string booleans, id_token lifetime, deletion event spelling, issuer.")
+    @Argument(help: "The client ID.") var clientID: String
+    @Option(help: "email_verified / is_private_email as strings: on or off.") var booleansAsStrings: Switch?
+    @Option(help: "id_token lifetime in seconds.") var idTokenLifetime: Int?
+    @Option(help: "account-delete or account-deleted (set on the primary App ID).") var deletionEvent: String?
+    @Option(help: "The iss of this client's id_tokens.") var issuer: String?
+    @OptionGroup var connection: AdminConnection
+    func run() async throws {
+        let client = try connection.client()
+        try await client.call(
+            .put, "/admin/clients/\(AdminClient.segment(clientID))/quirks",
+            [
+                "booleans_as_strings": booleansAsStrings.map { $0 == .on }, "id_token_lifetime": idTokenLifetime,
+                "deletion_event": deletionEvent, "issuer": issuer,
+            ])
+        try await client.run(.get, "/admin/clients/\(AdminClient.segment(clientID))")
+    }
+}
+
+/// `siwa return-url`: register another Return URL for a Services ID.
+struct ReturnURL: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "return-url", abstract: "Add a Return URL to a Services ID.")
+    @Argument(help: "The Services ID.") var clientID: String
+    @Argument(help: "The Return URL (matched exactly).") var url: String
+    @OptionGroup var connection: AdminConnection
+    func run() async throws {
+        try await connection.client().run(.post, "/admin/clients/\(AdminClient.segment(clientID))/return-urls", ["url": url])
+    }
+}
+
+/// `siwa teams …`: developer teams and their Sign in with Apple keys.
+struct Teams: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Developer teams and their keys.", subcommands: [Add.self, Key.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register a team (a Team ID is made up unless given).")
+        @Option(help: "The 10-character Team ID.") var teamID: String?
+        @Option(help: "The team's name.") var name = "Team"
+        @OptionGroup var connection: AdminConnection
+        func run() async throws { try await connection.client().run(.post, "/admin/teams", ["team_id": teamID, "name": name]) }
+    }
+
+    struct Key: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a Sign in with Apple key for a team and primary App ID; writes the .p8.")
+        @Argument(help: "The Team ID.") var team: String
+        @Option(help: "The primary App ID the key is for.") var primaryAppID: String
+        @Option(help: "Where to write the private key (default: AuthKey_<KeyID>.p8 in the current directory).") var out: String?
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            let answer = try await connection.client().call(.post, "/admin/teams/\(AdminClient.segment(team))/keys", ["primary_app_id": primaryAppID])
+            guard let keyID = answer["key_id"] as? String, let pem = answer["private_key_pem"] as? String else {
+                throw AdminFailure(message: "the server did not return a key")
+            }
+            let path = out ?? "AuthKey_\(keyID).p8"
+            try Data(pem.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+            AdminClient.print(["key_id": keyID, "team_id": team, "primary_app_id": primaryAppID, "key_file": path])
+        }
+    }
+}
+
+/// `siwa transfer`: move an app group to another team (spec §17.4).
+struct Transfer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Transfer an app group to another team: 60 days of transfer_sub and user migration begin.")
+    @Argument(help: "The app group's primary App ID.") var group: String
+    @Option(help: "The recipient's Team ID.") var to: String
+    @OptionGroup var connection: AdminConnection
+    func run() async throws {
+        try await connection.client().run(.post, "/admin/transfers", ["group_id": group, "recipient_team_id": to])
+    }
+}
