@@ -26,6 +26,7 @@ public func buildJuiceRouter(
     let services = JuiceServices(
         accounts: AccountStore(database: database, clock: clock), sessions: sessions,
         intents: SignInIntentStore(database: database, clock: clock, lifetime: configuration.signInWithApple.stateLifetime),
+        completions: PendingCompletionStore(database: database, clock: clock, lifetime: 5 * 60),
         links: LinkOfferStore(database: database, clock: clock, lifetime: 15 * 60), orders: OrderStore(database: database, clock: clock),
         passwords: configuration.passwordHasher,
         siwa: try SignInWithAppleClient(configuration: configuration.signInWithApple, transport: transport, retry: retry, clock: clock), pages: pages,

@@ -1,7 +1,7 @@
 import Hummingbird
 import SignInWithApple
 
-/// Sign in with Apple on a Hummingbird router: a route that starts sign-in (redirect to Apple), the
+/// Sign in with Apple on a Hummingbird router: a route that starts sign-in (redirect to Apple; optional), the
 /// `form_post` callback, and the server-to-server notification endpoint.
 ///
 /// The callback is a cross-site POST from Apple's page, so it carries no cookie and no CSRF token
@@ -40,16 +40,27 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
         self.onNotification = onNotification
     }
 
+    /// Adds the routes to `router`.
+    ///
+    /// - Parameters:
+    ///   - start: The GET route that redirects to Apple with a new `state`, or `nil` to add none. Pass
+    ///     `nil` when the app starts sign-in itself (``SignInWithAppleClient/startSignIn(scopes:)`` behind a
+    ///     CSRF-protected POST, for instance, to tie the `state` to the browser): a GET anyone can
+    ///     link to would let another site start a sign-in in the user's browser.
+    ///   - callback: The `form_post` callback, the redirect URI registered with Apple.
+    ///   - notifications: The server-to-server notification endpoint (added only with `onNotification`).
     public func register(
-        on router: Router<Context>, start: RouterPath = "/auth/apple", callback: RouterPath = "/auth/apple/callback",
+        on router: Router<Context>, start: RouterPath? = "/auth/apple", callback: RouterPath = "/auth/apple/callback",
         notifications: RouterPath = "/auth/apple/notifications"
     ) {
-        router.get(start) { request, context in
-            do {
-                let pending = try await client.startSignIn()
-                return Response(status: .seeOther, headers: [.location: pending.url, .cacheControl: "no-store"])
-            } catch {
-                return try await onFailure(error, request, context)
+        if let start {
+            router.get(start) { request, context in
+                do {
+                    let pending = try await client.startSignIn()
+                    return Response(status: .seeOther, headers: [.location: pending.url, .cacheControl: "no-store"])
+                } catch {
+                    return try await onFailure(error, request, context)
+                }
             }
         }
         router.post(callback) { request, context in

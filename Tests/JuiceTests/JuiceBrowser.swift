@@ -32,8 +32,30 @@ final class JuiceBrowser {
     }
 
     /// Apple's `form_post`: a cross-site POST, so the browser sends none of Juice's SameSite=Lax cookies.
-    func postCallback(_ callback: AuthorizationCallback) async throws -> TestResponse {
+    /// Returns the callback's own answer (a 303 to the completion, or an error page).
+    func deliverCallback(_ callback: AuthorizationCallback) async throws -> TestResponse {
         try await send("/auth/apple/callback", method: .post, body: callback.formBody, withCookies: false)
+    }
+
+    /// The callback, then the redirect to the completion it answers with, which the browser follows
+    /// with its cookies (a top-level navigation). Returns the completion's answer.
+    func postCallback(_ callback: AuthorizationCallback) async throws -> TestResponse {
+        let answer = try await deliverCallback(callback)
+        guard answer.status == .seeOther, let location = answer.headers[.location], location.hasPrefix("/auth/apple/complete?") else {
+            return answer
+        }
+        return try await get(location)
+    }
+
+    /// Signs in at Apple from the sign-in page and delivers the callback, which changes nothing (it sets
+    /// no cookie); returns the completion link it redirects to, not yet followed.
+    func completionLink(as appleID: String) async throws -> String {
+        let answer = try await deliverCallback(try await approveAtApple(from: try await get("/signin"), as: appleID))
+        #expect(answer.status == .seeOther)
+        #expect(answer.headers[values: .setCookie].isEmpty)
+        let location = try #require(answer.headers[.location])
+        #expect(location.hasPrefix("/auth/apple/complete?token="))
+        return location
     }
 
     /// Presses a Sign in with Apple button of `page` (its form posts to `action`) and returns the

@@ -13,6 +13,10 @@ struct JuiceHarness {
     let apple: AppleIDEmulator
     let database: JuiceDatabase
     let browser: JuiceBrowser
+    let clock: TestClock
+
+    /// Another browser on the same Juice, with cookies of its own.
+    func newBrowser() -> JuiceBrowser { JuiceBrowser(client: browser.client, apple: apple) }
 
     var accounts: AccountStore { AccountStore(database: database, clock: { Date() }) }
     var sessions: SessionStore { SessionStore(database: database, clock: { Date() }, lifetime: 3600) }
@@ -52,9 +56,12 @@ func withJuice(
         do {
             let configuration = JuiceConfiguration(
                 signInWithApple: apple.clientConfiguration(), passwordHasher: PasswordHasher(cost: 4))
-            let app = try await buildJuiceApplication(configuration: configuration, database: database, transport: transport, retry: .none)
+            let clock = TestClock()
+            let app = try await buildJuiceApplication(
+                configuration: configuration, database: database, transport: transport, retry: .none, clock: clock.now)
             try await app.test(.router) { client in
-                try await body(JuiceHarness(apple: apple, database: database, browser: JuiceBrowser(client: client, apple: apple)))
+                let browser = JuiceBrowser(client: client, apple: apple)
+                try await body(JuiceHarness(apple: apple, database: database, browser: browser, clock: clock))
             }
         } catch {
             try? await database.close()

@@ -66,6 +66,23 @@ struct HummingbirdRoutesTests {
         }
     }
 
+    @Test("with start: nil there is no GET start route; the callback is still there")
+    func withoutStartRoute() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let router = Router()
+            SignInWithAppleRoutes<BasicRequestContext>(client: siwa, onSignIn: { _, _, _ in Response(status: .ok) })
+                .register(on: router, start: nil)
+            try await Application(router: router).test(.router) { client in
+                #expect(try await client.execute(uri: "/auth/apple", method: .get).status == .notFound)
+                let callback = try await client.execute(
+                    uri: "/auth/apple/callback", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "error=user_cancelled_authorize&state=whatever"))
+                #expect(String(buffer: callback.body) == "Sign in with Apple was cancelled.")
+            }
+        }
+    }
+
     @Test("notifications: a forged body is refused with 400 and never reaches the app")
     func notifications() async throws {
         try await withAppleIDEmulator { apple in

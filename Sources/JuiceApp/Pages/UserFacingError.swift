@@ -17,6 +17,10 @@ struct UserFacingError: Error, Sendable, Hashable {
     static let staleSignIn = UserFacingError(
         title: "This sign-in has expired", message: "The sign-in took too long, or this page was already used. Please start again.",
         linkHref: "/signin", linkLabel: "Sign in again")
+    static let otherBrowserOrExpired = UserFacingError(
+        title: "This sign-in was started in another browser or has expired",
+        message: "Please start again. Nothing was changed. If Juice then asks for your name, it is because Apple shares it only once.",
+        linkHref: "/signin", linkLabel: "Start again")
     static let appleRefused = UserFacingError(
         title: "Sign in with Apple did not complete", message: "Apple did not confirm the sign-in. Please try again in a moment.",
         linkHref: "/signin", linkLabel: "Back to sign-in")

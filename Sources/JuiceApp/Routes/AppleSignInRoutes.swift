@@ -2,8 +2,9 @@ import Hummingbird
 import SignInWithApple
 import SignInWithAppleHummingbird
 
-/// Sign in with Apple: the button (a CSRF-protected POST that starts the round trip with an intent),
-/// the upgrade of a password account, and the kit's callback and notification routes.
+/// Sign in with Apple: the button (a CSRF-protected POST that starts the round trip with an intent
+/// bound to the browser), the upgrade of a password account, the kit's callback and notification
+/// routes (without its GET start route), and the completion in the browser that started it.
 struct AppleSignInRoutes: Sendable {
     let services: JuiceServices
 
@@ -15,21 +16,23 @@ struct AppleSignInRoutes: Sendable {
     func register(on router: Router<JuiceRequestContext>) {
         router.post("/signin/apple") { request, context in
             let form = try await FormInput.decode(StartForm.self, from: request, context: context)
-            return try await services.startAppleSignIn(SignInIntent(purpose: .signIn, next: FormInput.localPath(form.next)))
+            return try await services.startAppleSignIn(.signIn, next: FormInput.localPath(form.next), context: context)
         }
         router.post("/account/upgrade") { request, context in
             _ = try await FormInput.decode(CSRFOnlyForm.self, from: request, context: context)
             guard let account = context.account else { return JuiceServices.signInFirst(next: "/account") }
             guard !account.usesSignInWithApple else { return JuiceServices.redirect(to: "/account") }
-            return try await services.startAppleSignIn(SignInIntent(purpose: .upgrade, accountID: account.id, next: "/account"))
+            return try await services.startAppleSignIn(.upgrade, accountID: account.id, next: "/account", context: context)
         }
         let callback = AppleCallback(services: services)
+        let completion = AppleCompletion(services: services)
+        router.get(RouterPath(AppleCompletion.path)) { request, context in try await completion.complete(request, context: context) }
         let notifications = AppleNotifications(accounts: services.accounts, sessions: services.sessions)
         SignInWithAppleRoutes<JuiceRequestContext>(
             client: services.siwa,
-            onSignIn: { result, _, context in try await callback.complete(result, context: context) },
+            onSignIn: { result, _, context in try await callback.accept(result, context: context) },
             onFailure: { error, _, context in try callback.failed(error, context: context) },
             onNotification: { notification, context in try await notifications.apply(notification, logger: context.logger) }
-        ).register(on: router)
+        ).register(on: router, start: nil)  // a GET start anyone could link to: Juice starts with a CSRF-checked POST
     }
 }

@@ -7,6 +7,7 @@ struct JuiceServices: Sendable {
     let accounts: AccountStore
     let sessions: SessionStore
     let intents: SignInIntentStore
+    let completions: PendingCompletionStore
     let links: LinkOfferStore
     let orders: OrderStore
     let passwords: PasswordHasher
@@ -28,17 +29,30 @@ struct JuiceServices: Sendable {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 
-    /// "Ask late": an action that needs an account sends the browser to sign-in, then back.
-    static func signInFirst(next: String) -> Response {
-        var query = URLComponents()
-        query.queryItems = [URLQueryItem(name: "next", value: next)]
-        return redirect(to: "/signin" + (query.percentEncodedQuery.map { "?" + $0 } ?? ""))
+    /// A 303 to the local `path` with `query`, percent-encoded.
+    static func redirect(to path: String, query: [URLQueryItem]) -> Response {
+        var components = URLComponents()
+        components.path = path
+        components.queryItems = query
+        return redirect(to: components.string ?? path)
     }
 
-    /// Redirects to Apple to sign in for `intent`, kept under the kit's state.
-    func startAppleSignIn(_ intent: SignInIntent) async throws -> Response {
+    /// "Ask late": an action that needs an account sends the browser to sign-in, then back.
+    static func signInFirst(next: String) -> Response {
+        redirect(to: "/signin", query: [URLQueryItem(name: "next", value: next)])
+    }
+
+    /// Redirects to Apple to sign in for `purpose`, kept under the kit's state with the hash of this
+    /// browser's cookie: only this browser can complete the sign-in.
+    func startAppleSignIn(
+        _ purpose: SignInIntent.Purpose, accountID: String? = nil, next: String, context: JuiceRequestContext
+    ) async throws -> Response {
         let pending = try await siwa.startSignIn()
+        let intent = SignInIntent(purpose: purpose, accountID: accountID, next: next, browserHash: context.browserBinding)
         try await intents.save(intent, state: pending.state)
-        return Self.redirect(to: pending.url)
+        var response = Self.redirect(to: pending.url)
+        // A CSRF-checked form implies the cookie exists; should a start ever come without one, set it.
+        if context.browserTokenIsNew { response.setCookie(cookies.browser(context.browserToken)) }
+        return response
     }
 }

@@ -1,7 +1,7 @@
 /// Juice's tables, oldest version first. Append new versions; never edit an applied one.
 ///
-/// Sessions, orders, sign-in intents and link offers belong to an account and go with it
-/// (`ON DELETE CASCADE`), so deleting an account is one statement. Dates are seconds since 1970.
+/// Sessions, orders, sign-in intents, pending completions and link offers belong to an account and
+/// go with it (`ON DELETE CASCADE`), so deleting an account is one statement. Dates are seconds since 1970.
 enum JuiceSchema {
     static let versions: [[String]] = [
         [
@@ -58,6 +58,28 @@ enum JuiceSchema {
                 expires_at DOUBLE PRECISION NOT NULL
             )
             """,
-        ]
+        ],
+        // Version 2: a sign-in is bound to the browser that started it, and completes in two steps.
+        [
+            // Intents saved before this version have no binding ('') and can never complete.
+            "ALTER TABLE sign_in_intents ADD COLUMN browser_hash TEXT NOT NULL DEFAULT ''",
+            """
+            CREATE TABLE IF NOT EXISTS pending_completions (
+                token_hash TEXT PRIMARY KEY,
+                browser_hash TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                account_id TEXT REFERENCES accounts (id) ON DELETE CASCADE,
+                next TEXT NOT NULL,
+                apple_subject TEXT NOT NULL,
+                email TEXT NOT NULL,
+                email_verified BOOLEAN NOT NULL,
+                email_is_private BOOLEAN NOT NULL,
+                first_name TEXT,
+                last_name TEXT,
+                apple_refresh_token TEXT,
+                expires_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ],
     ]
 }
