@@ -6,7 +6,7 @@ import Testing
 
 @testable import JuiceApp
 
-@Suite("Juice: a Sign in with Apple completes only in the browser that started it")
+@Suite("Juice: a Sign in with Apple completes only in the browser that started it", .timeLimit(.minutes(2)))
 struct BrowserBindingTests {
     static let attackerAppleID = "mallory@example.com"
 

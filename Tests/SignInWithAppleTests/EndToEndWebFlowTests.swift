@@ -5,7 +5,7 @@ import SignInWithApple
 import SignInWithAppleTesting
 import Testing
 
-@Suite("Kit against the emulated Apple ID server: web flow")
+@Suite("Kit against the emulated Apple ID server: web flow", .timeLimit(.minutes(2)))
 struct EndToEndWebFlowTests {
     @Test("start, approve as a user hiding the e-mail, complete: verified identity, first-authorization user, tokens")
     func webFlow() async throws {

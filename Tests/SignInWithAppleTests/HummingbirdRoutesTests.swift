@@ -8,7 +8,7 @@ import SignInWithAppleHummingbird
 import SignInWithAppleTesting
 import Testing
 
-@Suite("Hummingbird routes: start, form_post callback, notifications")
+@Suite("Hummingbird routes: start, form_post callback, notifications", .timeLimit(.minutes(2)))
 struct HummingbirdRoutesTests {
     /// What Apple's page would POST: the emulator approves the request the start route redirected to.
     static func callbackBody(location: String, apple: AppleIDEmulator) async throws -> String {

@@ -8,7 +8,7 @@ import Synchronization
 import Testing
 import VaporTesting
 
-@Suite("Vapor routes: start, form_post callback, notifications")
+@Suite("Vapor routes: start, form_post callback, notifications", .timeLimit(.minutes(2)))
 struct VaporRoutesTests {
     static let formHeaders: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
     static let expiredMessage = "This sign-in has expired or was already completed. Please start again."
