@@ -57,6 +57,7 @@ let package = Package(
             name: "AppleIDStore",
             dependencies: [
                 "AppleIDProvider",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -23,7 +23,11 @@ extension SQLStore {
     ///
     /// Call the returned `shutdown` once the store is no longer used: it closes the connection, then
     /// stops the thread pool.
-    public static func sqlite(path: String, logger: Logger) async throws -> (store: SQLStore, shutdown: SQLStoreShutdown) {
+    ///
+    /// With a `sealer`, signing keys are sealed at rest and any written earlier without one are sealed now.
+    public static func sqlite(
+        path: String, logger: Logger, sealer: SecretSealer? = nil
+    ) async throws -> (store: SQLStore, shutdown: SQLStoreShutdown) {
         let storage: SQLiteConnection.Storage
         if path == sqliteMemoryPath {
             storage = .memory
@@ -48,8 +52,10 @@ extension SQLStore {
         let resources = SQLiteResources(connection: connection, threadPool: threadPool)
         do {
             try await configure(connection, isFile: storage != .memory, logger: logger)
-            let store = SQLStore(database: connection.sql(queryLogLevel: .trace))
+            let store = SQLStore(database: connection.sql(queryLogLevel: .trace), sealer: sealer)
             try await store.migrate()
+            let sealed = try await store.sealPlaintextSigningKeys()
+            if sealed > 0 { logger.notice("Sealed signing keys that were stored in clear", metadata: ["count": "\(sealed)"]) }
             return (store, { try await resources.shutdown() })
         } catch {
             try? await resources.shutdown()

@@ -9,11 +9,25 @@ extension SQLStore: SigningKeyStore {
             .orderBy("created_at")
             .orderBy("id")
             .all(decoding: SigningKeyRow.self)
-            .map { try $0.record() }
+            .map { try $0.record(opening: sealer) }
     }
 
     public func save(_ key: SigningKeyRecord) async throws {
-        try await upsert(SigningKeyRow(key), into: SigningKeyRow.table, key: ["id"])
+        try await upsert(try SigningKeyRow(key, sealing: sealer), into: SigningKeyRow.table, key: ["id"])
+    }
+
+    /// Seals the keys written before a storage key was given; returns how many. Without a storage
+    /// key it does nothing.
+    @discardableResult
+    public func sealPlaintextSigningKeys() async throws -> Int {
+        guard sealer != nil else { return 0 }
+        var sealed = 0
+        for row in try await db.select().column("*").from(SigningKeyRow.table).all(decoding: SigningKeyRow.self)
+        where !SecretSealer.isSealed(row.privateKeyPEM) {
+            try await save(try row.record(opening: nil))
+            sealed += 1
+        }
+        return sealed
     }
 }
 
@@ -34,18 +48,25 @@ struct SigningKeyRow: Codable, Sendable {
         case retiredAt = "retired_at"
     }
 
-    init(_ key: SigningKeyRecord) {
+    init(_ key: SigningKeyRecord, sealing sealer: SecretSealer?) throws {
         id = key.id.rawValue
-        privateKeyPEM = key.privateKeyPEM
+        privateKeyPEM = try sealer?.seal(key.privateKeyPEM, boundTo: key.id.rawValue) ?? key.privateKeyPEM
         state = key.state.rawValue
         createdAt = key.createdAt.sqlSeconds
         activatedAt = key.activatedAt?.sqlSeconds
         retiredAt = key.retiredAt?.sqlSeconds
     }
 
-    func record() throws -> SigningKeyRecord {
-        SigningKeyRecord(
-            id: SigningKeyID(rawValue: id), privateKeyPEM: privateKeyPEM,
+    func record(opening sealer: SecretSealer?) throws -> SigningKeyRecord {
+        let pem: String
+        if let sealer {
+            pem = try sealer.open(privateKeyPEM, boundTo: id)
+        } else {
+            guard !SecretSealer.isSealed(privateKeyPEM) else { throw SealingError.noKey("signing key \(id)") }
+            pem = privateKeyPEM
+        }
+        return SigningKeyRecord(
+            id: SigningKeyID(rawValue: id), privateKeyPEM: pem,
             state: try .decoded(state, table: Self.table, column: "state"), createdAt: Date(sqlSeconds: createdAt),
             activatedAt: activatedAt.map(Date.init(sqlSeconds:)), retiredAt: retiredAt.map(Date.init(sqlSeconds:))
         )

@@ -25,11 +25,14 @@ public final class SQLStore: Sendable {
     /// The database itself, used only inside ``transaction(_:)`` while the gate is held.
     let raw: any SQLDatabase
     let gate = StatementGate()
+    /// Seals the signing keys' private halves; `nil` stores them as they are.
+    let sealer: SecretSealer?
 
     /// Wraps a database. The schema is not touched until ``migrate()``.
-    public init(database: any SQLDatabase) {
+    public init(database: any SQLDatabase, sealer: SecretSealer? = nil) {
         self.raw = database
         self.db = GatedDatabase(inner: database, gate: gate)
+        self.sealer = sealer
     }
 
     /// Encodes row structs for `INSERT`: `nil` becomes `NULL` (instead of the column being left out),

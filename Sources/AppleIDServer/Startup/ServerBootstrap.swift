@@ -14,7 +14,8 @@ public enum ServerBootstrap {
         logger.logLevel = settings.logLevel
         let directory = URL(fileURLWithPath: settings.dataDirectory).standardizedFileURL
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (store, shutdownStore) = try await SQLStore.sqlite(path: directory.appendingPathComponent("siwa.sqlite").path, logger: logger)
+        let (store, shutdownStore) = try await SQLStore.sqlite(
+            path: directory.appendingPathComponent("siwa.sqlite").path, logger: logger, sealer: try StorageKey.sealer(directory: directory))
         do {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
