@@ -31,9 +31,19 @@ struct InteractionPages {
         let developmentCode: String?
     }
 
+    /// A "Share My Email" choice: the primary address is `share` (what scripts driving the page send),
+    /// a further one is the address itself.
     struct SharedAddress {
         let address: String
         let primary: Bool
+        /// Stored, not computed: the templates read stored properties only.
+        let value: String
+
+        init(address: String, primary: Bool) {
+            self.address = address
+            self.primary = primary
+            self.value = primary ? "share" : address
+        }
     }
 
     func render(_ interaction: Interaction, message: String?) async throws -> Response {
