@@ -13,6 +13,7 @@
 #   PYTHON=python3           the Python interpreter to use
 #   KEEP_DATA=1              keep the temporary data directory and server log
 #   READY_TIMEOUT=120        seconds to wait for the server to start answering
+#   SIWA_DATABASE_URL=postgres://…   run the server on this PostgreSQL database
 #
 # Assumptions about the server (see interop_check.py for the wire contract):
 #   * `siwa serve --port P --data-dir D --auto-approve first` listens on
@@ -78,6 +79,7 @@ show_log() {
 }
 
 ARGS=(serve --port "$PORT" --data-dir "$DATA_DIR" --auto-approve first)
+if [ -n "${SIWA_DATABASE_URL:-}" ]; then ARGS+=(--database "$SIWA_DATABASE_URL"); fi
 echo "run.sh: starting ${SERVER[*]} ${ARGS[*]}"
 if command -v setsid >/dev/null 2>&1; then
     setsid "${SERVER[@]}" "${ARGS[@]}" >"$LOG" 2>&1 </dev/null &

@@ -20,6 +20,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 8080
     @Option(help: "Where the database, the demo key and demo.json live.") var dataDir = ".siwa"
+    @Option(help: "A PostgreSQL URL (postgres://user:password@host:5432/database) instead of SQLite in the data directory.")
+    var database: String?
     @Option(help: "Issuer of the tokens: the server's URL (default), 'apple' for https://appleid.apple.com, or a URL.")
     var issuer: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
@@ -40,6 +42,7 @@ struct Serve: AsyncParsableCommand {
         settings.host = host
         settings.port = port
         settings.dataDirectory = dataDir
+        settings.databaseURL = database
         settings.issuer = issuer
         settings.logLevel = level
         settings.autoApprove = autoApprove

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 extension StoreConformanceTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.available)
     func interactions(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let fresh = Fixture.interaction()
@@ -32,7 +32,7 @@ extension StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.available)
     func browserSessions(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let session = BrowserSession(idHash: "sess-hash", accountID: "acct-1", authTime: Fixture.t0, expiresAt: Fixture.date(3_600))

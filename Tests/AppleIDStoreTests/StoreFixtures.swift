@@ -2,6 +2,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import Logging
+import SQLKit
 import Testing
 
 @testable import AppleIDStore
@@ -11,8 +12,16 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
     case sqliteInMemory
     case sqliteFile
+    /// A fresh schema of the database at `SIWA_TEST_POSTGRES_URL` (`.ci/run` starts PostgreSQL and
+    /// sets it; without it this kind is not in ``available``).
+    case postgres
 
     var testDescription: String { rawValue }
+
+    static let postgresURL = ProcessInfo.processInfo.environment["SIWA_TEST_POSTGRES_URL"]
+
+    /// The kinds this machine can run: PostgreSQL only when a test database is configured.
+    static var available: [StoreKind] { allCases.filter { $0 != .postgres || postgresURL != nil } }
 
     /// Opens a fresh, empty store of this kind, runs `body`, then closes the store and removes
     /// any files it created, whether `body` threw or not.
@@ -29,6 +38,14 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 let path = directory.appendingPathComponent("nested/db/store.sqlite").path
                 let (store, shutdown) = try await SQLStore.sqlite(path: path, logger: testLogger)
                 return try await run(body, on: store, shutdown: shutdown)
+            }
+        case .postgres:
+            let url = try #require(Self.postgresURL, "SIWA_TEST_POSTGRES_URL is not set")
+            let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let (store, shutdown) = try await SQLStore.postgres(url: url, schema: schema, logger: testLogger)
+            return try await run(body, on: store) {
+                try await store.db.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
+                try await shutdown()
             }
         }
     }

@@ -6,6 +6,9 @@ public struct ServeSettings: Sendable {
     public var port = 8080
     /// Where the SQLite database, the demo key and `demo.json` live.
     public var dataDirectory = ".siwa"
+    /// A PostgreSQL URL (`postgres://user:password@host/database`); `nil` keeps the SQLite file in the
+    /// data directory. The demo key and `demo.json` stay in the data directory either way.
+    public var databaseURL: String?
     /// `nil`: the server's own URL; `"apple"`: `https://appleid.apple.com`; otherwise the URL given.
     public var issuer: String?
     public var logLevel: Logger.Level = .info

@@ -14,8 +14,13 @@ public enum ServerBootstrap {
         logger.logLevel = settings.logLevel
         let directory = URL(fileURLWithPath: settings.dataDirectory).standardizedFileURL
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (store, shutdownStore) = try await SQLStore.sqlite(
-            path: directory.appendingPathComponent("siwa.sqlite").path, logger: logger, sealer: try StorageKey.sealer(directory: directory))
+        let sealer = try StorageKey.sealer(directory: directory)
+        let (store, shutdownStore) =
+            if let url = settings.databaseURL {
+                try await SQLStore.postgres(url: url, logger: logger, sealer: sealer)
+            } else {
+                try await SQLStore.sqlite(path: directory.appendingPathComponent("siwa.sqlite").path, logger: logger, sealer: sealer)
+            }
         do {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
