@@ -15,6 +15,16 @@ extension SQLStore: InteractionStore {
         try await delete(from: InteractionRow.table, where: "id", equals: id)
     }
 
+    /// One `UPDATE … SET failed_attempts = failed_attempts + 1 … RETURNING`: no lost increments.
+    public func recordFailedAttempt(interactionID: String) async throws -> Int? {
+        try await db.update(InteractionRow.table)
+            .set(SQLIdentifier("failed_attempts"), to: SQLBinaryExpression(SQLIdentifier("failed_attempts"), .add, SQLLiteral.numeric("1")))
+            .where("id", .equal, interactionID)
+            .returning("failed_attempts")
+            .first()?
+            .decode(column: "failed_attempts", as: Int.self)
+    }
+
     public func save(_ session: BrowserSession) async throws {
         try await upsert(BrowserSessionRow(session), into: BrowserSessionRow.table, key: ["id_hash"])
     }

@@ -105,14 +105,18 @@ public struct InteractionService: Sendable {
         try await store.consent(accountID: accountID, groupID: groupID) == nil ? .consent : .confirm
     }
 
+    /// Counts the failure in the store (atomically, so concurrent guesses cannot go past the limit)
+    /// and ends the interaction at the limit.
     private func fail(_ interaction: Interaction, message: String) async throws -> Outcome {
-        var next = interaction
-        next.failedAttempts += 1
-        guard next.failedAttempts < configuration.maximumFailedAttempts else {
+        guard let count = try await store.recordFailedAttempt(interactionID: interaction.id) else {
+            return .invalid("This sign-in has ended. Start signing in again from the app.")
+        }
+        guard count < configuration.maximumFailedAttempts else {
             try await store.deleteInteraction(id: interaction.id)
             return .invalid("Too many failed attempts. Start signing in again from the app.")
         }
-        try await store.save(next)
+        var next = interaction
+        next.failedAttempts = count
         return .show(next, message: message)
     }
 }

@@ -145,6 +145,13 @@ extension MemoryStore: InteractionStore {
     public func save(_ interaction: Interaction) async throws { state.withLock { $0.interactions[interaction.id] = interaction } }
     public func interaction(id: String) async throws -> Interaction? { state.withLock { $0.interactions[id] } }
     public func deleteInteraction(id: String) async throws { _ = state.withLock { $0.interactions.removeValue(forKey: id) } }
+    public func recordFailedAttempt(interactionID: String) async throws -> Int? {
+        state.withLock { state in
+            guard state.interactions[interactionID] != nil else { return nil }
+            state.interactions[interactionID]?.failedAttempts += 1
+            return state.interactions[interactionID]?.failedAttempts
+        }
+    }
     public func save(_ session: BrowserSession) async throws { state.withLock { $0.sessions[session.idHash] = session } }
     public func browserSession(idHash: String) async throws -> BrowserSession? { state.withLock { $0.sessions[idHash] } }
     public func deleteBrowserSession(idHash: String) async throws { _ = state.withLock { $0.sessions.removeValue(forKey: idHash) } }

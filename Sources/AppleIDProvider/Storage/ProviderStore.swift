@@ -59,6 +59,9 @@ public protocol InteractionStore: Sendable {
     func save(_ interaction: Interaction) async throws
     func interaction(id: String) async throws -> Interaction?
     func deleteInteraction(id: String) async throws
+    /// Counts one more failed step of the interaction, atomically; returns the new count, or `nil`
+    /// when the interaction is gone. Concurrent wrong guesses each count.
+    func recordFailedAttempt(interactionID: String) async throws -> Int?
     func save(_ session: BrowserSession) async throws
     func browserSession(idHash: String) async throws -> BrowserSession?
     func deleteBrowserSession(idHash: String) async throws
