@@ -38,8 +38,8 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     public let onNotification: NotificationHandler?
     /// The callback and notification bodies are small; larger ones are refused.
     public let maximumBodySize: Int
-    /// The route that redirects the browser to Apple.
-    public let startPath: [PathComponent]
+    /// The route that redirects the browser to Apple; `nil` when the app starts sign-in itself.
+    public let startPath: [PathComponent]?
     /// The path of the configured redirect URI, where Apple's page posts the result.
     public let callbackPath: [PathComponent]
     /// The notification endpoint registered with Apple (only routed when ``onNotification`` is set).
@@ -48,14 +48,17 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     /// - Parameters:
     ///   - client: the kit; its redirect URI's path must be `callback`.
     ///   - maximumBodySize: the largest callback or notification body read, in bytes (64 KiB).
-    ///   - start: the path that starts sign-in, `auth/apple` by default (`"auth/apple".pathComponents`).
+    ///   - start: the path of a GET that starts sign-in, `auth/apple` by default (`"auth/apple".pathComponents`),
+    ///     or `nil` to add none: pass `nil` when the app starts sign-in itself (behind a form with its own
+    ///     CSRF protection, binding the `state` to the browser), since a GET anyone can link to lets
+    ///     another site start a sign-in in the user's browser.
     ///   - callback: the redirect URI's path, `auth/apple/callback` by default.
     ///   - notifications: the notification endpoint's path, `auth/apple/notifications` by default.
     ///   - onSignIn: called with the verified identity, and the name and e-mail on the first authorization.
     ///   - onFailure: answers failures; ``plainFailure(_:_:)`` by default.
     ///   - onNotification: called with each verified notification; without it the endpoint is not routed.
     public init(
-        client: SignInWithAppleClient, maximumBodySize: Int = 64 * 1024, start: [PathComponent] = ["auth", "apple"],
+        client: SignInWithAppleClient, maximumBodySize: Int = 64 * 1024, start: [PathComponent]? = ["auth", "apple"],
         callback: [PathComponent] = ["auth", "apple", "callback"], notifications: [PathComponent] = ["auth", "apple", "notifications"],
         onSignIn: @escaping SignInHandler, onFailure: @escaping FailureHandler = Self.plainFailure,
         onNotification: NotificationHandler? = nil
@@ -72,15 +75,17 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     }
 
     public func boot(routes: any RoutesBuilder) throws {
-        routes.on(.GET, startPath) { request async throws -> Response in
-            do {
-                let pending = try await client.startSignIn()
-                var headers = HTTPHeaders()
-                headers.replaceOrAdd(name: .location, value: pending.url)
-                headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-                return Response(status: .seeOther, headers: headers)
-            } catch {
-                return try await onFailure(error, request)
+        if let startPath {
+            routes.on(.GET, startPath) { request async throws -> Response in
+                do {
+                    let pending = try await client.startSignIn()
+                    var headers = HTTPHeaders()
+                    headers.replaceOrAdd(name: .location, value: pending.url)
+                    headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+                    return Response(status: .seeOther, headers: headers)
+                } catch {
+                    return try await onFailure(error, request)
+                }
             }
         }
         routes.on(.POST, callbackPath, body: .stream) { request async throws -> Response in

@@ -56,6 +56,24 @@ struct VaporRoutesTests {
         }
     }
 
+    @Test("with start: nil there is no GET that starts a sign-in; the app's own start still completes")
+    func withoutStartRoute() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let routes = SignInWithAppleRouteCollection(
+                client: siwa, start: nil, onSignIn: { result, _ in Response(status: .ok, body: .init(string: result.identity.subject)) })
+            try await withApp(configure: { try $0.register(collection: routes) }) { app in
+                let tester = try app.testing()
+                let start = try await tester.sendRequest(.GET, "/auth/apple")
+                #expect(start.status == .notFound)
+                let pending = try await siwa.startSignIn()
+                let body = try await Self.callbackBody(location: pending.url, apple: apple)
+                let callback = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
+                #expect(callback.status == .ok)
+            }
+        }
+    }
+
     @Test("a cancelled, malformed or failing callback gets a plain message that names no internals")
     func refusals() async throws {
         try await withAppleIDEmulator { apple in
