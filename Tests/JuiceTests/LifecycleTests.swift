@@ -2,6 +2,7 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SQLKit
 import SignInWithApple
 import Testing
 
@@ -65,6 +66,13 @@ struct LifecycleTests {
             #expect(
                 try await juice.apple.provider.credentialState(subject: .init(rawValue: subject), clientID: .init(rawValue: juice.apple.servicesID))
                     == .authorized)
+            // The refresh token is sealed in the database and opens to the token Apple issued.
+            let stored = try #require(
+                try await juice.database.sql.raw("SELECT apple_refresh_token FROM accounts WHERE id = \(bind: account.id)").first()?
+                    .decode(column: "apple_refresh_token", as: String.self))
+            #expect(stored.hasPrefix("sealed:v1:"))
+            let opened = try await juice.accounts.account(id: account.id)?.appleRefreshToken
+            #expect(opened?.hasPrefix("r") == true, "the store hands out the opened token")
             _ = try await juice.browser.post("/order/apple", [], csrfFrom: try await juice.browser.get("/order/apple"))
 
             let confirm = try await juice.browser.get("/account/delete")

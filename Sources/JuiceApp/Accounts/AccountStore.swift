@@ -16,7 +16,7 @@ struct AccountStore: Sendable {
                 password_hash, apple_subject, apple_refresh_token, created_at)
             VALUES (\(bind: id), \(bind: new.email.lowercased()), \(bind: new.emailVerified), \(bind: new.emailIsPrivate), 1,
                 \(bind: new.firstName), \(bind: new.lastName), \(bind: new.passwordHash), \(bind: new.appleSubject),
-                \(bind: new.appleRefreshToken), \(bind: clock().timeIntervalSince1970))
+                \(bind: try database.tokens.seal(new.appleRefreshToken)), \(bind: clock().timeIntervalSince1970))
             """
         ).run()
         guard let account = try await account(id: id) else { throw JuiceError.accountVanished }
@@ -25,18 +25,19 @@ struct AccountStore: Sendable {
 
     func account(id: String) async throws -> Account? {
         try await sql.raw("SELECT * FROM accounts WHERE id = \(bind: id)").first(decoding: Account.self, keyDecodingStrategy: .convertFromSnakeCase)
+            .map(database.tokens.opened)
     }
 
     func account(appleSubject: String) async throws -> Account? {
         try await sql.raw("SELECT * FROM accounts WHERE apple_subject = \(bind: appleSubject)")
-            .first(decoding: Account.self, keyDecodingStrategy: .convertFromSnakeCase)
+            .first(decoding: Account.self, keyDecodingStrategy: .convertFromSnakeCase).map(database.tokens.opened)
     }
 
     /// The password account of an e-mail address (the one Juice offers to link).
     func passwordAccount(email: String) async throws -> Account? {
         try await sql.raw(
             "SELECT * FROM accounts WHERE email = \(bind: email.lowercased()) AND password_hash IS NOT NULL ORDER BY created_at LIMIT 1"
-        ).first(decoding: Account.self, keyDecodingStrategy: .convertFromSnakeCase)
+        ).first(decoding: Account.self, keyDecodingStrategy: .convertFromSnakeCase).map(database.tokens.opened)
     }
 
     func emailIsTaken(_ email: String) async throws -> Bool {
@@ -51,7 +52,7 @@ struct AccountStore: Sendable {
         try await sql.raw(
             """
             UPDATE accounts SET apple_subject = \(bind: subject),
-                apple_refresh_token = COALESCE(\(bind: refreshToken), apple_refresh_token),
+                apple_refresh_token = COALESCE(\(bind: try database.tokens.seal(refreshToken)), apple_refresh_token),
                 password_hash = CASE WHEN \(bind: removePassword) THEN NULL ELSE password_hash END,
                 first_name = CASE WHEN first_name = '' THEN \(bind: firstName) ELSE first_name END,
                 last_name = CASE WHEN last_name = '' THEN \(bind: lastName) ELSE last_name END
@@ -61,7 +62,7 @@ struct AccountStore: Sendable {
     }
 
     func updateRefreshToken(accountID: String, _ token: String) async throws {
-        try await sql.raw("UPDATE accounts SET apple_refresh_token = \(bind: token) WHERE id = \(bind: accountID)").run()
+        try await sql.raw("UPDATE accounts SET apple_refresh_token = \(bind: try database.tokens.seal(token)) WHERE id = \(bind: accountID)").run()
     }
 
     func setName(accountID: String, firstName: String, lastName: String) async throws {

@@ -26,7 +26,7 @@ struct LinkOfferStore: Sendable {
         try await sql.raw(
             """
             INSERT INTO pending_links (id_hash, account_id, apple_subject, apple_refresh_token, first_name, last_name, next, expires_at)
-            VALUES (\(bind: SecretToken.hash(token)), \(bind: offer.accountId), \(bind: offer.appleSubject), \(bind: offer.appleRefreshToken),
+            VALUES (\(bind: SecretToken.hash(token)), \(bind: offer.accountId), \(bind: offer.appleSubject), \(bind: try database.tokens.seal(offer.appleRefreshToken)),
                 \(bind: offer.firstName), \(bind: offer.lastName), \(bind: offer.next), \(bind: clock().addingTimeInterval(lifetime).timeIntervalSince1970))
             """
         ).run()
@@ -39,7 +39,11 @@ struct LinkOfferStore: Sendable {
             SELECT * FROM pending_links
             WHERE id_hash = \(bind: SecretToken.hash(token)) AND expires_at > \(bind: clock().timeIntervalSince1970)
             """
-        ).first(decoding: LinkOffer.self, keyDecodingStrategy: .convertFromSnakeCase)
+        ).first(decoding: LinkOffer.self, keyDecodingStrategy: .convertFromSnakeCase).map { offer in
+            var opened = offer
+            opened.appleRefreshToken = try database.tokens.open(offer.appleRefreshToken)
+            return opened
+        }
     }
 
     func remove(token: String) async throws {

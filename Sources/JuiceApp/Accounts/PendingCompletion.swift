@@ -27,7 +27,7 @@ struct PendingCompletion: Sendable, Hashable {
     var emailIsPrivate: Bool
     /// The first authorization's name (Apple's `user` JSON); `nil` on later sign-ins.
     var name: Name?
-    /// Stored with the account (in clear, as `accounts.apple_refresh_token` is) to revoke it later.
+    /// Stored with the account (sealed, like `accounts.apple_refresh_token`) to revoke it later.
     var refreshToken: String?
 }
 

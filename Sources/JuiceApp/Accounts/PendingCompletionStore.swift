@@ -23,7 +23,7 @@ struct PendingCompletionStore: Sendable {
             VALUES (\(bind: SecretToken.hash(token)), \(bind: intent.browserHash), \(bind: intent.purpose.rawValue), \(bind: intent.accountID),
                 \(bind: intent.next), \(bind: completion.appleSubject), \(bind: completion.email), \(bind: completion.emailVerified),
                 \(bind: completion.emailIsPrivate), \(bind: completion.name?.firstName), \(bind: completion.name?.lastName),
-                \(bind: completion.refreshToken), \(bind: now + lifetime))
+                \(bind: try database.tokens.seal(completion.refreshToken)), \(bind: now + lifetime))
             """
         ).run()
         return token
@@ -55,6 +55,6 @@ struct PendingCompletionStore: Sendable {
             intent: SignInIntent(purpose: purpose, accountID: row.accountId, next: row.next, browserHash: row.browserHash),
             appleSubject: row.appleSubject, email: row.email, emailVerified: row.emailVerified, emailIsPrivate: row.emailIsPrivate,
             name: row.firstName.map { PendingCompletion.Name(firstName: $0, lastName: row.lastName ?? "") },
-            refreshToken: row.appleRefreshToken)
+            refreshToken: try database.tokens.open(row.appleRefreshToken))
     }
 }

@@ -28,7 +28,7 @@ struct SessionStore: Sendable {
             SELECT accounts.* FROM sessions JOIN accounts ON accounts.id = sessions.account_id
             WHERE sessions.id_hash = \(bind: SecretToken.hash(token)) AND sessions.expires_at > \(bind: clock().timeIntervalSince1970)
             """
-        ).first(decoding: Account.self, keyDecodingStrategy: .convertFromSnakeCase)
+        ).first(decoding: Account.self, keyDecodingStrategy: .convertFromSnakeCase).map(database.tokens.opened)
     }
 
     func end(token: String) async throws {

@@ -9,17 +9,26 @@ import SQLiteKit
 /// deletion cascading to sessions and orders), so no transaction has to be shared on the connection.
 public final class JuiceDatabase: Sendable {
     let sql: any SQLDatabase
+    /// Seals the Apple refresh tokens the stores write, and opens those they read.
+    let tokens: RefreshTokenSealer
     private let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
 
-    private init(connection: SQLiteConnection, threadPool: NIOThreadPool) {
+    private init(connection: SQLiteConnection, threadPool: NIOThreadPool, tokens: RefreshTokenSealer) {
         self.connection = connection
         self.threadPool = threadPool
+        self.tokens = tokens
         self.sql = connection.sql(queryLogLevel: .trace)
     }
 
     /// Opens (creating it and its folder) the database file at `path`; `nil` opens a private in-memory one.
-    public static func open(path: String?, logger: Logger) async throws -> JuiceDatabase {
+    /// Refresh tokens are sealed with `tokens`: by default the `storage.key` beside a file (made once)
+    /// or `JUICE_STORAGE_KEY`, and a throw-away key for an in-memory database.
+    public static func open(path: String?, logger: Logger, tokens: RefreshTokenSealer? = nil) async throws -> JuiceDatabase {
+        let sealer =
+            try tokens
+            ?? (path.map { try RefreshTokenSealer.load(directory: URL(fileURLWithPath: $0).standardizedFileURL.deletingLastPathComponent()) }
+                ?? RefreshTokenSealer.ephemeral())
         let storage: SQLiteConnection.Storage
         if let path {
             let url = URL(fileURLWithPath: path).standardizedFileURL
@@ -33,7 +42,7 @@ public final class JuiceDatabase: Sendable {
         do {
             let connection = try await SQLiteConnection.open(
                 storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
-            let database = JuiceDatabase(connection: connection, threadPool: threadPool)
+            let database = JuiceDatabase(connection: connection, threadPool: threadPool, tokens: sealer)
             try await database.migrate(isFile: path != nil)
             return database
         } catch {
