@@ -45,6 +45,10 @@ struct BrowserBindingTests {
             Self.expectRefused(try await victim.get(completion))
             #expect(try await victim.get("/account").status == .seeOther)
             #expect(try await juice.accountCount() == 0)
+            // The refused sign-in's authorization was revoked at Apple: its consent is gone.
+            let attackerAtApple = try #require(try await juice.apple.provider.store.account(appleID: Self.attackerAppleID))
+            let consent = try await juice.apple.provider.store.consent(accountID: attackerAtApple.id, groupID: .init(rawValue: juice.apple.bundleID))
+            #expect(consent == nil)
             Self.expectRefused(try await attacker.get(completion))
             #expect(try await juice.accountCount() == 0)
         }
@@ -95,6 +99,12 @@ struct BrowserBindingTests {
             Self.expectRefused(try await browser.get(completion))
             #expect(try await juice.accountCount() == 0)
             #expect(try await browser.get("/account").status == .seeOther)
+
+            // The abandoned authorization was revoked at Apple, so the next sign-in is a first
+            // authorization again: the name Apple sends only then is not lost.
+            _ = try await browser.signInWithApple(as: juice.apple.defaultUser.appleID)
+            let account = try #require(try await juice.account(email: juice.apple.defaultUser.email))
+            #expect(account.firstName == juice.apple.defaultUser.firstName)
         }
     }
 

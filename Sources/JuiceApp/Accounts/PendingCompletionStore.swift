@@ -32,6 +32,20 @@ struct PendingCompletionStore: Sendable {
     /// Takes the completion of `token`: one statement deletes and returns it, so of two requests with
     /// the same token at most one gets it. `nil` when unknown, already used or expired.
     func consume(token: String) async throws -> PendingCompletion? {
+        guard case .live(let completion) = try await take(token: token) else { return nil }
+        return completion
+    }
+
+    /// What a token found: a completion to carry out, one that expired (its Apple authorization
+    /// should be revoked), or nothing.
+    enum Taken: Sendable {
+        case live(PendingCompletion)
+        case expired(PendingCompletion)
+        case none
+    }
+
+    /// ``consume(token:)``, telling an expired completion apart from an unknown one.
+    func take(token: String) async throws -> Taken {
         struct Row: Decodable {
             var browserHash: String
             var purpose: String
@@ -48,13 +62,12 @@ struct PendingCompletionStore: Sendable {
         }
         let row = try await sql.raw("DELETE FROM pending_completions WHERE token_hash = \(bind: SecretToken.hash(token)) RETURNING *")
             .first(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
-        guard let row, row.expiresAt > clock().timeIntervalSince1970, let purpose = SignInIntent.Purpose(rawValue: row.purpose) else {
-            return nil
-        }
-        return PendingCompletion(
+        guard let row, let purpose = SignInIntent.Purpose(rawValue: row.purpose) else { return .none }
+        let completion = PendingCompletion(
             intent: SignInIntent(purpose: purpose, accountID: row.accountId, next: row.next, browserHash: row.browserHash),
             appleSubject: row.appleSubject, email: row.email, emailVerified: row.emailVerified, emailIsPrivate: row.emailIsPrivate,
             name: row.firstName.map { PendingCompletion.Name(firstName: $0, lastName: row.lastName ?? "") },
             refreshToken: try database.tokens.open(row.appleRefreshToken))
+        return row.expiresAt > clock().timeIntervalSince1970 ? .live(completion) : .expired(completion)
     }
 }

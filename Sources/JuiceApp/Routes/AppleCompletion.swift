@@ -54,19 +54,40 @@ struct AppleCompletion: Sendable {
     }
 
     /// Consumes the pending completion of the URL's token, and keeps it only if this browser started
-    /// the sign-in. An unknown, used or expired token, or another browser, changes nothing.
+    /// the sign-in. An unknown, used or expired token, or another browser, changes nothing in Juice.
     private func take(_ request: Request, context: JuiceRequestContext) async throws -> PendingCompletion {
-        guard let token = request.uri.queryParameters.get("token"), let pending = try await services.completions.consume(token: token) else {
-            context.logger.notice("Sign in with Apple completion refused", metadata: ["reason": "unknown, used or expired token"])
+        var taken = PendingCompletionStore.Taken.none
+        if let token = request.uri.queryParameters.get("token") { taken = try await services.completions.take(token: token) }
+        switch taken {
+        case .none:
+            context.logger.notice("Sign in with Apple completion refused", metadata: ["reason": "unknown or used token"])
             throw UserFacingError.otherBrowserOrExpired
-        }
-        guard !context.browserTokenIsNew, pending.intent.browserHash == context.browserBinding else {
-            // A sign-in someone else started, opened in this browser: login or link CSRF, or a copied link.
-            context.logger.warning(
-                "Sign in with Apple completion refused",
-                metadata: ["reason": "started in another browser", "purpose": "\(pending.intent.purpose.rawValue)"])
+        case .expired(let pending):
+            context.logger.notice("Sign in with Apple completion refused", metadata: ["reason": "expired"])
+            await abandon(pending, context: context)
             throw UserFacingError.otherBrowserOrExpired
+        case .live(let pending):
+            guard !context.browserTokenIsNew, pending.intent.browserHash == context.browserBinding else {
+                // A sign-in someone else started, opened in this browser: login or link CSRF, or a copied link.
+                context.logger.warning(
+                    "Sign in with Apple completion refused",
+                    metadata: ["reason": "started in another browser", "purpose": "\(pending.intent.purpose.rawValue)"])
+                await abandon(pending, context: context)
+                throw UserFacingError.otherBrowserOrExpired
+            }
+            return pending
         }
-        return pending
+    }
+
+    /// A sign-in that will never complete: its Apple authorization is revoked (best effort), which
+    /// also makes the person's next sign-in a first authorization again, so the name Apple sent
+    /// only this once is not lost for good.
+    private func abandon(_ pending: PendingCompletion, context: JuiceRequestContext) async {
+        guard let refreshToken = pending.refreshToken else { return }
+        do {
+            try await services.siwa.tokens.revoke(token: refreshToken)
+        } catch {
+            context.logger.notice("Could not revoke an abandoned Sign in with Apple authorization", metadata: ["reason": "\(error)"])
+        }
     }
 }
