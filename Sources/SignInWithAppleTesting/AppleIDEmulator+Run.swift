@@ -18,7 +18,35 @@ public func withAppleIDEmulator<T: Sendable>(
     clock: any ProviderClock = SystemClock(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
     logger: Logger = Logger(label: "AppleIDEmulator"), _ body: @Sendable (AppleIDEmulator) async throws -> T
 ) async throws -> T {
-    let port = try await freeLoopbackPort()
+    try await withAppleIDEmulator(clock: clock, keyFactory: keyFactory, logger: logger, ports: freeLoopbackPort, body)
+}
+
+/// ``withAppleIDEmulator(clock:keyFactory:logger:_:)`` with the ports to try coming from `ports`.
+func withAppleIDEmulator<T: Sendable>(
+    clock: any ProviderClock, keyFactory: any SigningKeyFactory, logger: Logger, ports: () async throws -> Int,
+    _ body: @Sendable (AppleIDEmulator) async throws -> T
+) async throws -> T {
+    // The port is chosen before the server binds it (the issuer names it), so another socket of the
+    // process may take it in between: then the server cannot start, and a new port is tried.
+    for attempt in 1...AppleIDEmulator.startAttempts {
+        do {
+            return try await runAppleIDEmulator(port: try await ports(), clock: clock, keyFactory: keyFactory, logger: logger, body)
+        } catch let failure as EmulatorStartFailure where attempt < AppleIDEmulator.startAttempts {
+            logger.notice("Apple ID emulator did not start; trying another port", metadata: ["reason": "\(failure.reason)"])
+        }
+    }
+    throw AppleIDEmulator.EmulatorError.didNotStart
+}
+
+/// The server could not start (its port was taken): `body` has not run.
+struct EmulatorStartFailure: Error {
+    let reason: String
+}
+
+private func runAppleIDEmulator<T: Sendable>(
+    port: Int, clock: any ProviderClock, keyFactory: any SigningKeyFactory, logger: Logger,
+    _ body: @Sendable (AppleIDEmulator) async throws -> T
+) async throws -> T {
     let baseURL = "http://127.0.0.1:\(port)"
     var configuration = ProviderConfiguration(issuer: baseURL)
     configuration.passwordHashCost = 4
@@ -27,17 +55,42 @@ public func withAppleIDEmulator<T: Sendable>(
         configuration: configuration, store: MemoryStore(), clock: clock, keyFactory: keyFactory, logger: logger)
     let emulator = try await AppleIDEmulator.seed(provider: provider, baseURL: baseURL)
     let router = try await buildRouter(provider: provider, options: ServerOptions(port: port, baseURL: baseURL, adminToken: emulator.adminToken))
-    let (running, runningContinuation) = AsyncStream<Void>.makeStream()
+    // One value: `true` once the server listens, `false` if it stopped before that.
+    let (started, startedContinuation) = AsyncStream<Bool>.makeStream()
     let app = Application(
         router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-        onServerRunning: { _ in runningContinuation.finish() }, logger: logger)
+        onServerRunning: { _ in
+            startedContinuation.yield(true)
+            startedContinuation.finish()
+        }, logger: logger)
 
     return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
-            try await app.runService(gracefulShutdownSignals: [])
+            do {
+                try await app.runService(gracefulShutdownSignals: [])
+            } catch {
+                startedContinuation.yield(false)
+                startedContinuation.finish()
+                throw error
+            }
+            startedContinuation.finish()
             return nil
         }
-        for await _ in running {}
+        var running = false
+        for await value in started {
+            running = value
+            break
+        }
+        guard running else {
+            group.cancelAll()
+            var reason = "the server stopped before it listened"
+            do {
+                while try await group.next() != nil {}
+            } catch {
+                reason = "\(error)"
+            }
+            throw EmulatorStartFailure(reason: reason)
+        }
         let result = try await body(emulator)
         group.cancelAll()
         while try await group.next() != nil {}

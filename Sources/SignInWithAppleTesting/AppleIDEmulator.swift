@@ -91,6 +91,9 @@ public struct AppleIDEmulator: Sendable {
         }
     }
 
+    /// How many ports ``withAppleIDEmulator(clock:keyFactory:logger:_:)`` tries before it gives up.
+    static let startAttempts = 5
+
     public enum EmulatorError: Error, Sendable, Hashable {
         case notAnAuthorizationURL
         case refused(OAuthError)
