@@ -16,13 +16,13 @@ struct EmulatorStartTests {
         let takenPort = try #require(taken.localAddress?.port)
         let offered = Mutex<[Int]>([])
         let runs = Mutex(0)
+        let ports: () async throws -> Int = {
+            let port = offered.withLock { $0.isEmpty } ? takenPort : try await freeLoopbackPort()
+            offered.withLock { $0.append(port) }
+            return port
+        }
         let baseURL = try await withAppleIDEmulator(
-            clock: SystemClock(), keyFactory: GeneratingSigningKeyFactory(), logger: Logger(label: "test"),
-            ports: {
-                let port = offered.withLock { $0.isEmpty } ? takenPort : try await freeLoopbackPort()
-                offered.withLock { $0.append(port) }
-                return port
-            }
+            clock: SystemClock(), keyFactory: GeneratingSigningKeyFactory(), logger: Logger(label: "test"), ports: ports
         ) { apple in
             runs.withLock { $0 += 1 }
             return apple.baseURL
