@@ -29,8 +29,8 @@ struct EmulatorStartTests {
         }
         try await taken.close()
         #expect(runs.withLock { $0 } == 1)
-        let ports = offered.withLock { $0 }
-        #expect(ports.count == 2 && ports.first == takenPort)
-        #expect(baseURL == "http://127.0.0.1:\(ports[1])")
+        let tried = offered.withLock { $0 }
+        #expect(tried.count == 2 && tried.first == takenPort)
+        #expect(baseURL == "http://127.0.0.1:\(tried[1])")
     }
 }
