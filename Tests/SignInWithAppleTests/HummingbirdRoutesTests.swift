@@ -12,19 +12,7 @@ import Testing
 struct HummingbirdRoutesTests {
     /// What Apple's page would POST: the emulator approves the request the start route redirected to.
     static func callbackBody(location: String, apple: AppleIDEmulator) async throws -> String {
-        let items = try #require(URLComponents(string: location)?.queryItems)
-        let value = { (name: String) in items.first { $0.name == name }?.value }
-        let request = AuthorizationRequest(
-            clientID: value("client_id"), redirectURI: value("redirect_uri"), responseType: value("response_type"),
-            responseMode: value("response_mode"), scope: value("scope"), state: value("state"), nonce: value("nonce"),
-            codeChallenge: value("code_challenge"), codeChallengeMethod: value("code_challenge_method"))
-        guard case .answered(let answer) = try await apple.provider.authorizeHeadless(request, appleID: apple.defaultUser.appleID) else {
-            throw AppleIDEmulator.EmulatorError.didNotStart
-        }
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return answer.parameters.map { "\($0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
-            .joined(separator: "&")
+        try await apple.approve(authorizationURL: location, as: apple.defaultUser.appleID).formBody
     }
 
     @Test("sign-in through the routes hands the app a verified identity and the first-authorization name")

@@ -59,20 +59,11 @@ struct VectorWycheproofTests {
                 var publicExponent: String
             }
 
-            struct Case: Decodable {
-                var tcId: Int
-                var comment: String
-                var flags: [String]
-                var msg: String
-                var sig: String
-                var result: String
-            }
-
             var keySize: Int
             var sha: String
             var keyJwk: JWK?
             var publicKey: PublicKey
-            var tests: [Case]
+            var tests: [WycheproofSignatureCase]
         }
 
         var algorithm: String

@@ -295,3 +295,14 @@ extension VerifierSupport {
     /// test then fails, so an empty table cannot pass unnoticed).
     static let idTokenEntries: [IDTokenEntry] = (try? idTokenManifest().tokens) ?? []
 }
+
+/// One signature test of a Wycheproof file (RSA PKCS#1 and ECDSA files share the shape): message and
+/// signature in hex, and whether the signature is valid, invalid or acceptable.
+struct WycheproofSignatureCase: Decodable {
+    var tcId: Int
+    var comment: String
+    var flags: [String]
+    var msg: String
+    var sig: String
+    var result: String
+}

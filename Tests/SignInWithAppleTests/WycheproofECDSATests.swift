@@ -73,20 +73,11 @@ private struct WycheproofFile: Decodable {
             var uncompressed: String
         }
         var publicKey: PublicKey
-        var tests: [Case]
+        var tests: [WycheproofSignatureCase]
 
         var key: P256.Signing.PublicKey? {
             try? P256.Signing.PublicKey(x963Representation: WycheproofFile.hex(publicKey.uncompressed))
         }
-    }
-
-    struct Case: Decodable {
-        var tcId: Int
-        var comment: String
-        var flags: [String]
-        var msg: String
-        var sig: String
-        var result: String
     }
 
     var numberOfTests: Int

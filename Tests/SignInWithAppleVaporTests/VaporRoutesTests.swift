@@ -242,22 +242,8 @@ struct VaporRoutesTests {
 
     /// What Apple's page would POST: the emulator approves the request the start route redirected to.
     static func callbackBody(location: String, apple: AppleIDEmulator) async throws -> String {
-        let items = try #require(URLComponents(string: location)?.queryItems)
-        let value = { (name: String) in items.first { $0.name == name }?.value }
-        let request = AuthorizationRequest(
-            clientID: value("client_id"), redirectURI: value("redirect_uri"), responseType: value("response_type"),
-            responseMode: value("response_mode"), scope: value("scope"), state: value("state"), nonce: value("nonce"),
-            codeChallenge: value("code_challenge"), codeChallengeMethod: value("code_challenge_method"))
-        let answer = try await apple.provider.authorizeHeadless(request, appleID: apple.defaultUser.appleID)
-        guard case .answered(let response) = answer else {
-            Issue.record("the emulator did not answer: \(answer)")
-            throw AppleIDEmulator.EmulatorError.notAnAuthorizationURL
-        }
-        #expect(response.responseMode == .formPost)
-        var unreserved = CharacterSet.alphanumerics
-        unreserved.insert(charactersIn: "-._~")
-        return response.parameters.map { "\($0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }
-            .joined(separator: "&")
+        #expect(location.contains("response_mode=form_post"))
+        return try await apple.approve(authorizationURL: location, as: apple.defaultUser.appleID).formBody
     }
 
     static func padded(_ prefix: String, to size: Int) -> String {

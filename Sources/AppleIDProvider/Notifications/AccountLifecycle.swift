@@ -32,7 +32,6 @@ public struct AccountLifecycle: Sendable {
                     enabled ? .emailEnabled : .emailDisabled, group: group, subject: identity.subject, at: now, email: relay))
         }
         try await provider.store.setRelayForwarding(identity, enabled: enabled, notifying: messages)
-        provider.credentialSignal.signal()
     }
 
     /// Deletes the Apple ID: everything revoked, relay forwarding off, the account-deletion event sent

@@ -134,11 +134,16 @@ public struct AppTransfers: Sendable {
     /// Authenticates the client with a secret of its team or of the team its group was transferred
     /// from, and finds the open transfer that makes the migration calls available to that team.
     private func authenticateDuringTransfer(_ clientID: String?, _ secret: String?, now: Date) async throws -> (AuthenticatedClient, AppTransfer) {
+        // The client's group is known only inside authentication; its open transfers are read there, once.
+        var open: [AppTransfer] = []
         let authenticated = try await provider.authenticator.authenticate(
             clientID: clientID, secret: secret, now: now,
-            formerTeams: { client in try await openTransfers(of: client.groupID, now: now).map(\.fromTeamID) })
+            formerTeams: { client in
+                open = try await provider.store.transfers(groupID: client.groupID).filter { $0.isOpen(at: now) }
+                return open.map(\.fromTeamID)
+            })
         guard
-            let transfer = try await openTransfers(of: authenticated.client.groupID, now: now).first(where: {
+            let transfer = open.first(where: {
                 $0.fromTeamID == authenticated.teamID || $0.toTeamID == authenticated.teamID
             })
         else {
@@ -146,10 +151,6 @@ public struct AppTransfers: Sendable {
                 "no transfer of \(authenticated.client.groupID) involving team \(authenticated.teamID) is in its 60-day window")
         }
         return (authenticated, transfer)
-    }
-
-    private func openTransfers(of groupID: ClientID, now: Date) async throws -> [AppTransfer] {
-        try await provider.store.transfers(groupID: groupID).filter { $0.isOpen(at: now) }
     }
 
     private func usesAnotherApp(of team: TeamID, accountID: String, besides groupID: ClientID) async throws -> Bool {

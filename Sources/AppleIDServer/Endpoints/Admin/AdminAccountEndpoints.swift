@@ -26,6 +26,15 @@ struct AdminAccountEndpoints {
             case lastName = "last_name"
             case realUserStatus = "real_user_status"
         }
+
+        /// Why the fields given are refused (the same rules for creating and changing), if they are.
+        var refusal: OAuthError? {
+            if let status = realUserStatus, RealUserStatus(rawValue: status) == nil { return .invalidRequest("real_user_status is 0, 1 or 2") }
+            if let addresses = additionalEmails, !addresses.allSatisfy({ $0.contains("@") }) {
+                return .invalidRequest("additional_emails are e-mail addresses")
+            }
+            return nil
+        }
     }
 
     /// An Apple ID as the admin API shows it: never the password hash or the TOTP secret.
@@ -61,12 +70,7 @@ struct AdminAccountEndpoints {
             guard let appleID = order.appleID, appleID.contains("@"), let password = order.password, !password.isEmpty else {
                 return AdminEndpoints.explained(.invalidRequest("apple_id (an e-mail address) and password are required"))
             }
-            guard RealUserStatus(rawValue: order.realUserStatus ?? 2) != nil else {
-                return AdminEndpoints.explained(.invalidRequest("real_user_status is 0, 1 or 2"))
-            }
-            guard (order.additionalEmails ?? []).allSatisfy({ $0.contains("@") }) else {
-                return AdminEndpoints.explained(.invalidRequest("additional_emails are e-mail addresses"))
-            }
+            if let refusal = order.refusal { return AdminEndpoints.explained(refusal) }
             do {
                 let account = try await provider.createAccount(
                     appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
@@ -83,22 +87,13 @@ struct AdminAccountEndpoints {
             guard var account = try await provider.store.account(appleID: appleID) else {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
             }
+            if let refusal = order.refusal { return AdminEndpoints.explained(refusal) }
             if let firstName = order.firstName { account.firstName = firstName }
             if let lastName = order.lastName { account.lastName = lastName }
             if let email = order.email { account.email = email }
-            if let status = order.realUserStatus {
-                guard let value = RealUserStatus(rawValue: status) else {
-                    return AdminEndpoints.explained(.invalidRequest("real_user_status is 0, 1 or 2"))
-                }
-                account.realUserStatus = value
-            }
+            if let status = order.realUserStatus.flatMap(RealUserStatus.init(rawValue:)) { account.realUserStatus = status }
             if let twoFactor = order.twoFactorEnabled { account.twoFactorEnabled = twoFactor }
-            if let addresses = order.additionalEmails {
-                guard addresses.allSatisfy({ $0.contains("@") }) else {
-                    return AdminEndpoints.explained(.invalidRequest("additional_emails are e-mail addresses"))
-                }
-                account.additionalEmails = addresses
-            }
+            if let addresses = order.additionalEmails { account.additionalEmails = addresses }
             if let password = order.password {
                 account.passwordHash = await Credentials.hashPassword(password, cost: provider.configuration.passwordHashCost)
             }
