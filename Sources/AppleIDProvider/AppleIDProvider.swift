@@ -110,7 +110,8 @@ public final class AppleIDProvider: Sendable {
                 return .unknownAppleID(appleID)
             }
             let now = clock.now()
-            return .answered(try await issuer.approve(validated, account: account, authTime: now, choices: choices, now: now))
+            return .answered(
+                try await issuer.approve(validated, account: account, authTime: now, choices: choices ?? .headlessDefault(for: account), now: now))
         }
     }
 

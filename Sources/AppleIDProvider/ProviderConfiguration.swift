@@ -24,6 +24,8 @@ public struct ProviderConfiguration: Sendable {
     public var browserSessionLifetime: TimeInterval = 24 * 3600
     /// Wrong passwords or codes before an interaction is abandoned.
     public var maximumFailedAttempts: Int = 5
+    /// When an Apple ID locks after failed attempts, across interactions and the account pages.
+    public var signInLock = SignInLockPolicy()
     /// bcrypt cost of new password hashes.
     public var passwordHashCost: UInt8 = 10
     /// How long a registered client, once read, is reused by the token endpoint (0: never cached).

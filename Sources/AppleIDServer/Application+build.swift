@@ -16,7 +16,7 @@ public struct ServerOptions: Sendable {
     public var autoApproveAppleID: String?
     /// Bearer token of the admin API.
     public var adminToken: String
-    /// The demo facts and the demo key's PEM; enables the playground.
+    /// The demo facts and the demo key's PEM; enables the playground (`nil`: no playground).
     public var playground: (facts: DemoFacts, privateKeyPEM: String)?
 
     public init(
@@ -32,6 +32,21 @@ public struct ServerOptions: Sendable {
         self.playground = playground
     }
 
+    /// Cookies are `Secure` when browsers reach the server over HTTPS: its URL is https, or its
+    /// issuer is an https URL of its own (TLS ended by a proxy in front). Apple's issuer
+    /// (`--issuer apple`) says nothing about how this server is reached, so it does not count.
+    public func usesSecureCookies(issuer: String) -> Bool {
+        baseURL.hasPrefix("https://") || (issuer.hasPrefix("https://") && issuer != ProviderConfiguration.appleIssuer)
+    }
+
+    /// Whether `host` is a loopback address: only this machine can reach a server bound there.
+    public static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased()
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
     /// The playground's return URL on this server.
     public static func playgroundReturnURL(baseURL: String) -> String { baseURL + "/playground/callback" }
 }
@@ -43,7 +58,7 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     let renderer = try await PageRenderer.load()
     let pages = InteractionPages(provider: provider, renderer: renderer, developmentMode: options.developmentMode)
     let delivery = AuthorizationDelivery(pages: renderer, random: provider.random)
-    let cookies = BrowserCookies(random: provider.random, secure: options.baseURL.hasPrefix("https://"))
+    let cookies = BrowserCookies(random: provider.random, secure: options.usesSecureCookies(issuer: provider.configuration.issuer))
 
     DiscoveryEndpoints(issuer: provider.configuration.issuer, baseURL: options.baseURL, keyRing: provider.keyRing)
         .register(on: router)
@@ -61,7 +76,7 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
             teamID: playground.facts.teamID, keyID: playground.facts.keyID, privateKeyPEM: playground.privateKeyPEM)
         PlaygroundEndpoints(
             provider: provider, renderer: renderer, facts: playground.facts, minter: minter,
-            redirectURI: ServerOptions.playgroundReturnURL(baseURL: options.baseURL)
+            redirectURI: ServerOptions.playgroundReturnURL(baseURL: options.baseURL), secureCookies: cookies.secure
         ).register(on: router)
     }
     return router

@@ -5,11 +5,11 @@ import SQLKit
 
 extension SQLStore: AccountStore {
     public func account(id: String) async throws -> AppleIDAccount? {
-        try await row(AccountRow.self, from: AccountRow.table, where: "id", equals: id)?.account()
+        try await row(AccountRow.self, from: AccountRow.table, where: "id", equals: id)?.account(opening: sealer)
     }
 
     public func account(appleID: String) async throws -> AppleIDAccount? {
-        try await row(AccountRow.self, from: AccountRow.table, where: "apple_id", equals: appleID.lowercased())?.account()
+        try await row(AccountRow.self, from: AccountRow.table, where: "apple_id", equals: appleID.lowercased())?.account(opening: sealer)
     }
 
     public func accounts() async throws -> [AppleIDAccount] {
@@ -19,14 +19,14 @@ extension SQLStore: AccountStore {
             .orderBy("created_at")
             .orderBy("apple_id")
             .all(decoding: AccountRow.self)
-            .map { try $0.account() }
+            .map { try $0.account(opening: sealer) }
     }
 
     /// Upserts by id. The unique index on `apple_id` is what enforces uniqueness (no check-then-write
     /// race); a violation is reported as ``StoreError/conflict(_:)`` like the memory store does.
     public func save(_ account: AppleIDAccount) async throws {
         do {
-            try await upsert(try AccountRow(account), into: AccountRow.table, key: ["id"])
+            try await upsert(try AccountRow(account, sealing: sealer), into: AccountRow.table, key: ["id"])
         } catch {
             // Portable: instead of parsing a driver-specific constraint error, look for the other row.
             let other = try await db.select().column("id").from(AccountRow.table)
@@ -102,7 +102,11 @@ struct AccountRow: Codable, Sendable {
         case deletedAt = "deleted_at"
     }
 
-    init(_ account: AppleIDAccount) throws {
+    /// The TOTP secret is sealed bound to `totp:<id>` (see ``SecretSealer``): a copy of the database
+    /// alone cannot make anyone's two-factor codes.
+    static func sealingContext(accountID: String) -> String { "totp:" + accountID }
+
+    init(_ account: AppleIDAccount, sealing sealer: SecretSealer?) throws {
         id = account.id
         appleID = account.appleID
         passwordHash = account.passwordHash
@@ -110,14 +114,21 @@ struct AccountRow: Codable, Sendable {
         lastName = account.lastName
         email = account.email
         realUserStatus = account.realUserStatus.rawValue
-        totpSecret = account.totpSecret
+        totpSecret = try sealer?.seal(account.totpSecret, boundTo: Self.sealingContext(accountID: account.id)) ?? account.totpSecret
         twoFactorEnabled = account.twoFactorEnabled
         additionalEmails = try JSONColumn.encode(account.additionalEmails)
         createdAt = account.createdAt.sqlSeconds
         deletedAt = account.deletedAt?.sqlSeconds
     }
 
-    func account() throws -> AppleIDAccount {
+    func account(opening sealer: SecretSealer?) throws -> AppleIDAccount {
+        let totpSecret: String
+        if let sealer {
+            totpSecret = try sealer.open(self.totpSecret, boundTo: Self.sealingContext(accountID: id))
+        } else {
+            guard !SecretSealer.isSealed(self.totpSecret) else { throw SealingError.noKey("the TOTP secret of account \(id)") }
+            totpSecret = self.totpSecret
+        }
         var account = AppleIDAccount(
             id: id, appleID: appleID, passwordHash: passwordHash, firstName: firstName, lastName: lastName, email: email,
             realUserStatus: try .decoded(realUserStatus, table: Self.table, column: "real_user_status"),

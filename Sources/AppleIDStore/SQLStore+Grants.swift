@@ -41,6 +41,10 @@ extension SQLStore: GrantStore {
     /// `UPDATE ... SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL RETURNING *` is a
     /// single atomic statement on SQLite (≥ 3.35) and PostgreSQL: of concurrent callers exactly one
     /// sees the row come back. The others read the row to tell "already consumed" from "unknown".
+    public func authorizationCode(hash: String) async throws -> AuthorizationCodeRecord? {
+        try await row(CodeRow.self, from: CodeRow.table, where: "code_hash", equals: hash)?.record()
+    }
+
     public func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption {
         let redeemed = try await db.update(CodeRow.table)
             .set("consumed_at", to: date.sqlSeconds)

@@ -240,6 +240,21 @@ extension SQLStore {
             statements: [
                 "ALTER TABLE accounts ADD COLUMN additional_emails TEXT NOT NULL DEFAULT '[]'"
             ]),
+        SchemaMigration(
+            version: 6,
+            statements: [
+                // Failed sign-in attempts per Apple ID and the last accepted TOTP step
+                // (SignInAttemptStore); apart from `accounts`, so that saving an account never
+                // overwrites a count.
+                """
+                CREATE TABLE IF NOT EXISTS sign_in_attempts (
+                    account_id TEXT PRIMARY KEY,
+                    attempts INTEGER NOT NULL,
+                    locked_until DOUBLE PRECISION,
+                    last_second_factor_step BIGINT
+                )
+                """
+            ]),
     ]
 
     /// Brings the schema up to the newest version. Safe to call on every start, and from several

@@ -29,8 +29,7 @@ extension SQLStore {
             }
             let store = SQLStore(database: database, sealer: sealer)
             try await store.migrate()
-            let sealed = try await store.sealPlaintextSigningKeys()
-            if sealed > 0 { logger.notice("Sealed signing keys that were stored in clear", metadata: ["count": "\(sealed)"]) }
+            try await store.sealPlaintextSecrets(logger: logger)
             return (store, { try await connection.close() })
         } catch {
             try? await connection.close()

@@ -54,8 +54,7 @@ extension SQLStore {
             try await configure(connection, isFile: storage != .memory, logger: logger)
             let store = SQLStore(database: connection.sql(queryLogLevel: .trace), sealer: sealer)
             try await store.migrate()
-            let sealed = try await store.sealPlaintextSigningKeys()
-            if sealed > 0 { logger.notice("Sealed signing keys that were stored in clear", metadata: ["count": "\(sealed)"]) }
+            try await store.sealPlaintextSecrets(logger: logger)
             return (store, { try await resources.shutdown() })
         } catch {
             try? await resources.shutdown()

@@ -1,7 +1,19 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
+import Logging
 import SQLKit
+
+extension SQLStore {
+    /// Seals whatever an earlier version, or a start without a storage key, stored in clear: signing
+    /// keys and TOTP secrets. Run at every start, after the migrations.
+    func sealPlaintextSecrets(logger: Logger) async throws {
+        let keys = try await sealPlaintextSigningKeys()
+        if keys > 0 { logger.notice("Sealed signing keys that were stored in clear", metadata: ["count": "\(keys)"]) }
+        let secrets = try await sealPlaintextTOTPSecrets()
+        if secrets > 0 { logger.notice("Sealed TOTP secrets that were stored in clear", metadata: ["count": "\(secrets)"]) }
+    }
+}
 
 extension SQLStore: SigningKeyStore {
     public func signingKeys() async throws -> [SigningKeyRecord] {
@@ -25,6 +37,20 @@ extension SQLStore: SigningKeyStore {
         for row in try await db.select().column("*").from(SigningKeyRow.table).all(decoding: SigningKeyRow.self)
         where !SecretSealer.isSealed(row.privateKeyPEM) {
             try await save(try row.record(opening: nil))
+            sealed += 1
+        }
+        return sealed
+    }
+
+    /// Seals the TOTP secrets written before sealing covered them (or before a storage key was
+    /// given); returns how many. Without a storage key it does nothing.
+    @discardableResult
+    public func sealPlaintextTOTPSecrets() async throws -> Int {
+        guard sealer != nil else { return 0 }
+        var sealed = 0
+        for row in try await db.select().column("*").from(AccountRow.table).all(decoding: AccountRow.self)
+        where !SecretSealer.isSealed(row.totpSecret) {
+            try await save(try row.account(opening: nil))
             sealed += 1
         }
         return sealed

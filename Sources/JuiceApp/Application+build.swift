@@ -28,7 +28,8 @@ public func buildJuiceRouter(
         intents: SignInIntentStore(database: database, clock: clock, lifetime: configuration.signInWithApple.stateLifetime),
         completions: PendingCompletionStore(database: database, clock: clock, lifetime: 5 * 60),
         links: LinkOfferStore(database: database, clock: clock, lifetime: 15 * 60), orders: OrderStore(database: database, clock: clock),
-        passwords: configuration.passwordHasher,
+        passwords: configuration.passwordHasher, passwordAttempts: PasswordAttemptThrottle(database: database, clock: clock),
+        seenNotifications: SeenNotifications(database: database, clock: clock),
         siwa: try SignInWithAppleClient(configuration: configuration.signInWithApple, transport: transport, retry: retry, clock: clock), pages: pages,
         cookies: cookies)
 

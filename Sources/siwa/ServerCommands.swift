@@ -1,3 +1,4 @@
+import AppleIDServer
 import ArgumentParser
 import Foundation
 
@@ -73,8 +74,11 @@ struct Teams: AsyncParsableCommand {
                 throw AdminFailure(message: "the server did not return a key")
             }
             let path = out ?? "AuthKey_\(keyID).p8"
-            try Data(pem.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+            do {
+                try PrivateFiles.create(Data(pem.utf8), at: URL(fileURLWithPath: path))
+            } catch let error as PrivateFileError {
+                throw AdminFailure(message: "cannot write the key (it is shown only this once): \(error); the PEM:\n\(pem)")
+            }
             AdminClient.print(["key_id": keyID, "team_id": team, "primary_app_id": primaryAppID, "key_file": path])
         }
     }

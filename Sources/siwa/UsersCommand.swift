@@ -4,12 +4,30 @@ import ArgumentParser
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Apple IDs on a running server: list, add, change, stop using an app, relay forwarding, delete.",
-        subcommands: [List.self, Add.self, Change.self, StopUsing.self, Forwarding.self, Delete.self])
+        subcommands: [List.self, Code.self, Add.self, Change.self, StopUsing.self, Forwarding.self, Delete.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the Apple IDs (with the current two-factor code).")
         @OptionGroup var connection: AdminConnection
         func run() async throws { try await connection.client().run(.get, "/admin/users") }
+    }
+
+    struct Code: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print an Apple ID's current two-factor code (when development mode does not show it on the page).")
+        @Argument(help: "The Apple ID.") var appleID: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            let answer = try await connection.client().call(.get, "/admin/users")
+            let users = answer["users"] as? [[String: Any]] ?? []
+            guard let user = users.first(where: { ($0["apple_id"] as? String)?.lowercased() == appleID.lowercased() }) else {
+                throw AdminFailure(message: "no Apple ID \(appleID); `siwa users list` shows them")
+            }
+            guard let code = user["current_two_factor_code"] as? String else {
+                throw AdminFailure(message: "\(appleID) has two-factor off: the password alone signs in")
+            }
+            print(code)
+        }
     }
 
     /// The fields both `add` and `change` take.

@@ -29,8 +29,12 @@ struct Serve: AsyncParsableCommand {
     var autoApprove: String?
     @Option(help: "Bearer token of the admin API (default: the one generated on the first start).") var adminToken: String?
     @Option(help: "Domain of Hide My Email relay addresses.") var relayDomain: String?
-    @Flag(inversion: .prefixedNo, help: "Show the current two-factor code and the precise reason of errors on the pages.")
-    var developmentMode = true
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Show the current two-factor code and the precise reason of errors on the pages (default: on for a loopback --host only).")
+    var developmentMode: Bool?
+    @Option(help: "The playground, a relying party on the demo Services ID: on or off (default: on for a loopback --host only).")
+    var playground: Switch?
     @Option(help: "How long an undelivered notification is retried, e.g. 24h (then it is abandoned).") var notificationRetryWindow = "24h"
     @Option(help: "The longest wait between two delivery attempts, e.g. 1h.") var notificationMaxBackoff = "1h"
 
@@ -49,6 +53,7 @@ struct Serve: AsyncParsableCommand {
         settings.adminToken = adminToken
         settings.relayDomain = relayDomain
         settings.developmentMode = developmentMode
+        settings.playground = playground.map { $0 == .on }
         guard let window = Secret.seconds(notificationRetryWindow), window > 0, let backoff = Secret.seconds(notificationMaxBackoff), backoff > 0
         else { throw ValidationError("--notification-retry-window and --notification-max-backoff are durations such as 30m, 24h, 2d") }
         settings.deliveryPolicy.deliveryWindow = TimeInterval(window)
@@ -93,8 +98,10 @@ struct Secret: AsyncParsableCommand {
 
     static func seconds(_ text: String) -> Int? {
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        if let unit = text.last, let factor = units[unit], let value = Int(text.dropLast()) { return value * factor }
-        return Int(text)
+        guard let unit = text.last, let factor = units[unit], let value = Int(text.dropLast()) else { return Int(text) }
+        // Typed by a person: a product past Int's range is no duration (and must not trap).
+        let (seconds, overflow) = value.multipliedReportingOverflow(by: factor)
+        return overflow ? nil : seconds
     }
 }
 

@@ -15,14 +15,13 @@ struct AccountPagesTests {
             let browser = Browser(client)
             let start = try await browser.get("/account")
             #expect(start.text.contains("Manage your Apple ID"))
-            let wrong = try await browser.post("/account/sign-in", form: [("apple_id", TestServer.maria.appleID), ("password", "nope")])
+            let wrong = try await AccountPages.signIn(browser, password: "nope")
             #expect(wrong.status == .unauthorized)
-            let codeStep = try await browser.post(
-                "/account/sign-in", form: [("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
+            let codeStep = try await AccountPages.signIn(browser)
             let code = try #require(HTML.element(id: "development-code", in: codeStep.text))
-            let bad = try await browser.post("/account/verify", form: [("code", "000000" == code ? "111111" : "000000")])
+            let bad = try await AccountPages.verify(browser, codePage: codeStep, code: "000000" == code ? "111111" : "000000")
             #expect(bad.status == .unauthorized)
-            let verified = try await browser.post("/account/verify", form: [("code", code)])
+            let verified = try await AccountPages.verify(browser, codePage: codeStep, code: code)
             #expect(verified.status == .seeOther)
 
             let page = try await browser.get("/account")
@@ -47,8 +46,7 @@ struct AccountPagesTests {
             #expect(deleted.text.contains("Your Apple ID was deleted."))
             let afterwards = try await browser.get("/account")
             #expect(afterwards.text.contains("Manage your Apple ID"))
-            let again = try await browser.post(
-                "/account/sign-in", form: [("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
+            let again = try await AccountPages.signIn(browser)
             #expect(again.status == .unauthorized)
         }
         let types = try await server.provider.store.messages(groupID: nil, limit: 10).sorted { $0.createdAt < $1.createdAt }.map(\.event.type)
@@ -61,9 +59,9 @@ struct AccountPagesTests {
         let (server, _, _) = try await LifecycleNotificationTests.authorizedServer()
         try await server.app.test(.router) { client in
             let browser = Browser(client)
-            let codeStep = try await browser.post(
-                "/account/sign-in", form: [("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
-            _ = try await browser.post("/account/verify", form: [("code", try #require(HTML.element(id: "development-code", in: codeStep.text)))])
+            let codeStep = try await AccountPages.signIn(browser)
+            _ = try await AccountPages.verify(
+                browser, codePage: codeStep, code: try #require(HTML.element(id: "development-code", in: codeStep.text)))
             let csrf = try #require(HTML.hiddenInputs(try await browser.get("/account").text)["csrf"])
             _ = try await browser.post("/account/delete", form: [("csrf", csrf), ("confirm", "DELETE")])
         }

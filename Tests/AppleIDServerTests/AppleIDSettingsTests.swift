@@ -48,14 +48,12 @@ struct AppleIDSettingsTests {
         let server = try await TestServer.make()
         try await server.app.test(.router) { client in
             let browser = Browser(client)
-            let codeStep = try await browser.post(
-                "/account/sign-in", form: [("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
+            let codeStep = try await AccountPages.signIn(browser)
             #expect(HTML.element(id: "development-code", in: codeStep.text) != nil)
             #expect(browser.cookies["siwa_session"] == nil)
 
             try await Self.turnOff(client)
-            let direct = try await Browser(client).post(
-                "/account/sign-in", form: [("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
+            let direct = try await AccountPages.signIn(Browser(client))
             #expect(direct.status == .seeOther)
             #expect(direct.headers[.location] == "/account")
             #expect(direct.headers[.setCookie]?.contains("siwa_session=") == true)

@@ -32,21 +32,25 @@ struct PlaygroundTests {
             #expect(callback.text.contains("signature verified with the key named by kid (RS256)"))
             #expect(callback.text.contains("nonce matches"))
             #expect(callback.text.contains("aud is com.example.juice.web"))
-            let refreshToken = try #require(HTML.hiddenInputs(callback.text)["refresh_token"])
+            let run = try #require(HTML.hiddenInputs(callback.text)["run"])
+            #expect(HTML.hiddenInputs(callback.text)["refresh_token"] == nil, "the refresh token stays on the server")
 
-            let refreshed = try await browser.post("/playground/refresh", form: [("refresh_token", refreshToken)])
+            let refreshed = try await browser.post("/playground/refresh", form: [("run", run)])
             #expect(refreshed.text.contains("id=\"token-response\""))
             #expect(!refreshed.text.contains("nonce matches"))
 
-            let revoked = try await browser.post("/playground/revoke", form: [("refresh_token", refreshToken)])
+            let revoked = try await browser.post("/playground/revoke", form: [("run", run)])
             #expect(revoked.text.contains("id=\"revoked\""))
 
-            let refused = try await browser.post("/playground/refresh", form: [("refresh_token", refreshToken)])
+            let refused = try await browser.post("/playground/refresh", form: [("run", run)])
             #expect(HTML.element(id: "token-error", in: refused.text) == "invalid_grant")
             #expect(HTML.element(id: "token-error-reason", in: refused.text) == "the refresh token was revoked")
+            #expect(HTML.hiddenInputs(refused.text)["run"] == nil, "no Refresh or Revoke after a refused refresh")
 
             let replayed = try await browser.post("/playground/callback", form: fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-            #expect(HTML.element(id: "state-check", in: replayed.text) == "state is unknown, expired or already used: refusing the callback")
+            #expect(
+                HTML.element(id: "state-check", in: replayed.text)
+                    == "state is unknown, expired, already used or from another browser: refusing the callback")
             #expect(!replayed.text.contains("id=\"token-response\""))
         }
     }

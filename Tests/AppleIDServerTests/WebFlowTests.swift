@@ -17,8 +17,8 @@ struct WebFlowTests {
             ])
     }
 
-    /// Drives sign-in, two-factor and consent; returns the auto-submitted form's fields.
-    static func signInAndConsent(_ browser: Browser, server: TestServer, hideEmail: Bool) async throws -> [String: String] {
+    /// Drives sign-in and two-factor up to the consent page; returns the form's action and CSRF token.
+    static func signInUntilConsent(_ browser: Browser, server: TestServer) async throws -> (action: String, csrf: String) {
         let signIn = try await browser.get(authorizeURI())
         #expect(signIn.status == .ok)
         #expect(signIn.text.contains("Sign in with Apple ID"))
@@ -37,7 +37,12 @@ struct WebFlowTests {
         let consent = try await browser.post(action, form: [("csrf", csrf), ("action", "verify"), ("code", code)])
         #expect(consent.text.contains("Create an account for Juice"))
         #expect(browser.cookies["siwa_session"] != nil)
+        return (action, csrf)
+    }
 
+    /// Drives sign-in, two-factor and consent; returns the auto-submitted form's fields.
+    static func signInAndConsent(_ browser: Browser, server: TestServer, hideEmail: Bool) async throws -> [String: String] {
+        let (action, csrf) = try await signInUntilConsent(browser, server: server)
         let result = try await browser.post(
             action,
             form: [("csrf", csrf), ("action", "approve"), ("first_name", "Maria"), ("last_name", "R."), ("email", hideEmail ? "hide" : "share")])

@@ -114,6 +114,13 @@ final class JuiceBrowser {
         return String(html[start...].prefix { $0 != "\"" })
     }
 
+    /// The text of the page's error message (`<p class="error">`), if it shows one.
+    static func message(in page: TestResponse) -> String? {
+        let html = String(buffer: page.body)
+        guard let start = html.range(of: "<p class=\"error\">")?.upperBound else { return nil }
+        return String(html[start...].prefix { $0 != "<" })
+    }
+
     static func formBody(_ fields: [(String, String)]) -> String {
         let allowed = CharacterSet.alphanumerics.union(.init(charactersIn: "-._~"))
         return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")

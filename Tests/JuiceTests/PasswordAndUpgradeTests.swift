@@ -75,7 +75,8 @@ struct PasswordAndUpgradeTests {
             browser.forgetCookies()
             let refused = try await browser.signIn(email: email, password: "my-password")
             #expect(refused.status == .badRequest)
-            #expect(refused.text.contains("This account uses Sign in with Apple"))
+            // The same words as for an unknown e-mail (audit finding 14), which point to the Apple button.
+            #expect(JuiceBrowser.message(in: refused) == PasswordRoutes.wrongCredentials)
             let (_, page) = try await browser.signInWithApple(as: email)
             #expect(page.status == .ok)
             #expect(page.text.contains("Hello, Uma Grade"))

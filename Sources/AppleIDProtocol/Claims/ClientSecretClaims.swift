@@ -13,6 +13,9 @@ public struct ClientSecretClaims: JWTPayload, Hashable {
 
     /// Apple's maximum lifetime of a client secret: 15,777,000 seconds (six months).
     public static let maximumLifetime = 15_777_000
+    /// `iat` and `exp` values that can be real times: seconds from 1970 to the end of year 9999.
+    /// Checked before any arithmetic on them.
+    public static let plausibleTimes: ClosedRange<Int> = 0...253_402_300_799
 
     public init(issuer: String, issuedAt: Int, expiresAt: Int, audience: String, subject: String) {
         self.issuer = issuer

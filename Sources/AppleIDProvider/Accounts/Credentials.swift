@@ -1,6 +1,8 @@
+import AppleIDProtocol
 import Foundation
 import HummingbirdBcrypt
 import HummingbirdOTP
+import Synchronization
 
 /// Password hashing (bcrypt) and the TOTP second factor.
 ///
@@ -19,13 +21,39 @@ public enum Credentials {
         String(format: "%06d", TOTP(secret: secret).compute(date: date))
     }
 
-    /// Whether `code` is the TOTP of `date`'s step or of up to `window` steps around it.
-    public static func verifyCode(_ code: String, secret: String, at date: Date, window: Int) -> Bool {
+    /// The TOTP time step (RFC 6238: seconds since 1970 / 30) whose code `code` is, among `date`'s
+    /// step and up to `window` steps around it; `nil` when it is none of them. Compared in constant
+    /// time. The caller records the step so that a code is accepted once.
+    public static func matchingStep(of code: String, secret: String, at date: Date, window: Int) -> Int64? {
         let trimmed = code.filter { !$0.isWhitespace }
-        guard trimmed.count == 6, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) else { return false }
-        return (-window...window).contains { step in
-            currentCode(secret: secret, at: date.addingTimeInterval(TimeInterval(step * 30))) == trimmed
+        guard trimmed.count == 6, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) else { return nil }
+        let current = Int64((date.timeIntervalSince1970 / 30).rounded(.down))
+        var match: Int64?
+        for offset in -window...window {
+            let step = current + Int64(offset)
+            // Every candidate is computed and compared, so the time does not tell which one matched.
+            if ConstantTime.equal(currentCode(secret: secret, at: Date(timeIntervalSince1970: TimeInterval(step * 30))), trimmed) {
+                match = step
+            }
         }
+        return match
+    }
+
+    /// Checks `password` against a bcrypt hash of no password anyone has, at the cost real hashes use:
+    /// run for unknown Apple IDs, so that a wrong Apple ID takes as long as a wrong password and the
+    /// time does not tell which Apple IDs exist. Always `false`.
+    public static func verifyDecoyPassword(_ password: String, cost: UInt8) async -> Bool {
+        let hash = await decoyHash(cost: cost)
+        _ = await verifyPassword(password, hash: hash)
+        return false
+    }
+
+    private static let decoyHashes = Mutex<[UInt8: String]>([:])
+
+    private static func decoyHash(cost: UInt8) async -> String {
+        if let hash = decoyHashes.withLock({ $0[cost] }) { return hash }
+        let hash = await hashPassword(SystemRandomSource().hex(bytes: 16), cost: cost)
+        return decoyHashes.withLock { $0[cost, default: hash] }
     }
 
     private static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {

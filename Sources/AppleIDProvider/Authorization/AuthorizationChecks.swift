@@ -1,13 +1,13 @@
 import AppleIDProtocol
 
-/// `redirect_uri` must be present and equal, character for character, to a registered Return URL
-/// (spec §3.1, §12). Until it is, errors are shown as a page and never redirected (RFC 6749 §4.1.2.1).
+/// `redirect_uri` must be present and equal, byte for byte, to a registered Return URL (spec §3.1,
+/// §12; ``WireMatch``: "\u{212A}" is not "K"). Until it is, errors are shown as a page and never redirected (RFC 6749 §4.1.2.1).
 struct RedirectURIIsRegistered: AuthorizationCheck {
     func check(_ context: inout AuthorizationCheckContext) throws(OAuthError) {
         guard let redirectURI = context.request.redirectURI, !redirectURI.isEmpty else {
             throw OAuthError(.invalidRequest, description: "Invalid web redirect url.", reason: "redirect_uri is missing")
         }
-        guard context.client.returnURLs.contains(redirectURI) else {
+        guard context.client.returnURLs.containsExactly(redirectURI) else {
             throw OAuthError(
                 .invalidRequest, description: "Invalid web redirect url.",
                 reason: "redirect_uri \(redirectURI) is not a registered Return URL of \(context.client.id)")

@@ -10,24 +10,28 @@ struct AuthorizationIssuer: Sendable {
     let random: any RandomSource
     let configuration: ProviderConfiguration
 
-    /// Records consent on a first authorization (`choices` then required), issues the grant and code.
+    /// Records consent on a first authorization (`choices` then required: without them it throws
+    /// ``ConsentRequired`` and decides nothing), issues the grant and code.
     func approve(
         _ request: ValidatedAuthorization, account: AppleIDAccount, authTime: Date, choices: ConsentChoices?, now: Date
     ) async throws -> AuthorizationResponse {
+        guard account.deletedAt == nil else { throw ConsentRequired.accountDeleted }
         var identity = try await identities.identity(accountID: account.id, teamID: request.teamID)
         var user: AuthorizedUser?
         let consent: Consent
         if let existing = try await store.consent(accountID: account.id, groupID: request.groupID) {
             consent = existing
         } else {
-            let choices = (choices ?? ConsentChoices(firstName: account.firstName, lastName: account.lastName, hideEmail: false)).sanitized
+            // What to share is the user's decision, made on the consent page (or given explicitly by
+            // headless mode): it is never defaulted here.
+            guard let choices = choices?.sanitized else { throw ConsentRequired.noConsent }
             var email: String?
             if request.asksForEmail {
                 if choices.hideEmail {
                     identity = try await identities.identityWithRelayAddress(accountID: account.id, teamID: request.teamID)
                     email = identity.relayAddress
                 } else {
-                    email = choices.sharedEmail.flatMap { account.emails.contains($0) ? $0 : nil } ?? account.email
+                    email = choices.sharedEmail.flatMap { account.emails.containsExactly($0) ? $0 : nil } ?? account.email
                 }
             }
             consent = Consent(
@@ -76,4 +80,11 @@ struct AuthorizationIssuer: Sendable {
         else { return nil }
         return (migrated.subject, transfer.windowEndsAt)
     }
+}
+
+/// An approval that needs the consent page first: there is no consent for the app group (it was
+/// revoked after the page was shown) and no choices were made. Or the Apple ID was deleted.
+public enum ConsentRequired: Error, Sendable {
+    case noConsent
+    case accountDeleted
 }

@@ -17,6 +17,13 @@ public struct ConsentChoices: Sendable, Hashable, Codable {
         self.sharedEmail = sharedEmail
     }
 
+    /// Headless mode's explicit default (spec'd in the README): the account's own name and its real
+    /// address shared. Only the non-interactive paths (`--auto-approve`, the admin API, native
+    /// credentials minted by scripts) use it; the consent page never defaults a choice.
+    public static func headlessDefault(for account: AppleIDAccount) -> ConsentChoices {
+        ConsentChoices(firstName: account.firstName, lastName: account.lastName, hideEmail: false)
+    }
+
     /// Longest name part kept; the name is free text the user typed (spec §3.3), so it is bounded.
     static let maximumNameLength = 100
 

@@ -17,6 +17,7 @@ extension AppleIDProvider {
             clientID: client.id, teamID: client.teamID, groupID: client.groupID, redirectURI: "", includesIDToken: true,
             responseMode: .query, scopes: scopes, state: nil, nonce: nonce, codeChallenge: nil, isNative: true)
         let now = clock.now()
-        return .answered(try await issuer.approve(request, account: account, authTime: now, choices: choices, now: now))
+        return .answered(
+            try await issuer.approve(request, account: account, authTime: now, choices: choices ?? .headlessDefault(for: account), now: now))
     }
 }

@@ -1,37 +1,71 @@
 import AppleIDProtocol
 import Foundation
 
+/// The outcome of one sign-in step (a password or a two-factor code).
+public enum SignInStep<Value: Sendable>: Sendable {
+    case passed(Value)
+    /// Wrong, without saying whether the Apple ID exists.
+    case incorrect
+    /// The Apple ID is locked after too many failed attempts; nothing was checked.
+    case locked(until: Date)
+}
+
+/// A browser signed in to an Apple ID: the session cookie's value and the stored session.
+public struct BrowserSignIn: Sendable {
+    public let cookie: String
+    public let session: BrowserSession
+}
+
 extension InteractionService {
-    /// The Apple ID whose password this is, for the account pages' sign-in (first step); `nil` for a
-    /// wrong Apple ID or password, without saying which.
-    public func accountForSignIn(appleID: String, password: String) async throws -> AppleIDAccount? {
-        guard let account = try await store.account(appleID: appleID.trimmingCharacters(in: .whitespaces)), account.deletedAt == nil,
-            await Credentials.verifyPassword(password, hash: account.passwordHash)
-        else { return nil }
-        return account
+    /// Checks the Apple ID and password: the first step on the authorization pages and the account
+    /// pages alike. Each attempt on an existing Apple ID is counted before the check
+    /// (``SignInLockPolicy``); an unknown Apple ID costs the same bcrypt time as a wrong password.
+    public func accountForSignIn(appleID: String, password: String) async throws -> SignInStep<AppleIDAccount> {
+        guard let account = try await store.account(appleID: appleID.trimmingCharacters(in: .whitespaces)), account.deletedAt == nil else {
+            _ = await Credentials.verifyDecoyPassword(password, cost: configuration.passwordHashCost)
+            return .incorrect
+        }
+        if case .locked(let until) = try await store.admitSignInAttempt(accountID: account.id, now: clock.now(), policy: configuration.signInLock) {
+            return .locked(until: until)
+        }
+        guard await Credentials.verifyPassword(password, hash: account.passwordHash) else { return .incorrect }
+        // The password is right: its attempt is given back, the count of earlier failures stays.
+        try await store.refundSignInAttempt(accountID: account.id)
+        return .passed(account)
     }
 
     /// Checks the two-factor code (when the Apple ID has two-factor on; `nil` only passes when it is
     /// off) and signs the browser in; returns the session cookie's value.
-    public func startBrowserSession(accountID: String, code: String?) async throws -> String? {
-        try await signInBrowser(accountID: accountID, code: code)?.cookie
+    public func startBrowserSession(accountID: String, code: String?) async throws -> SignInStep<String> {
+        switch try await signInBrowser(accountID: accountID, code: code) {
+        case .passed(let signIn): .passed(signIn.cookie)
+        case .incorrect: .incorrect
+        case .locked(let until): .locked(until: until)
+        }
     }
 
-    /// The second step shared by the sign-in pages and the account pages: the TOTP code, then a new
-    /// browser session (only its hash is stored).
-    func signInBrowser(accountID: String, code: String?) async throws -> (cookie: String, session: BrowserSession)? {
-        guard let account = try await store.account(id: accountID), account.deletedAt == nil else { return nil }
+    /// The second step shared by the sign-in pages and the account pages: the TOTP code (counted
+    /// before the check, and each code accepted once), then a new browser session (only its hash is
+    /// stored). Called only after the password step passed.
+    func signInBrowser(accountID: String, code: String?) async throws -> SignInStep<BrowserSignIn> {
+        guard let account = try await store.account(id: accountID), account.deletedAt == nil else { return .incorrect }
         let now = clock.now()
         if account.twoFactorEnabled {
-            guard let code, Credentials.verifyCode(code, secret: account.totpSecret, at: now, window: configuration.secondFactorWindowSteps)
-            else { return nil }
+            if case .locked(let until) = try await store.admitSignInAttempt(accountID: account.id, now: now, policy: configuration.signInLock) {
+                return .locked(until: until)
+            }
+            guard let code,
+                let step = Credentials.matchingStep(of: code, secret: account.totpSecret, at: now, window: configuration.secondFactorWindowSteps),
+                try await store.acceptSecondFactorStep(step, accountID: account.id)
+            else { return .incorrect }
         }
+        try await store.clearSignInAttempts(accountID: account.id)
         let cookie = random.hex(bytes: 32)
         let session = BrowserSession(
             idHash: OpaqueToken.hash(cookie), accountID: account.id, authTime: now,
             expiresAt: now.addingTimeInterval(configuration.browserSessionLifetime))
         try await store.save(session)
-        return (cookie, session)
+        return .passed(BrowserSignIn(cookie: cookie, session: session))
     }
 
     /// The signed-in account of a session cookie, if the session is live.

@@ -43,7 +43,7 @@ public struct InteractionService: Sendable {
         guard let interaction = try await store.interaction(id: id), interaction.expiresAt > clock.now(),
             let browserBinding, OpaqueToken.hash(browserBinding) == interaction.browserBindingHash
         else { return nil }
-        if let csrfToken, csrfToken != interaction.csrfToken { return nil }
+        if let csrfToken, !ConstantTime.equal(csrfToken, interaction.csrfToken) { return nil }
         return interaction
     }
 
@@ -51,8 +51,11 @@ public struct InteractionService: Sendable {
     /// with it off the browser is signed in at once (the new session's cookie value is returned).
     public func signIn(_ interaction: Interaction, appleID: String, password: String) async throws -> (Outcome, sessionCookie: String?) {
         guard interaction.stage == .signIn else { return (.show(interaction, message: nil), nil) }
-        guard let account = try await accountForSignIn(appleID: appleID, password: password) else {
-            return (try await fail(interaction, message: "Your Apple ID or password was incorrect."), nil)
+        let account: AppleIDAccount
+        switch try await accountForSignIn(appleID: appleID, password: password) {
+        case .passed(let signedIn): account = signedIn
+        case .incorrect: return (try await fail(interaction, message: "Your Apple ID or password was incorrect."), nil)
+        case .locked(let until): return (.show(interaction, message: SignInLockPolicy.message(lockedUntil: until, now: clock.now())), nil)
         }
         var next = interaction
         next.accountID = account.id
@@ -70,27 +73,57 @@ public struct InteractionService: Sendable {
         guard interaction.stage == .secondFactor, let accountID = interaction.accountID else {
             return (.show(interaction, message: nil), nil)
         }
-        guard let (cookie, session) = try await signInBrowser(accountID: accountID, code: code) else {
-            return (try await fail(interaction, message: "Incorrect verification code."), nil)
+        let signIn: BrowserSignIn
+        switch try await signInBrowser(accountID: accountID, code: code) {
+        case .passed(let passed): signIn = passed
+        case .incorrect: return (try await fail(interaction, message: "Incorrect verification code."), nil)
+        case .locked(let until): return (.show(interaction, message: SignInLockPolicy.message(lockedUntil: until, now: clock.now())), nil)
         }
         var next = interaction
-        next.authTime = session.authTime
+        next.authTime = signIn.session.authTime
         next.failedAttempts = 0
         next.stage = try await stageAfterAuthentication(accountID: accountID, groupID: interaction.request.groupID)
         try await store.save(next)
-        return (.show(next, message: nil), cookie)
+        return (.show(next, message: nil), signIn.cookie)
     }
 
     /// Consent (first authorization) or "Continue" (later ones): issue the answer.
+    ///
+    /// Both are re-checked here, at approval, not only when the page was shown: an Apple ID deleted
+    /// meanwhile approves nothing, and a consent that is gone (the app revoked its token, or the
+    /// user stopped using the Apple ID with the app) sends the user back to the consent page. The
+    /// short "Continue" page never decides what to share.
     public func approve(_ interaction: Interaction, choices: ConsentChoices?) async throws -> Outcome {
-        guard interaction.stage == .consent || interaction.stage == .confirm,
-            let accountID = interaction.accountID, let account = try await store.account(id: accountID)
-        else { return .show(interaction, message: nil) }
+        guard interaction.stage == .consent || interaction.stage == .confirm, let accountID = interaction.accountID else {
+            return .show(interaction, message: nil)
+        }
+        guard let account = try await store.account(id: accountID), account.deletedAt == nil else {
+            try await store.deleteInteraction(id: interaction.id)
+            return .invalid("This Apple ID is no longer available. Start signing in again from the app.")
+        }
+        let consentChoices: ConsentChoices?
+        switch interaction.stage {
+        case .consent:
+            guard let choices else { return .show(interaction, message: nil) }
+            consentChoices = choices
+        default:
+            consentChoices = nil
+        }
+        let now = clock.now()
+        // Deleted first, so that a second submission of the page finds nothing to approve.
         try await store.deleteInteraction(id: interaction.id)
-        let response = try await issuer.approve(
-            interaction.request, account: account, authTime: interaction.authTime ?? clock.now(),
-            choices: interaction.stage == .consent ? choices : nil, now: clock.now())
-        return .finished(response)
+        do {
+            return .finished(
+                try await issuer.approve(
+                    interaction.request, account: account, authTime: interaction.authTime ?? now, choices: consentChoices, now: now))
+        } catch ConsentRequired.noConsent {
+            var next = interaction
+            next.stage = .consent
+            try await store.save(next)
+            return .show(next, message: "Choose again what to share with this app.")
+        } catch ConsentRequired.accountDeleted {
+            return .invalid("This Apple ID is no longer available. Start signing in again from the app.")
+        }
     }
 
     /// The user pressed Cancel: `user_cancelled_authorize` goes back with `state` (spec §3.3).

@@ -34,6 +34,8 @@ public struct RegisteredClient: Codable, Sendable, Hashable {
 public struct ClientQuirks: Codable, Sendable, Hashable {
     /// `email_verified` / `is_private_email` as JSON booleans (traffic since 2024) or strings.
     public var booleanStyle: BooleanClaim.Style
+    /// The id_token lifetimes a client may be switched to: 1 s to a year (Apple: 600 or 86,400).
+    public static let idTokenLifetimes: ClosedRange<Int> = 1...31_536_000
     /// id_token lifetime in seconds; `nil` uses the provider's default (86,400 s, current traffic).
     public var idTokenLifetime: Int?
     /// The account-deletion event's spelling for this app group's notifications (set on the primary

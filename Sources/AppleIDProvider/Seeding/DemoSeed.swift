@@ -11,14 +11,21 @@ public struct DemoFacts: Codable, Sendable, Hashable {
         public var lastName: String
         public var email: String
         public var realUserStatus: Int
+        /// The base32 TOTP secret, for an authenticator app when development mode does not show the
+        /// code (demo.json is readable by its owner only).
+        public var totpSecret: String?
 
-        public init(appleID: String, password: String, firstName: String, lastName: String, email: String, realUserStatus: Int) {
+        public init(
+            appleID: String, password: String, firstName: String, lastName: String, email: String, realUserStatus: Int,
+            totpSecret: String? = nil
+        ) {
             self.appleID = appleID
             self.password = password
             self.firstName = firstName
             self.lastName = lastName
             self.email = email
             self.realUserStatus = realUserStatus
+            self.totpSecret = totpSecret
         }
 
         enum CodingKeys: String, CodingKey {
@@ -28,6 +35,7 @@ public struct DemoFacts: Codable, Sendable, Hashable {
             case lastName = "last_name"
             case email
             case realUserStatus = "real_user_status"
+            case totpSecret = "totp_secret"
         }
     }
 
@@ -95,7 +103,7 @@ public struct DemoSeed: Sendable {
         let (key, privateKeyPEM) = try await provider.registerKey(teamID: teamID, primaryAppID: bundleID)
         let keyID = key.id
 
-        let users = [
+        var users = [
             DemoFacts.User(
                 appleID: "maria.ruiz@example.com", password: random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789"),
                 firstName: "Maria", lastName: "Ruiz", email: "maria.ruiz@example.com", realUserStatus: RealUserStatus.likelyReal.rawValue),
@@ -103,10 +111,12 @@ public struct DemoSeed: Sendable {
                 appleID: "robin.unknown@example.com", password: random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789"),
                 firstName: "Robin", lastName: "Unknown", email: "robin.unknown@example.com", realUserStatus: RealUserStatus.unknown.rawValue),
         ]
-        for user in users {
-            _ = try await provider.createAccount(
+        for index in users.indices {
+            let user = users[index]
+            users[index].totpSecret = try await provider.createAccount(
                 appleID: user.appleID, password: user.password, firstName: user.firstName, lastName: user.lastName,
-                email: user.email, realUserStatus: RealUserStatus(rawValue: user.realUserStatus) ?? .unknown)
+                email: user.email, realUserStatus: RealUserStatus(rawValue: user.realUserStatus) ?? .unknown
+            ).totpSecret
         }
         let facts = DemoFacts(
             server: server, issuer: provider.configuration.issuer, teamID: teamID, keyID: keyID, keyFile: keyFilePath(keyID),
@@ -117,7 +127,7 @@ public struct DemoSeed: Sendable {
     /// Makes sure the Services ID lists `returnURLs` (a later start on another port adds its own).
     public func registerReturnURLs(_ returnURLs: [String], provider: AppleIDProvider) async throws {
         guard var client = try await provider.store.client(servicesID) else { return }
-        let missing = returnURLs.filter { !client.returnURLs.contains($0) }
+        let missing = returnURLs.filter { !client.returnURLs.containsExactly($0) }
         guard !missing.isEmpty else { return }
         client.returnURLs += missing
         try await provider.store.save(client)

@@ -24,6 +24,7 @@ public final class MemoryStore: Sendable {
         var transfers: [String: AppTransfer] = [:]
         var transferSubjects: [String: TransferSubject] = [:]
         var migrationTokens: [String: MigrationToken] = [:]
+        var signInAttempts: [String: SignInAttemptRecord] = [:]
     }
 
     let state = Mutex(State())
@@ -122,6 +123,8 @@ extension MemoryStore: GrantStore {
     }
 
     public func save(_ code: AuthorizationCodeRecord) async throws { state.withLock { $0.codes[code.codeHash] = code } }
+
+    public func authorizationCode(hash: String) async throws -> AuthorizationCodeRecord? { state.withLock { $0.codes[hash] } }
 
     public func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption {
         state.withLock { state in

@@ -45,6 +45,8 @@ public protocol GrantStore: Sendable {
     func revokeGrants(accountID: String, groupID: ClientID, at date: Date) async throws -> Int
     func revokeGrant(id: String, at date: Date) async throws
     func save(_ code: AuthorizationCodeRecord) async throws
+    /// The code as issued, consumed or not (read before consuming, to check what it is bound to).
+    func authorizationCode(hash: String) async throws -> AuthorizationCodeRecord?
     /// Atomically marks the code consumed. Of any number of concurrent callers, exactly one gets
     /// ``CodeRedemption/redeemed(_:)``.
     func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption
@@ -76,7 +78,7 @@ public protocol SigningKeyStore: Sendable {
 /// Everything the provider stores. The memory store and the SQL stores implement all of it and
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
-    & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore
+    & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {

@@ -12,15 +12,24 @@ struct AuthorizationCodeGrant: Sendable {
 
     func exchange(_ request: TokenRequest, client: RegisteredClient, now: Date) async throws -> TokenResponse {
         guard let code = request.code, !code.isEmpty else { throw OAuthError.invalidRequest("code is missing") }
+        // The code is read and checked against what it is bound to before it is consumed: a client
+        // that holds someone else's code (even with a valid secret of its own) must neither burn it
+        // nor, through the replay rule below, revoke the grant it belongs to.
+        let codeHash = OpaqueToken.hash(code)
+        guard let issued = try await store.authorizationCode(hash: codeHash) else {
+            throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the code was never issued")
+        }
+        try checkBinding(of: issued, request: request, client: client)
         let record: AuthorizationCodeRecord
         // Consumption and a replay's revocation read the clock when they happen, not when their
         // requests began, so a revocation caused by a replay is never older than the redemption it follows.
-        switch try await store.consumeCode(hash: OpaqueToken.hash(code), at: clock.now()) {
+        switch try await store.consumeCode(hash: codeHash, at: clock.now()) {
         case .unknown:
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the code was never issued")
         case .alreadyConsumed(let used):
-            // A second redemption means the code leaked: whoever holds the tokens of the first
-            // redemption may be the thief, so everything that code issued is revoked (RFC 6749 §4.1.2).
+            // A second redemption by the client the code was issued to, with its redirect_uri and
+            // verifier, means the code leaked: whoever holds the tokens of the first redemption may
+            // be the thief, so everything that code issued is revoked (RFC 6749 §4.1.2).
             try await store.revokeGrant(id: used.grantID, at: clock.now())
             throw OAuthError.invalidGrant(
                 AppleErrorDescription.codeAlreadyUsed, reason: "the code was already redeemed; its tokens are now revoked")
@@ -32,17 +41,6 @@ struct AuthorizationCodeGrant: Sendable {
                 AppleErrorDescription.codeExpiredOrRevoked,
                 reason: "the code expired \(Int(now.timeIntervalSince(record.expiresAt))) s ago")
         }
-        guard record.clientID == client.id else {
-            throw OAuthError.invalidGrant(
-                AppleErrorDescription.clientIDMismatch(client.id), reason: "the code was issued to \(record.clientID), not \(client.id)")
-        }
-        guard request.redirectURI == record.redirectURI else {
-            throw OAuthError.invalidGrant(
-                AppleErrorDescription.redirectURIMismatch(request.redirectURI ?? ""),
-                reason:
-                    "redirect_uri \(request.redirectURI ?? "(none)") differs from the authorization's \(record.redirectURI ?? "(none, native code)")")
-        }
-        try checkProofKey(record: record, verifier: request.codeVerifier)
         // A revocation after this redemption (a concurrent replay of the same code) does not fail
         // it: the tokens issued below belong to the revoked grant and are dead on arrival, which is
         // what the replay rule asks. Only a revocation before the redemption refuses the code.
@@ -55,6 +53,21 @@ struct AuthorizationCodeGrant: Sendable {
             for: grant, client: client, now: now, kind: .authorization(nonce: record.nonce, code: nil, accessToken: accessToken))
         return TokenResponse(
             accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: refreshToken, idToken: idToken)
+    }
+
+    /// The client, `redirect_uri` and PKCE verifier the code was issued for (spec §4.1).
+    private func checkBinding(of record: AuthorizationCodeRecord, request: TokenRequest, client: RegisteredClient) throws {
+        guard record.clientID.rawValue.utf8.elementsEqual(client.id.rawValue.utf8) else {
+            throw OAuthError.invalidGrant(
+                AppleErrorDescription.clientIDMismatch(client.id), reason: "the code was issued to \(record.clientID), not \(client.id)")
+        }
+        guard WireMatch.exact(request.redirectURI, record.redirectURI) else {
+            throw OAuthError.invalidGrant(
+                AppleErrorDescription.redirectURIMismatch(request.redirectURI ?? ""),
+                reason:
+                    "redirect_uri \(request.redirectURI ?? "(none)") differs from the authorization's \(record.redirectURI ?? "(none, native code)")")
+        }
+        try checkProofKey(record: record, verifier: request.codeVerifier)
     }
 
     /// RFC 7636 §4.6, and a verifier without a challenge is refused too (RFC 9700 §2.1.1: it

@@ -91,14 +91,19 @@ struct ClientAuthenticator: Sendable {
     }
 
     private func check(_ claims: ClientSecretClaims, client: RegisteredClient, teamID: TeamID, now: Date) throws {
+        // `iat` and `exp` come from outside: anything beyond the range of real times is refused
+        // before any arithmetic on it, so that `exp - iat` and `now - exp` cannot overflow (a trap).
+        for (name, value) in [("iat", claims.issuedAt), ("exp", claims.expiresAt)] where !ClientSecretClaims.plausibleTimes.contains(value) {
+            throw OAuthError.invalidClient("client secret \(name) \(value) is not a time in seconds since 1970 (0 to year 9999)")
+        }
         let nowSeconds = Int(now.timeIntervalSince1970)
-        guard claims.issuer == teamID.rawValue else {
+        guard WireMatch.exact(claims.issuer, teamID.rawValue) else {
             throw OAuthError.invalidClient("client secret iss is \(claims.issuer), must be the Team ID \(teamID)")
         }
-        guard claims.subject == client.id.rawValue else {
+        guard WireMatch.exact(claims.subject, client.id.rawValue) else {
             throw OAuthError.invalidClient("client secret sub is \(claims.subject), must equal client_id \(client.id)")
         }
-        guard configuration.acceptedClientSecretAudiences.contains(claims.audience) else {
+        guard configuration.acceptedClientSecretAudiences.containsExactly(claims.audience) else {
             throw OAuthError.invalidClient(
                 "client secret aud is \(claims.audience), must be \(configuration.issuer) or \(ProviderConfiguration.appleIssuer)")
         }

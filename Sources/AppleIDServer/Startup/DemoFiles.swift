@@ -28,12 +28,11 @@ struct DemoFiles {
     /// Written once: an existing key file is never overwritten.
     func writeKeyOnce(_ pem: String, keyID: KeyID) throws {
         guard !FileManager.default.fileExists(atPath: keyURL(keyID).path) else { return }
-        try writePrivate(Data(pem.utf8), to: keyURL(keyID))
+        try PrivateFiles.create(Data(pem.utf8), at: keyURL(keyID))
     }
 
-    /// Owner-only permissions: these files hold a private key and the admin token.
+    /// Owner-only from creation: these files hold a private key, TOTP secrets and the admin token.
     private func writePrivate(_ data: Data, to url: URL) throws {
-        try data.write(to: url, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        try PrivateFiles.replace(data, at: url)
     }
 }

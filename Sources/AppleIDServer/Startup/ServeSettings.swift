@@ -17,14 +17,26 @@ public struct ServeSettings: Sendable {
     /// The admin API's bearer token; `nil` uses the one generated on the first start.
     public var adminToken: String?
     public var relayDomain: String?
-    /// Development mode shows the current two-factor code and the precise reason of errors on the pages.
-    public var developmentMode = true
+    /// Development mode shows the current two-factor code and the precise reason of errors on the
+    /// pages. `nil`: on for a loopback bind only (see ``resolvedDevelopmentMode``).
+    public var developmentMode: Bool?
+    /// The playground, a relying party on the demo Services ID. `nil`: on for a loopback bind only.
+    public var playground: Bool?
     /// Retries of server-to-server notifications: backoff bounds and how long to keep trying.
     public var deliveryPolicy = NotificationDelivery.Policy()
 
     public init() {}
 
     public var baseURL: String { "http://\(host):\(port)" }
+
+    /// Whether only this machine can reach the server.
+    public var bindsLoopbackOnly: Bool { ServerOptions.isLoopback(host) }
+
+    /// Development mode as asked, or by the bind: a newcomer's loopback server shows the code, a
+    /// server that others can reach does not unless told so.
+    public var resolvedDevelopmentMode: Bool { developmentMode ?? bindsLoopbackOnly }
+
+    public var resolvedPlayground: Bool { playground ?? bindsLoopbackOnly }
 
     public var resolvedIssuer: String {
         switch issuer {

@@ -13,13 +13,15 @@ public enum ServerBootstrap {
         var logger = Logger(label: "siwa")
         logger.logLevel = settings.logLevel
         let directory = URL(fileURLWithPath: settings.dataDirectory).standardizedFileURL
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateFiles.makeDirectory(directory)
         let sealer = try StorageKey.sealer(directory: directory)
+        let databaseFile = directory.appendingPathComponent("siwa.sqlite")
+        if settings.databaseURL == nil { try PrivateFiles.touch(databaseFile) }
         let (store, shutdownStore) =
             if let url = settings.databaseURL {
                 try await SQLStore.postgres(url: url, logger: logger, sealer: sealer)
             } else {
-                try await SQLStore.sqlite(path: directory.appendingPathComponent("siwa.sqlite").path, logger: logger, sealer: sealer)
+                try await SQLStore.sqlite(path: databaseFile.path, logger: logger, sealer: sealer)
             }
         do {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
@@ -28,9 +30,14 @@ public enum ServerBootstrap {
                 configuration: configuration, store: store, clock: SystemClock(), logger: logger)
             let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: DemoFiles(directory: directory))
             let options = ServerOptions(
-                host: settings.host, port: settings.port, baseURL: settings.baseURL, developmentMode: settings.developmentMode,
+                host: settings.host, port: settings.port, baseURL: settings.baseURL, developmentMode: settings.resolvedDevelopmentMode,
                 autoApproveAppleID: try autoApproveAppleID(settings.autoApprove, facts: facts),
-                adminToken: settings.adminToken ?? facts.adminToken, playground: (facts, keyPEM))
+                adminToken: settings.adminToken ?? facts.adminToken, playground: settings.resolvedPlayground ? (facts, keyPEM) : nil)
+            if settings.resolvedDevelopmentMode && !settings.bindsLoopbackOnly {
+                logger.warning(
+                    "development mode is on while listening beyond loopback: the sign-in pages show every Apple ID's two-factor code and the precise reason of errors to anyone who reaches \(settings.host)"
+                )
+            }
             // Written unbuffered so scripts that read the server's output see it at once.
             FileHandle.standardOutput.write(Data(banner(facts: facts, options: options, dataDirectory: directory.path).utf8))
             let delivery = NotificationDelivery(
@@ -55,6 +62,9 @@ public enum ServerBootstrap {
             facts.server = settings.baseURL
             facts.issuer = provider.configuration.issuer
             facts.returnURLs = try await provider.store.client(facts.servicesID)?.returnURLs ?? returnURLs
+            for index in facts.users.indices where facts.users[index].totpSecret == nil {
+                facts.users[index].totpSecret = try await provider.store.account(appleID: facts.users[index].appleID)?.totpSecret
+            }
             try files.save(facts)
             return (facts, try files.readKey(facts.keyID))
         }
@@ -75,7 +85,8 @@ public enum ServerBootstrap {
             "",
             "Apple ID server listening on \(options.baseURL)",
             "  issuer:            \(facts.issuer)",
-            "  playground:        \(options.baseURL)/playground",
+            options.playground == nil
+                ? "  playground:        off (--playground on to enable)" : "  playground:        \(options.baseURL)/playground",
             "  discovery:         \(options.baseURL)/.well-known/openid-configuration",
             "  keys (JWKS):       \(options.baseURL)/auth/keys",
             "",
@@ -86,7 +97,9 @@ public enum ServerBootstrap {
             "  Services ID:       \(facts.servicesID)",
             "  return URLs:       \(facts.returnURLs.joined(separator: ", "))",
             "",
-            "Demo Apple IDs (two-factor codes are shown on the sign-in page in development mode)",
+            options.developmentMode
+                ? "Demo Apple IDs (development mode: the two-factor code is shown on the sign-in page)"
+                : "Demo Apple IDs (development mode is off: get a current two-factor code with `siwa users code <Apple ID>`, or from totp_secret in demo.json with any authenticator app)",
         ]
         for user in facts.users {
             let status = RealUserStatus(rawValue: user.realUserStatus).map { "\($0)" } ?? "\(user.realUserStatus)"

@@ -23,8 +23,7 @@ enum StorageKey {
             return try SecretSealer(keyBytes: Array(bytes))
         }
         let bytes = SecretSealer.newKeyBytes()
-        try Data((Data(bytes).base64EncodedString() + "\n").utf8).write(to: file, options: .withoutOverwriting)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        try PrivateFiles.create(Data((Data(bytes).base64EncodedString() + "\n").utf8), at: file)
         return try SecretSealer(keyBytes: bytes)
     }
 }

@@ -27,7 +27,7 @@ struct AppleSignInRoutes: Sendable {
         let callback = AppleCallback(services: services)
         let completion = AppleCompletion(services: services)
         router.get(RouterPath(AppleCompletion.path)) { request, context in try await completion.complete(request, context: context) }
-        let notifications = AppleNotifications(accounts: services.accounts, sessions: services.sessions)
+        let notifications = AppleNotifications(accounts: services.accounts, sessions: services.sessions, seen: services.seenNotifications)
         SignInWithAppleRoutes<JuiceRequestContext>(
             client: services.siwa,
             onSignIn: { result, _, context in try await callback.accept(result, context: context) },

@@ -11,6 +11,8 @@ struct JuiceServices: Sendable {
     let links: LinkOfferStore
     let orders: OrderStore
     let passwords: PasswordHasher
+    let passwordAttempts: PasswordAttemptThrottle
+    let seenNotifications: SeenNotifications
     let siwa: SignInWithAppleClient
     let pages: Pages
     let cookies: JuiceCookies

@@ -25,11 +25,19 @@ struct LinkRoutes: Sendable {
         router.post("/link") { request, context in
             let form = try await FormInput.decode(LinkForm.self, from: request, context: context)
             let (offer, account, token) = try await pendingOffer(request)
+            // The same per-e-mail budget as /signin: a link offer is no second door for guessing.
+            if let lockedUntil = try await services.passwordAttempts.admit(email: account.email) {
+                return try services.pages.render(
+                    "link", title: "Link your account",
+                    ["email": account.email, "message": services.passwordAttempts.lockedMessage(until: lockedUntil)], context: context,
+                    status: .tooManyRequests)
+            }
             guard let hash = account.passwordHash, await services.passwords.verify(form.password, hash: hash) else {
                 return try services.pages.render(
                     "link", title: "Link your account", ["email": account.email, "message": "That password is not right."], context: context,
                     status: .badRequest)
             }
+            try await services.passwordAttempts.succeeded(email: account.email)
             if try await services.accounts.account(appleSubject: offer.appleSubject) != nil { throw UserFacingError.linkExpired }
             try await services.accounts.attachApple(
                 accountID: account.id, subject: offer.appleSubject, refreshToken: offer.appleRefreshToken, removePassword: false,

@@ -5,6 +5,8 @@ import Hummingbird
 struct PasswordRoutes: Sendable {
     let services: JuiceServices
 
+    static let wrongCredentials = "The e-mail or password is not right. If you created your account with Apple, use Sign in with Apple above."
+
     struct SignInForm: Decodable, CSRFProtected {
         var csrf: String
         var next: String?
@@ -31,16 +33,20 @@ struct PasswordRoutes: Sendable {
             let form = try await FormInput.decode(SignInForm.self, from: request, context: context)
             let next = FormInput.localPath(form.next)
             let email = form.email.trimmingCharacters(in: .whitespaces).lowercased()
-            guard let account = try await services.accounts.passwordAccount(email: email) else {
-                if try await services.accounts.emailIsTaken(email) {
-                    return try signInPage(
-                        next: next, message: "This account uses Sign in with Apple. Use the button above.", email: email, context: context)
-                }
-                return try signInPage(next: next, message: "The e-mail or password is not right.", email: email, context: context)
+            if let lockedUntil = try await services.passwordAttempts.admit(email: email) {
+                return try signInPage(
+                    next: next, message: services.passwordAttempts.lockedMessage(until: lockedUntil), email: email, context: context,
+                    status: .tooManyRequests)
             }
-            guard let hash = account.passwordHash, await services.passwords.verify(form.password, hash: hash) else {
-                return try signInPage(next: next, message: "The e-mail or password is not right.", email: email, context: context)
+            // One answer, and one bcrypt's time, whether the e-mail is unknown, belongs to an account
+            // that signs in with Apple only, or has a wrong password: the page never tells which
+            // e-mails have accounts.
+            let account = try await services.accounts.passwordAccount(email: email)
+            guard let account, let hash = account.passwordHash, await services.passwords.verify(form.password, hash: hash) else {
+                if account?.passwordHash == nil { _ = await services.passwords.verifyNothing(form.password) }
+                return try signInPage(next: next, message: Self.wrongCredentials, email: email, context: context)
             }
+            try await services.passwordAttempts.succeeded(email: email)
             return try await services.startSession(for: account, next: next, context: context)
         }
         router.get("/signup") { request, context in
@@ -78,14 +84,15 @@ struct PasswordRoutes: Sendable {
     }
 
     func signInPage(
-        next: String, reason: String? = nil, message: String? = nil, email: String = "", context: JuiceRequestContext
+        next: String, reason: String? = nil, message: String? = nil, email: String = "", context: JuiceRequestContext,
+        status: HTTPResponse.Status? = nil
     ) throws -> Response {
         try services.pages.render(
             "signin", title: "Sign in",
             [
                 "next": next, "nextQuery": Self.queryValue(next), "reason": reason, "message": message, "email": email,
                 "appleTitle": "Sign in with Apple",
-            ], context: context, status: message == nil ? .ok : .badRequest)
+            ], context: context, status: status ?? (message == nil ? .ok : .badRequest))
     }
 
     func signUpPage(next: String, message: String? = nil, form: SignUpForm? = nil, context: JuiceRequestContext) throws -> Response {

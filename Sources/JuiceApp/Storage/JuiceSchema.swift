@@ -81,5 +81,22 @@ enum JuiceSchema {
             )
             """,
         ],
+        // Version 3: each Apple notification is applied once; its jti is kept until it expires.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS seen_notifications (
+                jti TEXT PRIMARY KEY,
+                expires_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            // Password attempts per e-mail (PasswordAttemptThrottle).
+            """
+            CREATE TABLE IF NOT EXISTS password_attempts (
+                email TEXT PRIMARY KEY,
+                attempts INTEGER NOT NULL,
+                locked_until DOUBLE PRECISION
+            )
+            """,
+        ],
     ]
 }

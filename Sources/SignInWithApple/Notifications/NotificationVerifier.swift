@@ -6,9 +6,15 @@ public struct AppleNotification: Sendable, Hashable {
     /// The client ID the notification is for (`aud`).
     public var audience: String
     public var issuedAt: Date
-    /// The JWT's unique ID: remember it to process each notification once (Apple may deliver twice).
+    /// The JWT's unique ID: remember it until ``expiresAt`` to process each notification once (Apple
+    /// may deliver twice, and a captured notification can be replayed until it expires).
     public var id: String
     public var events: [NotificationEvent]
+    /// `exp` (Apple: `iat` + 24 hours); `nil` when the notification has none.
+    public var expiresAt: Date?
+
+    /// Until when a receiver must remember ``id``: `exp`, or 24 hours after `iat` without one.
+    public var replayWindowEnd: Date { expiresAt ?? issuedAt.addingTimeInterval(86_400) }
 }
 
 /// Verifies the body Apple POSTs to the notification endpoint: `{"payload": "<jwt>"}`, signed with the
@@ -61,6 +67,6 @@ public struct NotificationVerifier: Sendable {
         }
         return AppleNotification(
             audience: claims.audience, issuedAt: Date(timeIntervalSince1970: TimeInterval(claims.issuedAt)), id: claims.jwtID,
-            events: claims.events)
+            events: claims.events, expiresAt: claims.expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) })
     }
 }

@@ -29,7 +29,8 @@ struct TestServer {
     let app: Application<RouterResponder<AppleIDRequestContext>>
 
     static func make(
-        autoApprove: String? = nil, playground: Bool = false, configure: (inout ProviderConfiguration) -> Void = { _ in }
+        autoApprove: String? = nil, playground: Bool = false, logger: Logger = Logger(label: "test"),
+        configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
         var configuration = ProviderConfiguration(issuer: issuer)
@@ -38,7 +39,7 @@ struct TestServer {
         let store = MemoryStore()
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "tests"),
-            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: Logger(label: "test"))
+            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger)
         try await seed(provider)
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
         if playground {

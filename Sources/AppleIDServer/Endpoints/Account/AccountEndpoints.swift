@@ -11,6 +11,7 @@ import Synchronization
 /// (which is HttpOnly and SameSite=Lax, so another site can neither read nor send it).
 struct AccountEndpoints {
     static let pendingCookie = "siwa_account_pending"
+    static let loginCookie = "siwa_account_login"
 
     let provider: AppleIDProvider
     let renderer: PageRenderer
@@ -38,21 +39,32 @@ struct AccountEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/account") { request, _ in
-            guard let (account, cookie) = try await signedIn(request) else { return try signInPage() }
+            guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request) }
             return try await accountPage(account, cookie: cookie, message: nil)
         }
         router.post("/account/sign-in") { request, _ in
             let form = try await decode(request)
-            guard let account = try await provider.interactions.accountForSignIn(appleID: form.appleID ?? "", password: form.password ?? "")
-            else { return try signInPage(message: "Your Apple ID or password was incorrect.", status: .unauthorized) }
-            if !account.twoFactorEnabled, let session = try await provider.interactions.startBrowserSession(accountID: account.id, code: nil) {
-                var response = Response(status: .seeOther, headers: [.location: "/account"])
-                response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
-                return response
+            // Login CSRF: without this, another site could post its own Apple ID and password here and
+            // sign the victim's browser in to the attacker's Apple ID.
+            guard let loginCookie = request.cookies[Self.loginCookie]?.value, let csrf = form.csrf,
+                ConstantTime.equal(csrf, Self.derived("account-login-csrf:", loginCookie))
+            else { return try signInPage(request, message: "Start again: the form expired.", status: .badRequest) }
+            let account: AppleIDAccount
+            switch try await provider.interactions.accountForSignIn(appleID: form.appleID ?? "", password: form.password ?? "") {
+            case .passed(let signedIn): account = signedIn
+            case .incorrect: return try signInPage(request, message: "Your Apple ID or password was incorrect.", status: .unauthorized)
+            case .locked(let until):
+                return try signInPage(
+                    request, message: SignInLockPolicy.message(lockedUntil: until, now: provider.clock.now()), status: .tooManyRequests)
+            }
+            if !account.twoFactorEnabled,
+                case .passed(let session) = try await provider.interactions.startBrowserSession(accountID: account.id, code: nil)
+            {
+                return signedInRedirect(session: session)
             }
             let token = provider.random.hex(bytes: 32)
             pending.start(token: token, accountID: account.id, now: provider.clock.now())
-            var response = try codePage(account)
+            var response = try codePage(account, pendingToken: token)
             response.setCookie(
                 Cookie(name: Self.pendingCookie, value: token, path: "/account", secure: cookies.secure, httpOnly: true, sameSite: .lax))
             return response
@@ -60,18 +72,22 @@ struct AccountEndpoints {
         router.post("/account/verify") { request, _ in
             let form = try await decode(request)
             guard let token = request.cookies[Self.pendingCookie]?.value, let accountID = pending.account(token: token, now: provider.clock.now()),
+                let csrf = form.csrf, ConstantTime.equal(csrf, Self.derived("account-verify-csrf:", token)),
                 let account = try await provider.store.account(id: accountID)
-            else { return try signInPage(message: "Start again: this sign-in expired.", status: .badRequest) }
-            guard let session = try await provider.interactions.startBrowserSession(accountID: accountID, code: form.code ?? "") else {
-                guard pending.recordFailure(token: token) else {
-                    return try signInPage(message: "Too many failed attempts. Start again.", status: .badRequest)
-                }
-                return try codePage(account, message: "Incorrect verification code.", status: .unauthorized)
+            else { return try signInPage(request, message: "Start again: this sign-in expired.", status: .badRequest) }
+            // Wrong codes count against the Apple ID in the store (SignInLockPolicy), not against this
+            // sign-in: starting again does not buy more guesses.
+            switch try await provider.interactions.startBrowserSession(accountID: accountID, code: form.code ?? "") {
+            case .passed(let session):
+                pending.finish(token: token)
+                return signedInRedirect(session: session)
+            case .incorrect:
+                return try codePage(account, pendingToken: token, message: "Incorrect verification code.", status: .unauthorized)
+            case .locked(let until):
+                pending.finish(token: token)
+                return try signInPage(
+                    request, message: SignInLockPolicy.message(lockedUntil: until, now: provider.clock.now()), status: .tooManyRequests)
             }
-            pending.finish(token: token)
-            var response = Response(status: .seeOther, headers: [.location: "/account"])
-            response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
-            return response
         }
         router.post("/account/stop-using") { request, _ in
             try await act(request) { account, form in
@@ -87,17 +103,19 @@ struct AccountEndpoints {
             }
         }
         router.post("/account/delete") { request, _ in
-            guard let (account, cookie) = try await signedIn(request) else { return try signInPage() }
+            guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request) }
             let form = try await decode(request)
-            guard form.csrf == Self.csrf(cookie) else { return try signInPage(message: "Start again: the form expired.", status: .badRequest) }
+            guard Self.csrfMatches(form.csrf, cookie) else {
+                return try signInPage(request, message: "Start again: the form expired.", status: .badRequest)
+            }
             guard form.confirm == "DELETE" else { return try await accountPage(account, cookie: cookie, message: "Type DELETE to confirm.") }
             try await provider.lifecycle.deleteAccount(accountID: account.id)
-            return try signInPage(message: "Your Apple ID was deleted. Every app it signed in to has been told.")
+            return try signInPage(request, message: "Your Apple ID was deleted. Every app it signed in to has been told.")
         }
         router.post("/account/sign-out") { request, _ in
             if let (_, cookie) = try await signedIn(request) {
                 let form = try await decode(request)
-                if form.csrf == Self.csrf(cookie) { try await provider.interactions.endBrowserSession(cookie: cookie) }
+                if Self.csrfMatches(form.csrf, cookie) { try await provider.interactions.endBrowserSession(cookie: cookie) }
             }
             return Response(status: .seeOther, headers: [.location: "/account"])
         }
@@ -105,9 +123,11 @@ struct AccountEndpoints {
 
     /// Runs a signed-in user's action after checking the CSRF token; shows the page with its outcome.
     private func act(_ request: Request, _ action: (AppleIDAccount, Form) async throws -> String) async throws -> Response {
-        guard let (account, cookie) = try await signedIn(request) else { return try signInPage() }
+        guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request) }
         let form = try await decode(request)
-        guard form.csrf == Self.csrf(cookie) else { return try signInPage(message: "Start again: the form expired.", status: .badRequest) }
+        guard Self.csrfMatches(form.csrf, cookie) else {
+            return try signInPage(request, message: "Start again: the form expired.", status: .badRequest)
+        }
         let message: String
         do {
             message = try await action(account, form)
@@ -132,8 +152,23 @@ struct AccountEndpoints {
         }
     }
 
-    static func csrf(_ sessionCookie: String) -> String {
-        Hex.encode(SHA256.hash(data: Array(("account-csrf:" + sessionCookie).utf8)))
+    static func csrf(_ sessionCookie: String) -> String { derived("account-csrf:", sessionCookie) }
+
+    /// Compared in constant time.
+    static func csrfMatches(_ submitted: String?, _ sessionCookie: String) -> Bool {
+        guard let submitted else { return false }
+        return ConstantTime.equal(submitted, csrf(sessionCookie))
+    }
+
+    /// A form token derived from an HttpOnly cookie: only a page of this origin can know it.
+    static func derived(_ purpose: String, _ cookie: String) -> String {
+        Hex.encode(SHA256.hash(data: Array((purpose + cookie).utf8)))
+    }
+
+    private func signedInRedirect(session: String) -> Response {
+        var response = Response(status: .seeOther, headers: [.location: "/account"])
+        response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
+        return response
     }
 
     private func accountPage(_ account: AppleIDAccount, cookie: String, message: String?) async throws -> Response {
@@ -141,29 +176,44 @@ struct AccountEndpoints {
             try await AccountPageModel.load(account: account, csrf: Self.csrf(cookie), message: message, provider: provider), template: "account")
     }
 
-    private func signInPage(message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
-        try renderer.render(
-            AccountSignInPage(passwordStep: true, codeStep: false, appleID: nil, developmentCode: nil, message: message),
+    /// The password step. Its form carries a token derived from the login cookie (set here when the
+    /// browser has none), which `/account/sign-in` requires.
+    private func signInPage(_ request: Request, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
+        let existing = request.cookies[Self.loginCookie]?.value.filter(\.isHexDigit)
+        let loginCookie = existing.flatMap { $0.count == 64 ? $0 : nil } ?? provider.random.hex(bytes: 32)
+        var response = try renderer.render(
+            AccountSignInPage(
+                passwordStep: true, codeStep: false, appleID: nil, developmentCode: nil, message: message,
+                csrf: Self.derived("account-login-csrf:", loginCookie)),
             template: "account_sign_in", status: status)
+        if loginCookie != existing {
+            response.setCookie(
+                Cookie(name: Self.loginCookie, value: loginCookie, path: "/account", secure: cookies.secure, httpOnly: true, sameSite: .lax))
+        }
+        return response
     }
 
-    private func codePage(_ account: AppleIDAccount, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func codePage(
+        _ account: AppleIDAccount, pendingToken: String, message: String? = nil, status: HTTPResponse.Status = .ok
+    ) throws -> Response {
         try renderer.render(
             AccountSignInPage(
                 passwordStep: false, codeStep: true, appleID: account.appleID,
-                developmentCode: developmentMode ? provider.currentSecondFactorCode(for: account) : nil, message: message),
+                developmentCode: developmentMode ? provider.currentSecondFactorCode(for: account) : nil, message: message,
+                csrf: Self.derived("account-verify-csrf:", pendingToken)),
             template: "account_sign_in", status: status)
     }
 }
 
-/// Account sign-ins between the password and the code: ten minutes, five wrong codes.
+/// Account sign-ins between the password and the code: ten minutes. (Wrong codes are counted per
+/// Apple ID in the store.)
 final class PendingAccountSignIns: Sendable {
-    private let entries = Mutex<[String: (accountID: String, started: Date, failures: Int)]>([:])
+    private let entries = Mutex<[String: (accountID: String, started: Date)]>([:])
 
     func start(token: String, accountID: String, now: Date) {
         entries.withLock { entries in
             entries = entries.filter { now.timeIntervalSince($0.value.started) < 600 }
-            entries[token] = (accountID, now, 0)
+            entries[token] = (accountID, now)
         }
     }
 
@@ -171,20 +221,6 @@ final class PendingAccountSignIns: Sendable {
         entries.withLock { entries in
             guard let entry = entries[token], now.timeIntervalSince(entry.started) < 600 else { return nil }
             return entry.accountID
-        }
-    }
-
-    /// Counts a wrong code; `false` once the attempts are used up (the sign-in is then forgotten).
-    func recordFailure(token: String) -> Bool {
-        entries.withLock { entries in
-            guard var entry = entries[token] else { return false }
-            entry.failures += 1
-            guard entry.failures < 5 else {
-                entries[token] = nil
-                return false
-            }
-            entries[token] = entry
-            return true
         }
     }
 

@@ -63,4 +63,5 @@ struct AccountSignInPage {
     let appleID: String?
     let developmentCode: String?
     let message: String?
+    let csrf: String
 }

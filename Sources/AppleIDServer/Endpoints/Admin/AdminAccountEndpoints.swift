@@ -98,12 +98,18 @@ struct AdminAccountEndpoints {
                 account.passwordHash = await Credentials.hashPassword(password, cost: provider.configuration.passwordHashCost)
             }
             try await provider.store.save(account)
+            // A password set by the operator also lifts a lock from failed attempts.
+            if order.password != nil { try await provider.store.clearSignInAttempts(accountID: account.id) }
             return try AdminEndpoints.json(view(account))
         }
         admin.post("/clock/advance") { request, context in
             struct Advance: Decodable { let seconds: Double }
             let advance = try await request.decode(as: Advance.self, context: context)
-            guard advance.seconds > 0 else { return AdminEndpoints.explained(.invalidRequest("seconds must be positive")) }
+            // Bounded: a later `Int(now.timeIntervalSince1970)` must not trap on a date past Int's range.
+            guard advance.seconds > 0, advance.seconds <= AdminEndpoints.longestClockAdvance else {
+                return AdminEndpoints.explained(
+                    .invalidRequest("seconds must be positive and at most \(Int(AdminEndpoints.longestClockAdvance)) (100 years)"))
+            }
             switch provider.clock {
             case let clock as SystemClock: clock.advance(by: advance.seconds)
             case let clock as ManualClock: clock.advance(by: advance.seconds)

@@ -75,7 +75,7 @@ struct AdminClientEndpoints {
                 guard client.kind == .service else {
                     throw OAuthError.invalidRequest("\(client.id) is an App ID; Return URLs belong to Services IDs")
                 }
-                if !client.returnURLs.contains(order.url) { client.returnURLs.append(order.url) }
+                if !client.returnURLs.containsExactly(order.url) { client.returnURLs.append(order.url) }
             }
         }
         admin.put("/clients/:client/quirks") { request, context in
@@ -83,7 +83,11 @@ struct AdminClientEndpoints {
             return try await change(context) { client in
                 if let strings = order.booleansAsStrings { client.quirks.booleanStyle = strings ? .string : .boolean }
                 if let lifetime = order.idTokenLifetime {
-                    guard lifetime > 0 else { throw OAuthError.invalidRequest("id_token_lifetime must be positive") }
+                    guard ClientQuirks.idTokenLifetimes.contains(lifetime) else {
+                        throw OAuthError.invalidRequest(
+                            "id_token_lifetime is a number of seconds from \(ClientQuirks.idTokenLifetimes.lowerBound) to \(ClientQuirks.idTokenLifetimes.upperBound)"
+                        )
+                    }
                     client.quirks.idTokenLifetime = lifetime
                 }
                 if let spelling = order.deletionEvent {

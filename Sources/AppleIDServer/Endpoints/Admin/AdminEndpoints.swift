@@ -46,6 +46,8 @@ struct AdminEndpoints {
     }
 
     static let maximumCount = 1000
+    /// The furthest one clock advance may go: 100 years.
+    static let longestClockAdvance: Double = 100 * 365.25 * 86_400
 
     /// A JSON answer of the admin API (sorted keys, ISO 8601 dates, never cached).
     static func json(_ value: some Encodable) throws -> Response {

@@ -9,12 +9,16 @@ import Synchronization
 /// web flow; the callback page shows the fields, the token response, the verified id_token, and the
 /// precise reason of any refusal (the diagnostic Apple never gives).
 struct PlaygroundEndpoints {
+    static let browserCookie = "siwa_playground"
+
     let provider: AppleIDProvider
     let renderer: PageRenderer
     let facts: DemoFacts
     let minter: ClientSecretMinter
     let redirectURI: String
-    let pending = PendingStates()
+    /// Secure cookies when the server is reached over HTTPS.
+    let secureCookies: Bool
+    let runs = PlaygroundRuns()
 
     struct CallbackForm: Decodable {
         var code: String?
@@ -22,60 +26,79 @@ struct PlaygroundEndpoints {
         var state: String?
         var user: String?
         var error: String?
-        var refreshToken: String?
         enum CodingKeys: String, CodingKey {
             case code
             case idToken = "id_token"
             case state, user, error
-            case refreshToken = "refresh_token"
         }
     }
 
+    /// The refresh and revoke forms name the run, never the token.
+    struct RunForm: Decodable {
+        var run: String?
+    }
+
     func register(on router: Router<AppleIDRequestContext>) {
-        router.get("/playground") { _, _ in
+        router.get("/playground") { request, _ in
+            let (browser, isNew) = browserID(in: request)
             let state = provider.random.hex(bytes: 16)
             let nonce = provider.random.hex(bytes: 16)
-            pending.remember(state: state, nonce: nonce, now: provider.clock.now())
-            return try renderer.render(
+            runs.start(state: state, nonce: nonce, browser: browser, now: provider.clock.now())
+            var response = try renderer.render(
                 PlaygroundStart(clientID: facts.servicesID.rawValue, redirectURI: redirectURI, state: state, nonce: nonce),
                 template: "playground")
+            if isNew { response.setCookie(browserCookie(browser)) }
+            return response
         }
         router.post("/playground/callback") { request, _ in
             let form = try await FormDecoding.decodeForm(CallbackForm.self, from: request)
+            let browser = request.cookies[Self.browserCookie]?.value
             var result = PlaygroundResult(action: "Callback")
             let received = [
                 ("code", form.code), ("id_token", form.idToken), ("state", form.state), ("user", form.user), ("error", form.error),
             ]
             result.callback = PlaygroundResult.Callback(
                 fields: received.compactMap { name, value in value.map { PlaygroundResult.Field(name: name, value: $0) } })
-            let nonce = form.state.flatMap { pending.take(state: $0, now: provider.clock.now()) }
+            let nonce = form.state.flatMap { runs.takeNonce(state: $0, browser: browser, now: provider.clock.now()) }
             result.stateCheck =
-                nonce == nil ? "state is unknown, expired or already used: refusing the callback" : "state matches this browser's request"
-            if let nonce, let code = form.code {
+                nonce == nil
+                ? "state is unknown, expired, already used or from another browser: refusing the callback"
+                : "state matches this browser's request"
+            if let nonce, let code = form.code, let browser {
                 await exchange(
                     TokenRequest(
                         grantType: GrantType.authorizationCode.rawValue, clientID: facts.servicesID.rawValue, code: code, redirectURI: redirectURI),
-                    nonce: nonce, into: &result)
+                    nonce: nonce, browser: browser, into: &result)
             }
             return try renderer.render(result, template: "playground_result")
         }
         router.post("/playground/refresh") { request, _ in
-            let form = try await FormDecoding.decodeForm(CallbackForm.self, from: request)
+            let form = try await FormDecoding.decodeForm(RunForm.self, from: request)
+            let browser = request.cookies[Self.browserCookie]?.value
             var result = PlaygroundResult(action: "Refresh")
+            guard let run = form.run, let browser, let refreshToken = runs.refreshToken(run: run, browser: browser, now: provider.clock.now()) else {
+                result.tokenError = .notThisBrowsersRun
+                return try renderer.render(result, template: "playground_result", status: .forbidden)
+            }
             await exchange(
-                TokenRequest(grantType: GrantType.refreshToken.rawValue, clientID: facts.servicesID.rawValue, refreshToken: form.refreshToken),
-                nonce: nil, into: &result)
-            result.refreshToken = form.refreshToken
+                TokenRequest(grantType: GrantType.refreshToken.rawValue, clientID: facts.servicesID.rawValue, refreshToken: refreshToken),
+                nonce: nil, browser: browser, run: run, into: &result)
             return try renderer.render(result, template: "playground_result")
         }
         router.post("/playground/revoke") { request, _ in
-            let form = try await FormDecoding.decodeForm(CallbackForm.self, from: request)
+            let form = try await FormDecoding.decodeForm(RunForm.self, from: request)
+            let browser = request.cookies[Self.browserCookie]?.value
             var result = PlaygroundResult(action: "Revoke")
+            guard let run = form.run, let refreshToken = runs.refreshToken(run: run, browser: browser, now: provider.clock.now()) else {
+                result.tokenError = .notThisBrowsersRun
+                return try renderer.render(result, template: "playground_result", status: .forbidden)
+            }
             let secret = try await clientSecret()
             switch await provider.revoke(
-                RevocationRequest(clientID: facts.servicesID.rawValue, clientSecret: secret, token: form.refreshToken, tokenTypeHint: "refresh_token")
+                RevocationRequest(clientID: facts.servicesID.rawValue, clientSecret: secret, token: refreshToken, tokenTypeHint: "refresh_token")
             )
             {
+            // The run stays known: a refresh after the revocation shows the server's refusal.
             case .success: result.revoked = true
             case .failure(let error): result.tokenError = .init(error)
             }
@@ -83,11 +106,25 @@ struct PlaygroundEndpoints {
         }
     }
 
+    /// The browser's playground identity: its cookie, or a new one.
+    private func browserID(in request: Request) -> (value: String, isNew: Bool) {
+        if let value = request.cookies[Self.browserCookie]?.value, value.count == 64, value.allSatisfy(\.isHexDigit) { return (value, false) }
+        return (provider.random.hex(bytes: 32), true)
+    }
+
+    private func browserCookie(_ value: String) -> Cookie {
+        Cookie(name: Self.browserCookie, value: value, path: "/playground", secure: secureCookies, httpOnly: true, sameSite: .lax)
+    }
+
     private func clientSecret() async throws -> String {
         try await minter.mint(clientID: facts.servicesID, audience: provider.configuration.issuer, issuedAt: provider.clock.now(), lifetime: 300)
     }
 
-    private func exchange(_ request: TokenRequest, nonce: String?, into result: inout PlaygroundResult) async {
+    /// Redeems or refreshes, shows the answer, and keeps a new refresh token for this browser's run
+    /// (`run`: the run being refreshed; a new run otherwise).
+    private func exchange(
+        _ request: TokenRequest, nonce: String?, browser: String, run: String? = nil, into result: inout PlaygroundResult
+    ) async {
         var request = request
         do {
             request.clientSecret = try await clientSecret()
@@ -98,9 +135,14 @@ struct PlaygroundEndpoints {
         switch await provider.token(request) {
         case .failure(let error):
             result.tokenError = .init(error)
+            if let run { runs.end(run: run, now: provider.clock.now()) }
         case .success(let response):
             result.tokenResponse = PlaygroundResult.prettyJSON(response)
-            result.refreshToken = response.refreshToken ?? request.refreshToken
+            if let refreshToken = response.refreshToken ?? request.refreshToken {
+                let run = run ?? provider.random.hex(bytes: 16)
+                runs.complete(refreshToken: refreshToken, browser: browser, run: run, now: provider.clock.now())
+                result.run = run
+            }
             if let idToken = response.idToken { await verify(idToken, nonce: nonce, into: &result) }
         }
     }
@@ -125,25 +167,6 @@ struct PlaygroundEndpoints {
             result.verification = .init(lines: checks)
         } catch {
             result.verification = .init(lines: ["signature verification FAILED: \(error)"])
-        }
-    }
-}
-
-/// Pending playground requests by `state` (single use, ten minutes).
-final class PendingStates: Sendable {
-    private let entries = Mutex<[String: (nonce: String, created: Date)]>([:])
-
-    func remember(state: String, nonce: String, now: Date) {
-        entries.withLock { entries in
-            entries = entries.filter { now.timeIntervalSince($0.value.created) < 600 }
-            entries[state] = (nonce, now)
-        }
-    }
-
-    func take(state: String, now: Date) -> String? {
-        entries.withLock { entries in
-            guard let entry = entries.removeValue(forKey: state), now.timeIntervalSince(entry.created) < 600 else { return nil }
-            return entry.nonce
         }
     }
 }

@@ -29,6 +29,12 @@ struct PlaygroundResult {
         init(_ error: OAuthError) {
             self.init(error: error.code.rawValue, description: error.errorDescription, reason: error.reason)
         }
+
+        /// Refresh or revoke for a run this browser did not complete: the playground acts only on
+        /// tokens its own run in this browser obtained.
+        static let notThisBrowsersRun = TokenError(
+            error: "not this browser's run", description: nil,
+            reason: "the playground refreshes and revokes only tokens that a run in this browser obtained; start again")
     }
 
     /// Lines of a section that is shown only when there are any (Mustache sections test presence).
@@ -49,7 +55,8 @@ struct PlaygroundResult {
     var idTokenHeader: String?
     var idTokenClaims: String?
     var verification: Lines?
-    var refreshToken: String?
+    /// The run whose refresh token the Refresh and Revoke forms act on (the token stays on the server).
+    var run: String?
     var revoked = false
 
     init(action: String) { self.action = action }

@@ -14,7 +14,7 @@ struct TokenEndpoints {
             do throws(OAuthError) {
                 tokenRequest = try await FormDecoding.decodeForm(TokenRequest.self, from: request)
             } catch {
-                return refused(error)
+                return refused(error, endpoint: "token")
             }
             switch await provider.token(tokenRequest) {
             case .success(let response): return OAuthHTTP.json(response)
@@ -26,7 +26,7 @@ struct TokenEndpoints {
             do throws(OAuthError) {
                 revocation = try await FormDecoding.decodeForm(RevocationRequest.self, from: request)
             } catch {
-                return refused(error)
+                return refused(error, endpoint: "revoke")
             }
             switch await provider.revoke(revocation) {
             case .success: return Response(status: .ok, headers: [.cacheControl: "no-store", .pragma: "no-cache"])
@@ -38,7 +38,7 @@ struct TokenEndpoints {
             do throws(OAuthError) {
                 migration = try await FormDecoding.decodeForm(UserMigrationRequest.self, from: request)
             } catch {
-                return refused(error)
+                return refused(error, endpoint: "usermigrationinfo")
             }
             switch await provider.transfers.userMigrationInfo(migration, bearerToken: request.headers.bearer?.token) {
             case .success(let answer): return OAuthHTTP.json(answer)
@@ -47,8 +47,9 @@ struct TokenEndpoints {
         }
     }
 
-    private func refused(_ error: OAuthError) -> Response {
-        provider.logRefusal(endpoint: "token", error: error)
+    /// A request refused before the engine saw it, logged under its own endpoint's name.
+    private func refused(_ error: OAuthError, endpoint: String) -> Response {
+        provider.logRefusal(endpoint: endpoint, error: error)
         return OAuthHTTP.error(error)
     }
 }

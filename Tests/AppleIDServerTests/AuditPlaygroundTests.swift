@@ -1,0 +1,152 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import AppleIDServer
+
+/// Security audit finding 5: the playground is no anonymous relying party for the demo Services ID.
+@Suite("Audit: the playground acts only for its own browser's runs")
+struct AuditPlaygroundTests {
+    /// Runs the playground once in `browser`; returns the callback page.
+    static func run(_ browser: Browser) async throws -> TestResponse {
+        let start = try await browser.get("/playground")
+        let query = Form.encode(HTML.hiddenInputs(start.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let answer = try await browser.get("/auth/authorize?" + query)
+        let fields = HTML.hiddenInputs(answer.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return try await browser.post("/playground/callback", form: fields)
+    }
+
+    @Test("refresh and revoke refuse a pasted refresh token and another browser's run")
+    func otherBrowsersRun() async throws {
+        let server = try await TestServer.make(autoApprove: TestServer.maria.appleID, playground: true)
+        try await server.app.test(.router) { client in
+            let owner = Browser(client)
+            let callback = try await Self.run(owner)
+            let run = try #require(HTML.hiddenInputs(callback.text)["run"])
+
+            // A refresh token obtained elsewhere, pasted into the playground's form by anyone.
+            let code = try await RP.code(client)
+            let tokens = try await RP.redeem(client, code: code, secret: try await server.clientSecret()).tokens()
+            let stranger = Browser(client)
+            _ = try await stranger.get("/playground")
+            for path in ["/playground/refresh", "/playground/revoke"] {
+                let pasted = try await stranger.post(path, form: [("refresh_token", try #require(tokens.refreshToken))])
+                #expect(pasted.status == .forbidden)
+                let foreign = try await stranger.post(path, form: [("run", run)])
+                #expect(foreign.status == .forbidden, "\(path) with another browser's run")
+            }
+            let refreshed = try await RP.refresh(client, refreshToken: try #require(tokens.refreshToken), secret: try await server.clientSecret())
+            #expect(refreshed.status == .ok, "the pasted token was not revoked")
+            #expect(try await owner.post("/playground/refresh", form: [("run", run)]).status == .ok)
+        }
+    }
+
+    @Test("a callback from another browser than the one that started the run is refused")
+    func callbackFromAnotherBrowser() async throws {
+        let server = try await TestServer.make(autoApprove: TestServer.maria.appleID, playground: true)
+        try await server.app.test(.router) { client in
+            let starter = Browser(client)
+            let start = try await starter.get("/playground")
+            let query = Form.encode(HTML.hiddenInputs(start.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            let answer = try await starter.get("/auth/authorize?" + query)
+            let fields = HTML.hiddenInputs(answer.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            let other = try await Browser(client).post("/playground/callback", form: fields)
+            #expect(!other.text.contains("id=\"token-response\""))
+        }
+    }
+
+    @Test("the runs are bounded: the oldest leave first and expired ones are gone")
+    func bounded() {
+        let map = ExpiringMap<Int>(capacity: 3, lifetime: 60)
+        let t0 = Date(timeIntervalSince1970: 1_000)
+        for index in 0..<5 { map.insert(index, for: "k\(index)", now: t0.addingTimeInterval(Double(index))) }
+        #expect(map.count == 3)
+        #expect(map.value("k0", now: t0.addingTimeInterval(5)) == nil)
+        #expect(map.value("k4", now: t0.addingTimeInterval(5)) == 4)
+        #expect(map.value("k4", now: t0.addingTimeInterval(64)) == nil, "an entry lives its lifetime only")
+        #expect(map.count == 0)
+        for index in 0..<10_000 { map.insert(index, for: "flood\(index)", now: t0.addingTimeInterval(100)) }
+        #expect(map.count == 3, "a flood of starts never grows the map past its capacity")
+    }
+}
+
+/// Security audit findings 3, 9 and 11 (start-up): development mode by bind, files at rest,
+/// Secure cookies.
+@Suite("Audit: start-up defaults and files at rest")
+struct AuditStartupTests {
+    @Test("finding 3: development mode and the playground default to on for loopback binds only")
+    func developmentModeByBind() {
+        var settings = ServeSettings()
+        for (host, expected) in [
+            ("127.0.0.1", true), ("localhost", true), ("::1", true), ("127.0.0.2", true), ("0.0.0.0", false), ("192.168.1.5", false),
+            ("example.com", false), ("127.0.0.1.example.com", false),
+        ] {
+            settings.host = host
+            #expect(settings.resolvedDevelopmentMode == expected, "\(host)")
+            #expect(settings.resolvedPlayground == expected, "\(host)")
+        }
+        settings.host = "0.0.0.0"
+        settings.developmentMode = true
+        settings.playground = true
+        #expect(settings.resolvedDevelopmentMode && settings.resolvedPlayground, "explicitly on stays on")
+        settings.host = "127.0.0.1"
+        settings.developmentMode = false
+        #expect(!settings.resolvedDevelopmentMode, "explicitly off stays off")
+    }
+
+    @Test("finding 3: with development mode off the banner says how to get a demo user's code")
+    func bannerWithoutDevelopmentMode() {
+        let facts = TestServer.playgroundFacts(baseURL: "http://0.0.0.0:8080")
+        let off = ServerBootstrap.banner(
+            facts: facts, options: ServerOptions(host: "0.0.0.0", developmentMode: false, adminToken: "t"), dataDirectory: ".siwa")
+        #expect(off.contains("siwa users code <Apple ID>"))
+        #expect(off.contains("totp_secret in demo.json"))
+        #expect(off.contains("playground:        off"))
+    }
+
+    @Test("finding 9: the data directory is 0700 and every file the server writes there is 0600 from its creation")
+    func filesAtRest() async throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-perm-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let directory = parent.appendingPathComponent(".siwa")
+        let previous = umask(0o022)  // the usual umask: files 0644, folders 0755 unless asked otherwise
+        defer { umask(previous) }
+        try PrivateFiles.makeDirectory(directory)
+        _ = try StorageKey.sealer(directory: directory, environment: [:])
+        let files = DemoFiles(directory: directory)
+        try files.save(TestServer.playgroundFacts(baseURL: "http://127.0.0.1:8080"))
+        try files.writeKeyOnce(Fixtures.developerKey, keyID: TestServer.keyID)
+        try PrivateFiles.touch(directory.appendingPathComponent("siwa.sqlite"))
+
+        func mode(_ url: URL) throws -> Int { try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) }
+        #expect(try mode(directory) == 0o700)
+        for name in ["storage.key", "demo.json", "AuthKey_\(TestServer.keyID.rawValue).p8", "siwa.sqlite"] {
+            #expect(try mode(directory.appendingPathComponent(name)) == 0o600, "\(name)")
+        }
+        #expect(throws: PrivateFileError.self, "an existing file (or a planted symlink) is never written through") {
+            try PrivateFiles.create(Data("x".utf8), at: directory.appendingPathComponent("storage.key"))
+        }
+        // An existing folder that others can enter is narrowed.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        try PrivateFiles.makeDirectory(directory)
+        #expect(try mode(directory) == 0o700)
+    }
+
+    @Test("finding 11: cookies are Secure when browsers reach the server over https (its URL or its own https issuer)")
+    func secureCookies() async throws {
+        #expect(ServerOptions(baseURL: "https://id.example.com", adminToken: "t").usesSecureCookies(issuer: "https://id.example.com"))
+        #expect(ServerOptions(adminToken: "t").usesSecureCookies(issuer: "https://id.example.com"), "TLS ended by a proxy in front")
+        #expect(!ServerOptions(adminToken: "t").usesSecureCookies(issuer: "http://127.0.0.1:8080"))
+        #expect(!ServerOptions(adminToken: "t").usesSecureCookies(issuer: ProviderConfiguration.appleIssuer), "--issuer apple on a local server")
+
+        let server = try await TestServer.make { $0.issuer = "https://id.example.com" }
+        try await server.app.test(.router) { client in
+            let page = try await client.execute(uri: WebFlowTests.authorizeURI(), method: .get)
+            let cookies = page.headers[values: .setCookie]
+            #expect(!cookies.isEmpty && cookies.allSatisfy { $0.contains("Secure") })
+        }
+    }
+}
