@@ -84,13 +84,17 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
 
 /// The Hummingbird application of the Apple ID server, with its background services (notification
 /// delivery) run and shut down together with it.
+///
+/// - Parameter onServerRunning: called once the socket listens (the start-up banner belongs there).
 public func buildApplication(
-    provider: AppleIDProvider, options: ServerOptions, logger: Logger, services: [any Service] = []
+    provider: AppleIDProvider, options: ServerOptions, logger: Logger, services: [any Service] = [],
+    onServerRunning: @escaping @Sendable () async -> Void = {}
 ) async throws -> some ApplicationProtocol {
     let router = try await buildRouter(provider: provider, options: options)
     return Application(
         router: router,
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AppleIDServer"),
         services: services,
+        onServerRunning: { _ in await onServerRunning() },
         logger: logger)
 }

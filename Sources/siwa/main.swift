@@ -54,7 +54,7 @@ struct Serve: AsyncParsableCommand {
         settings.relayDomain = relayDomain
         settings.developmentMode = developmentMode
         settings.playground = playground.map { $0 == .on }
-        guard let window = Secret.seconds(notificationRetryWindow), window > 0, let backoff = Secret.seconds(notificationMaxBackoff), backoff > 0
+        guard let window = Secret.seconds(notificationRetryWindow), let backoff = Secret.seconds(notificationMaxBackoff)
         else { throw ValidationError("--notification-retry-window and --notification-max-backoff are durations such as 30m, 24h, 2d") }
         settings.deliveryPolicy.deliveryWindow = TimeInterval(window)
         settings.deliveryPolicy.maximumDelay = TimeInterval(backoff)
@@ -63,7 +63,14 @@ struct Serve: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        try await ServerBootstrap.run(settings)
+        do {
+            try settings.validate()
+            try await ServerBootstrap.run(settings)
+        } catch let error as StartupError {
+            // One line that names the setting to change, and exit 1.
+            FileHandle.standardError.write(Data("siwa serve: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 }
 

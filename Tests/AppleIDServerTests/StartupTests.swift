@@ -3,6 +3,8 @@ import AppleIDProvider
 import AppleIDStore
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import Testing
 
 @testable import AppleIDServer
@@ -43,7 +45,8 @@ struct StartupTests {
         #expect(again.server == "http://127.0.0.1:9090")
         #expect(
             again.returnURLs == ["http://127.0.0.1:8080/playground/callback", DemoSeed.juiceReturnURL, "http://127.0.0.1:9090/playground/callback"])
-        #expect(try files.loadFacts() == again)
+        #expect(try files.loadFacts() == facts, "a later start rewrites demo.json only once its socket listens (ServerBootstrap.run)")
+        #expect(facts.users.allSatisfy { $0.totpSecret?.isEmpty == false }, "demo.json carries each demo user's TOTP secret")
 
         let banner = ServerBootstrap.banner(facts: again, options: ServerOptions(port: 9090, adminToken: "t"), dataDirectory: directory.path)
         for fact in [again.teamID.rawValue, again.keyID.rawValue, again.servicesID.rawValue, again.users[1].password, "Ctrl-C", keyFile] {
@@ -52,13 +55,92 @@ struct StartupTests {
         try await shutdown()
     }
 
-    @Test("--auto-approve first means the first demo user")
-    func autoApproveFirst() throws {
-        let facts = TestServer.playgroundFacts(baseURL: "http://x")
-        var withUsers = facts
-        withUsers.users = [.init(appleID: "a@b.c", password: "p", firstName: "A", lastName: "B", email: "a@b.c", realUserStatus: 2)]
-        #expect(try ServerBootstrap.autoApproveAppleID("first", facts: withUsers) == "a@b.c")
-        #expect(try ServerBootstrap.autoApproveAppleID("x@y.z", facts: withUsers) == "x@y.z")
-        #expect(try ServerBootstrap.autoApproveAppleID(nil, facts: withUsers) == nil)
+    @Test("--auto-approve: first means the first demo user; an Apple ID that does not exist is refused at start, naming the demo ones")
+    func autoApproveFirst() async throws {
+        let server = try await TestServer.make()
+        var facts = TestServer.playgroundFacts(baseURL: "http://x")
+        facts.users = [
+            .init(appleID: TestServer.maria.appleID, password: "p", firstName: "M", lastName: "R", email: "m@x", realUserStatus: 2),
+            .init(appleID: "robin@example.com", password: "p", firstName: "R", lastName: "U", email: "r@x", realUserStatus: 1),
+        ]
+        let store = server.provider.store
+        #expect(try await ServerBootstrap.autoApproveAppleID("first", facts: facts, store: store) == TestServer.maria.appleID)
+        #expect(try await ServerBootstrap.autoApproveAppleID("robin@example.com", facts: facts, store: store) == "robin@example.com")
+        #expect(try await ServerBootstrap.autoApproveAppleID(nil, facts: facts, store: store) == nil)
+        do {
+            _ = try await ServerBootstrap.autoApproveAppleID("nobody@example.com", facts: facts, store: store)
+            Issue.record("an unknown Apple ID was accepted")
+        } catch let error as StartupError {
+            #expect(
+                error.description
+                    == "no Apple ID nobody@example.com; the demo ones are maria@example.com, robin@example.com (or add one with `siwa users add`)")
+        }
+    }
+
+    @Test(
+        "out-of-range settings are refused before anything starts",
+        arguments: [
+            ("port", 99_999), ("port", 0), ("port", -1),
+        ])
+    func portRange(_ testCase: (String, Int)) {
+        var settings = ServeSettings()
+        settings.port = testCase.1
+        #expect(throws: StartupError.self) { try settings.validate() }
+    }
+
+    @Test("retry window and backoff are bounded; the issuer is 'apple' or a URL")
+    func otherRanges() throws {
+        var settings = ServeSettings()
+        try settings.validate()
+        settings.deliveryPolicy.deliveryWindow = 0
+        #expect(throws: StartupError.self) { try settings.validate() }
+        settings.deliveryPolicy.deliveryWindow = 3_600
+        settings.deliveryPolicy.maximumDelay = 7_200
+        #expect(throws: StartupError.self, "a backoff longer than the window") { try settings.validate() }
+        settings.deliveryPolicy.maximumDelay = 60
+        settings.issuer = "not a url"
+        #expect(throws: StartupError.self) { try settings.validate() }
+        settings.issuer = "apple"
+        try settings.validate()
+    }
+
+    @Test("a taken port is one clear line, before anything is written")
+    func takenPort() async throws {
+        let holder = try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(holder.localAddress?.port)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-port-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var settings = ServeSettings()
+        settings.port = port
+        settings.dataDirectory = directory.path
+        do {
+            try await ServerBootstrap.run(settings)
+            Issue.record("the server started on a taken port")
+        } catch let error as StartupError {
+            #expect(error.description == "port \(port) is in use; choose another with --port")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path), "no data directory, no demo.json")
+        try await holder.close()
+    }
+
+    @Test("a data directory that cannot be made: one line naming the path and --data-dir")
+    func unusableDataDirectory() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-file-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let probe = try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(probe.localAddress?.port)
+        try await probe.close()
+        var settings = ServeSettings()
+        settings.port = port
+        settings.dataDirectory = file.path
+        do {
+            try await ServerBootstrap.run(settings)
+            Issue.record("a file was taken for a folder")
+        } catch let error as StartupError {
+            #expect(error.description.hasPrefix("the data directory \(file.standardizedFileURL.path) cannot be used: it exists and is not a folder"))
+            #expect(error.description.contains("--data-dir"))
+        }
     }
 }

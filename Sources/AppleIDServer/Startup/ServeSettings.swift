@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// What `siwa serve` was asked for.
@@ -37,6 +38,27 @@ public struct ServeSettings: Sendable {
     public var resolvedDevelopmentMode: Bool { developmentMode ?? bindsLoopbackOnly }
 
     public var resolvedPlayground: Bool { playground ?? bindsLoopbackOnly }
+
+    /// Every setting within its range, checked before anything starts.
+    public func validate() throws {
+        guard (1...65_535).contains(port) else { throw StartupError("--port \(port) is not a port: choose one from 1 to 65535") }
+        let window = deliveryPolicy.deliveryWindow
+        guard window > 0, window <= Self.longestRetryWindow else {
+            throw StartupError("--notification-retry-window must be more than 0 and at most 30 days")
+        }
+        let backoff = deliveryPolicy.maximumDelay
+        guard backoff > 0, backoff <= window else {
+            throw StartupError("--notification-max-backoff must be more than 0 and at most the retry window (\(Int(window)) s)")
+        }
+        if let issuer, issuer != "apple" {
+            guard let url = URL(string: issuer), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw StartupError("--issuer \(issuer) is not 'apple' or an http(s) URL")
+            }
+        }
+    }
+
+    /// The longest time undelivered notifications are retried.
+    public static let longestRetryWindow: TimeInterval = 30 * 86_400
 
     public var resolvedIssuer: String {
         switch issuer {

@@ -10,13 +10,25 @@ import Logging
 /// serves until interrupted.
 public enum ServerBootstrap {
     public static func run(_ settings: ServeSettings) async throws {
+        try settings.validate()
         var logger = Logger(label: "siwa")
         logger.logLevel = settings.logLevel
+        // Before anything is created, written or printed: a taken port must leave no trace.
+        try await PortCheck.ensureFree(host: settings.host, port: settings.port)
         let directory = URL(fileURLWithPath: settings.dataDirectory).standardizedFileURL
-        try PrivateFiles.makeDirectory(directory)
-        let sealer = try StorageKey.sealer(directory: directory)
+        let sealer: SecretSealer
         let databaseFile = directory.appendingPathComponent("siwa.sqlite")
-        if settings.databaseURL == nil { try PrivateFiles.touch(databaseFile) }
+        do {
+            try PrivateFiles.makeDirectory(directory)
+            sealer = try StorageKey.sealer(directory: directory)
+            if settings.databaseURL == nil { try PrivateFiles.touch(databaseFile) }
+        } catch let error as PrivateFileError {
+            throw StartupError.dataDirectory(directory.path, "cannot be used: \(error.reason) (\(error.path))")
+        } catch let error as StorageKeyError {
+            throw StartupError.dataDirectory(directory.path, "has a storage key that cannot be read: \(error)")
+        } catch let error as CocoaError {
+            throw StartupError.dataDirectory(directory.path, "cannot be used: \(error.localizedDescription)")
+        }
         let (store, shutdownStore) =
             if let url = settings.databaseURL {
                 try await SQLStore.postgres(url: url, logger: logger, sealer: sealer)
@@ -26,26 +38,41 @@ public enum ServerBootstrap {
         do {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
-            let provider = try await AppleIDProvider.start(
-                configuration: configuration, store: store, clock: SystemClock(), logger: logger)
-            let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: DemoFiles(directory: directory))
+            let clock = SystemClock()
+            let provider = try await AppleIDProvider.start(configuration: configuration, store: store, clock: clock, logger: logger)
+            let files = DemoFiles(directory: directory)
+            let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: files)
             let options = ServerOptions(
                 host: settings.host, port: settings.port, baseURL: settings.baseURL, developmentMode: settings.resolvedDevelopmentMode,
-                autoApproveAppleID: try autoApproveAppleID(settings.autoApprove, facts: facts),
+                autoApproveAppleID: try await autoApproveAppleID(settings.autoApprove, facts: facts, store: store),
                 adminToken: settings.adminToken ?? facts.adminToken, playground: settings.resolvedPlayground ? (facts, keyPEM) : nil)
             if settings.resolvedDevelopmentMode && !settings.bindsLoopbackOnly {
                 logger.warning(
                     "development mode is on while listening beyond loopback: the sign-in pages show every Apple ID's two-factor code and the precise reason of errors to anyone who reaches \(settings.host)"
                 )
             }
-            // Written unbuffered so scripts that read the server's output see it at once.
-            FileHandle.standardOutput.write(Data(banner(facts: facts, options: options, dataDirectory: directory.path).utf8))
             let delivery = NotificationDelivery(
                 provider: provider, sender: HTTPNotificationSender(), policy: settings.deliveryPolicy, logger: logger)
+            let banner = banner(facts: facts, options: options, dataDirectory: directory.path)
+            let startLogger = logger
             let app = try await buildApplication(
                 provider: provider, options: options, logger: logger,
-                services: [NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger)])
-            try await app.runService()
+                services: [NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger)],
+                onServerRunning: {
+                    // Only now that the socket listens: demo.json points at this server, and the banner is true.
+                    do {
+                        try files.save(facts)
+                    } catch {
+                        startLogger.error("cannot write demo.json", metadata: ["path": "\(files.factsURL.path)", "error": "\(error)"])
+                    }
+                    // Written unbuffered so scripts that read the server's output see it at once.
+                    FileHandle.standardOutput.write(Data(banner.utf8))
+                })
+            do {
+                try await app.runService()
+            } catch  where PortCheck.isAddressInUse(error) {
+                throw StartupError.portInUse(settings.port)
+            }
         } catch {
             try? await shutdownStore()
             throw error
@@ -65,19 +92,25 @@ public enum ServerBootstrap {
             for index in facts.users.indices where facts.users[index].totpSecret == nil {
                 facts.users[index].totpSecret = try await provider.store.account(appleID: facts.users[index].appleID)?.totpSecret
             }
-            try files.save(facts)
+            // Saved by the caller once the server listens, so a failed start leaves the old file as it was.
             return (facts, try files.readKey(facts.keyID))
         }
         let (facts, keyPEM) = try await seed.seed(
             provider: provider, server: settings.baseURL, returnURLs: returnURLs, keyFilePath: { files.keyURL($0).path })
+        // The first start writes at once: the key and the passwords exist nowhere else.
         try files.writeKeyOnce(keyPEM, keyID: facts.keyID)
         try files.save(facts)
         return (facts, keyPEM)
     }
 
-    static func autoApproveAppleID(_ requested: String?, facts: DemoFacts) throws -> String? {
+    /// The Apple ID of `--auto-approve`, which must exist: refused at start, not at the first request.
+    static func autoApproveAppleID(_ requested: String?, facts: DemoFacts, store: any AccountStore) async throws -> String? {
         guard let requested else { return nil }
-        return requested == "first" ? facts.users.first?.appleID : requested
+        let appleID = requested == "first" ? facts.users.first?.appleID ?? requested : requested
+        guard let account = try await store.account(appleID: appleID), account.deletedAt == nil else {
+            throw StartupError.unknownAutoApprove(appleID, demo: facts.users.map(\.appleID))
+        }
+        return account.appleID
     }
 
     static func banner(facts: DemoFacts, options: ServerOptions, dataDirectory: String) -> String {
