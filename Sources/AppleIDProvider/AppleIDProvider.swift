@@ -13,7 +13,7 @@ public final class AppleIDProvider: Sendable {
     public let interactions: InteractionService
     /// Wakes credential-event long-polls when a user's action adds to the outbox.
     public let credentialSignal = CredentialEventSignal()
-    let logger: Logger
+    public let logger: Logger
     let pipeline: AuthorizationPipeline
     let authenticator: ClientAuthenticator
     let issuer: AuthorizationIssuer

@@ -4,16 +4,38 @@ import Foundation
 
 /// `siwa clock advance`: move the server's clock forward (expiry tests).
 struct Clock: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The server's clock.", subcommands: [Advance.self])
+    static let configuration = CommandConfiguration(
+        abstract: "The server's clock: show it, move it forward, set it, or reset it to the real time.",
+        subcommands: [Show.self, Advance.self, Set.self, Reset.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the server's time and how far it is shifted.")
+        @OptionGroup var connection: AdminConnection
+        func run() async throws { try await connection.client().run(.get, "/admin/clock") }
+    }
 
     struct Advance: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the server's clock forward, e.g. 301s, 2h, 61d.")
+        static let configuration = CommandConfiguration(
+            abstract: "Move the server's clock forward, e.g. 301s, 2h, 61d (`siwa clock reset` undoes it).")
         @Argument(help: "How far: seconds, or a number followed by s, m, h or d.") var by: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
             guard let seconds = Secret.seconds(by), seconds > 0 else { throw ValidationError("\(by) is not a positive duration") }
             try await connection.client().run(.post, "/admin/clock/advance", ["seconds": seconds])
         }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the server's clock to a time, e.g. 2026-12-01T09:00:00Z.")
+        @Argument(help: "An ISO 8601 date and time.") var time: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws { try await connection.client().run(.post, "/admin/clock/set", ["time": time]) }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Undo every shift: the server's clock is the real time again.")
+        @OptionGroup var connection: AdminConnection
+        func run() async throws { try await connection.client().run(.post, "/admin/clock/reset") }
     }
 }
 

@@ -83,7 +83,7 @@ struct AdminAccountEndpoints {
         }
         admin.patch("/users/:appleID") { request, context in
             let order = try await request.decode(as: AccountOrder.self, context: context)
-            let appleID = try context.parameters.require("appleID")
+            let appleID = try context.parameters.requireDecoded("appleID")
             guard var account = try await provider.store.account(appleID: appleID) else {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
             }
@@ -110,13 +110,36 @@ struct AdminAccountEndpoints {
                 return AdminEndpoints.explained(
                     .invalidRequest("seconds must be positive and at most \(Int(AdminEndpoints.longestClockAdvance)) (100 years)"))
             }
-            switch provider.clock {
-            case let clock as SystemClock: clock.advance(by: advance.seconds)
-            case let clock as ManualClock: clock.advance(by: advance.seconds)
-            default: return AdminEndpoints.explained(.invalidRequest("this server's clock cannot be moved"))
-            }
-            return try AdminEndpoints.json(["now": ISO8601DateFormatter().string(from: provider.clock.now())])
+            return try clockChange { $0.advance(by: advance.seconds) }
         }
+        admin.get("/clock") { _, _ in
+            guard let clock = provider.clock as? any AdjustableClock else { return AdminEndpoints.explained(Self.fixedClock) }
+            return try AdminEndpoints.json(ClockView(clock))
+        }
+        admin.post("/clock/reset") { _, _ in try clockChange { $0.reset() } }
+        admin.post("/clock/set") { request, context in
+            struct SetTime: Decodable { let time: String }
+            let order = try await request.decode(as: SetTime.self, context: context)
+            guard let date = ISO8601DateFormatter().date(from: order.time),
+                abs(date.timeIntervalSinceNow) <= AdminEndpoints.longestClockAdvance
+            else {
+                return AdminEndpoints.explained(.invalidRequest("time is an ISO 8601 date and time within 100 years, e.g. 2026-12-01T09:00:00Z"))
+            }
+            return try clockChange { $0.set(date) }
+        }
+    }
+
+    static let fixedClock = OAuthError.invalidRequest("this server's clock cannot be moved")
+
+    /// Applies a change to the clock, logs it (a shifted clock breaks every relying party's token
+    /// checks, so the log says how to undo it) and answers the clock's state.
+    private func clockChange(_ change: (any AdjustableClock) -> Void) throws -> Response {
+        guard let clock = provider.clock as? any AdjustableClock else { return AdminEndpoints.explained(Self.fixedClock) }
+        change(clock)
+        let view = ClockView(clock)
+        provider.logger.notice(
+            "clock changed", metadata: ["now": "\(view.now)", "offset_seconds": "\(view.offsetSeconds)", "undo": "siwa clock reset"])
+        return try AdminEndpoints.json(view)
     }
 
     private func view(_ account: AppleIDAccount) -> AccountView {
@@ -125,5 +148,23 @@ struct AdminAccountEndpoints {
             additionalEmails: account.additionalEmails, realUserStatus: account.realUserStatus.rawValue, deleted: account.deletedAt != nil,
             twoFactorEnabled: account.twoFactorEnabled,
             currentSecondFactorCode: account.twoFactorEnabled ? provider.currentSecondFactorCode(for: account) : nil)
+    }
+}
+
+/// The clock as the admin API shows it.
+struct ClockView: Encodable {
+    let now: String
+    let offsetSeconds: Int
+    let shifted: Bool
+
+    init(_ clock: any AdjustableClock) {
+        now = ISO8601DateFormatter().string(from: clock.now())
+        offsetSeconds = Int(clock.offset.rounded())
+        shifted = offsetSeconds != 0
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case now, shifted
+        case offsetSeconds = "offset_seconds"
     }
 }

@@ -60,7 +60,7 @@ struct AdminClientEndpoints {
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/clients/:client") { _, context in
-            guard let client = try await provider.store.client(ClientID(rawValue: try context.parameters.require("client"))) else {
+            guard let client = try await provider.store.client(ClientID(rawValue: try context.parameters.requireDecoded("client"))) else {
                 return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no such client"))
             }
             return try AdminEndpoints.json(ClientView(client))
@@ -105,7 +105,7 @@ struct AdminClientEndpoints {
 
     /// Loads the client of the path, applies `edit`, saves it and drops the registry cache.
     private func change(_ context: AppleIDRequestContext, _ edit: (inout RegisteredClient) throws -> Void) async throws -> Response {
-        let clientID = ClientID(rawValue: try context.parameters.require("client"))
+        let clientID = ClientID(rawValue: try context.parameters.requireDecoded("client"))
         guard var client = try await provider.store.client(clientID) else {
             return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
         }

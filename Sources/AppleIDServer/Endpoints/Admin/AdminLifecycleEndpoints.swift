@@ -24,7 +24,7 @@ struct AdminLifecycleEndpoints {
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.put("/app-groups/:group/notification-endpoint") { request, context in
-            let groupID = ClientID(rawValue: try context.parameters.require("group"))
+            let groupID = ClientID(rawValue: try context.parameters.requireDecoded("group"))
             let change = try await request.decode(as: EndpointChange.self, context: context)
             guard var group = try await provider.store.appGroup(groupID) else { return explained(.invalidRequest("no app group \(groupID)"), 404) }
             if let url = change.url {
@@ -67,7 +67,7 @@ struct AdminLifecycleEndpoints {
     }
 
     private func perform(_ context: AppleIDRequestContext, _ action: (AppleIDAccount) async throws -> Void) async throws -> Response {
-        let appleID = try context.parameters.require("appleID")
+        let appleID = try context.parameters.requireDecoded("appleID")
         guard let account = try await provider.store.account(appleID: appleID), account.deletedAt == nil else {
             return explained(.invalidRequest("no Apple ID \(appleID)"), 404)
         }

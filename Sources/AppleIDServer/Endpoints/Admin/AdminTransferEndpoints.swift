@@ -59,7 +59,7 @@ struct AdminTransferEndpoints {
         }
         admin.post("/teams/:team/keys") { request, context in
             let order = try await request.decode(as: KeyOrder.self, context: context)
-            let teamID = TeamID(rawValue: try context.parameters.require("team"))
+            let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
             do {
                 let (key, pem) = try await provider.registerKey(teamID: teamID, primaryAppID: ClientID(rawValue: order.primaryAppID))
                 return try AdminEndpoints.json(

@@ -45,7 +45,9 @@ struct PlaygroundEndpoints {
             let nonce = provider.random.hex(bytes: 16)
             runs.start(state: state, nonce: nonce, browser: browser, now: provider.clock.now())
             var response = try renderer.render(
-                PlaygroundStart(clientID: facts.servicesID.rawValue, redirectURI: redirectURI, state: state, nonce: nonce),
+                PlaygroundStart(
+                    clientID: facts.servicesID.rawValue, redirectURI: redirectURI, state: state, nonce: nonce,
+                    clockNotice: PlaygroundStart.clockNotice(offset: (provider.clock as? any AdjustableClock)?.offset ?? 0)),
                 template: "playground")
             if isNew { response.setCookie(browserCookie(browser)) }
             return response

@@ -7,6 +7,16 @@ struct PlaygroundStart {
     let redirectURI: String
     let state: String
     let nonce: String
+    /// Said when the server's clock is shifted: every relying party then sees its tokens from the
+    /// future (or the past), and only `siwa clock reset` helps.
+    let clockNotice: String?
+
+    static func clockNotice(offset: TimeInterval) -> String? {
+        let seconds = Int(offset.rounded())
+        guard seconds != 0 else { return nil }
+        return "This server's clock is shifted by \(seconds > 0 ? "+" : "")\(seconds) s: relying parties see its tokens as issued "
+            + (seconds > 0 ? "in the future" : "in the past") + " and may refuse them. `siwa clock reset` undoes the shift."
+    }
 }
 
 struct PlaygroundResult {
