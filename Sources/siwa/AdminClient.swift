@@ -47,7 +47,7 @@ struct AdminClient {
         do {
             response = try await transport.send(HTTPTransportRequest(method: method, url: baseURL + path, headers: headers, body: bytes))
         } catch {
-            throw AdminFailure(message: "cannot reach \(baseURL): \(error)")
+            throw AdminFailure(message: "cannot reach \(baseURL): \(Self.plain(error))")
         }
         let text = String(decoding: response.body, as: UTF8.self)
         guard (200..<300).contains(response.status) else {
@@ -73,6 +73,16 @@ struct AdminClient {
             return
         }
         Swift.print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// A connection failure in words: NIO's descriptions nest parentheses ("connection reset (error
+    /// set): Connection refused) (errno: 111)").
+    static func plain(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("Connection refused") || text.contains("errno: 111") { return "connection refused (is `siwa serve` running there?)" }
+        if text.contains("Connection timed out") || text.contains("errno: 110") { return "the connection timed out" }
+        if text.contains("nodename nor servname") || text.contains("Name or service not known") { return "the host name does not resolve" }
+        return text
     }
 
     /// A path segment with everything but unreserved characters percent-encoded.

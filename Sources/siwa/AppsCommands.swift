@@ -92,10 +92,13 @@ struct Authorize: AsyncParsableCommand {
 struct CredentialState: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "credential-state", abstract: "authorized, revoked, notFound or transferred for a user and client.")
-    @Option(help: "The user identifier (sub).") var user: String
+    @Option(help: "The user identifier (sub) in the client's team; `siwa users list` shows each user's.") var user: String
     @Option(help: "The client ID.") var clientID: String
     @OptionGroup var connection: AdminConnection
     func run() async throws {
+        if user.contains("@") {
+            throw CLIError("\(user) is an Apple ID, not a user identifier (sub); `siwa users list` shows each user's sub per team")
+        }
         try await connection.client().run(
             .get, "/admin/credential-state?user=\(AdminClient.segment(user))&client_id=\(AdminClient.segment(clientID))")
     }

@@ -6,7 +6,7 @@ import Foundation
 struct Clock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The server's clock: show it, move it forward, set it, or reset it to the real time.",
-        subcommands: [Show.self, Advance.self, Set.self, Reset.self])
+        subcommands: [Show.self, Advance.self, SetTime.self, Reset.self])
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the server's time and how far it is shifted.")
@@ -25,8 +25,9 @@ struct Clock: AsyncParsableCommand {
         }
     }
 
-    struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the server's clock to a time, e.g. 2026-12-01T09:00:00Z.")
+    struct SetTime: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set the server's clock to a time, e.g. 2026-12-01T09:00:00Z.")
         @Argument(help: "An ISO 8601 date and time.") var time: String
         @OptionGroup var connection: AdminConnection
         func run() async throws { try await connection.client().run(.post, "/admin/clock/set", ["time": time]) }

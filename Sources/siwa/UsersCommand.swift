@@ -54,6 +54,7 @@ struct Users: AsyncParsableCommand {
         @OptionGroup var fields: AccountFields
         @OptionGroup var connection: AdminConnection
         func run() async throws {
+            guard appleID.contains("@") else { throw CLIError("\(appleID) is not an e-mail address; an Apple ID is one, e.g. sam@example.com") }
             guard fields.password != nil else { throw ValidationError("--password is required") }
             var body = fields.body
             body["apple_id"] = appleID

@@ -93,7 +93,8 @@ struct Secret: AsyncParsableCommand {
         do {
             pem = try String(contentsOfFile: key, encoding: .utf8)
         } catch {
-            throw ValidationError("cannot read the key file \(key)")
+            let reason = FileManager.default.fileExists(atPath: key) ? "it cannot be read" : "there is no such file"
+            throw CLIError("cannot read the key file \(key): \(reason) (--key names the AuthKey_<KeyID>.p8 you downloaded)")
         }
         do {
             let minter = try ClientSecretMinter(teamID: TeamID(rawValue: teamID), keyID: KeyID(rawValue: keyID), privateKeyPEM: pem)
@@ -114,5 +115,11 @@ struct Secret: AsyncParsableCommand {
 
 // main.swift is top-level code once the target has several files: `@main` is refused there, and a
 // plain `Siwa.main()` would pick ParsableCommand's synchronous entry point. A generic call picks the async one.
-func startCommand<Command: AsyncParsableCommand>(_ command: Command.Type) async { await command.main() }
+func startCommand<Command: AsyncParsableCommand>(_ command: Command.Type) async {
+    if let refusal = VerbCheck.refusal(Array(CommandLine.arguments.dropFirst())) {
+        FileHandle.standardError.write(Data("Error: \(refusal)\n".utf8))
+        exit(1)
+    }
+    await command.main()
+}
 await startCommand(Siwa.self)

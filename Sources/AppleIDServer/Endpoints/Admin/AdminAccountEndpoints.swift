@@ -48,6 +48,17 @@ struct AdminAccountEndpoints {
         let deleted: Bool
         let twoFactorEnabled: Bool
         let currentSecondFactorCode: String?
+        /// The user's `sub` in each team that knows the user (what `credential-state --user` takes).
+        var subjects: [TeamSubject]?
+
+        struct TeamSubject: Encodable {
+            let teamID: String
+            let sub: String
+            enum CodingKeys: String, CodingKey {
+                case sub
+                case teamID = "team_id"
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
             case email, deleted
@@ -58,18 +69,30 @@ struct AdminAccountEndpoints {
             case lastName = "last_name"
             case realUserStatus = "real_user_status"
             case currentSecondFactorCode = "current_two_factor_code"
+            case subjects
         }
     }
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/users") { _, _ in
-            try AdminEndpoints.json(["users": try await provider.store.accounts().map(view)])
+            var views: [AccountView] = []
+            for account in try await provider.store.accounts() {
+                var view = view(account)
+                view.subjects = try await provider.store.teamIdentities(accountID: account.id)
+                    .sorted { $0.teamID < $1.teamID }
+                    .map { AccountView.TeamSubject(teamID: $0.teamID.rawValue, sub: $0.subject.rawValue) }
+                views.append(view)
+            }
+            return try AdminEndpoints.json(["users": views])
         }
         admin.post("/users") { request, context in
             let order = try await request.decode(as: AccountOrder.self, context: context)
-            guard let appleID = order.appleID, appleID.contains("@"), let password = order.password, !password.isEmpty else {
-                return AdminEndpoints.explained(.invalidRequest("apple_id (an e-mail address) and password are required"))
+            guard let appleID = order.appleID, !appleID.isEmpty else { return AdminEndpoints.explained(.invalidRequest("apple_id is required")) }
+            guard appleID.contains("@") else {
+                return AdminEndpoints.explained(
+                    .invalidRequest("apple_id \(appleID) is not an e-mail address; an Apple ID is one, e.g. sam@example.com"))
             }
+            guard let password = order.password, !password.isEmpty else { return AdminEndpoints.explained(.invalidRequest("password is required")) }
             if let refusal = order.refusal { return AdminEndpoints.explained(refusal) }
             do {
                 let account = try await provider.createAccount(

@@ -73,6 +73,11 @@ struct AdminNativeEndpoints {
             guard let state = try await provider.credentialState(subject: Subject(rawValue: user), clientID: ClientID(rawValue: clientID)) else {
                 return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
             }
+            // An Apple ID is no `sub`: answering notFound would look like a real answer about a real user.
+            if state == .notFound, user.contains("@") {
+                return AdminEndpoints.explained(
+                    .invalidRequest("\(user) is an Apple ID, not a user identifier (sub); `siwa users list` shows each user's sub per team"))
+            }
             return try AdminEndpoints.json(["state": state.rawValue])
         }
         // The analogue of credentialRevokedNotification: a long-poll over the group's revocations.
