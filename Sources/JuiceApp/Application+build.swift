@@ -6,13 +6,14 @@ import SignInWithApple
 /// Builds Juice: used by `juice` and by the tests (with an in-memory database and the emulator).
 public func buildJuiceApplication(
     configuration: JuiceConfiguration, database: JuiceDatabase, transport: any HTTPTransport = AsyncHTTPClientTransport(),
-    retry: AppleTokenClient.RetryPolicy = .init(), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "juice")
+    retry: AppleTokenClient.RetryPolicy = .init(), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "juice"),
+    onServerRunning: @escaping @Sendable () async -> Void = {}
 ) async throws -> some ApplicationProtocol {
     let router = try await buildJuiceRouter(
         configuration: configuration, database: database, transport: transport, retry: retry, clock: clock)
     return Application(
         router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
-        logger: logger)
+        onServerRunning: { _ in await onServerRunning() }, logger: logger)
 }
 
 /// Juice's routes.

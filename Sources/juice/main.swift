@@ -28,6 +28,10 @@ struct Juice: AsyncParsableCommand {
     @Option(help: "Production: other client IDs of the app group whose tokens Juice accepts (comma-separated).") var audiences: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
+    func validate() throws {
+        guard (1...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port: choose one from 1 to 65535") }
+    }
+
     func run() async throws {
         var logger = Logger(label: "juice")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
@@ -71,12 +75,20 @@ struct Juice: AsyncParsableCommand {
             logger.info("registered with the local Apple ID server", metadata: ["server": "\(local.facts.server)"])
         }
         let database = try await JuiceDatabase.open(path: URL(fileURLWithPath: dataDir).appendingPathComponent("juice.sqlite").path, logger: logger)
-        let app = try await buildJuiceApplication(configuration: configuration, database: database, logger: logger)
-        print("Juice is running at \(configuration.baseURL)")
+        let startLogger = logger
+        let app = try await buildJuiceApplication(configuration: configuration, database: database, logger: logger) {
+            // Only once the socket listens; written unbuffered (a redirected stdout would hold a print back) and logged.
+            FileHandle.standardOutput.write(Data("Juice is running at \(configuration.baseURL)\n".utf8))
+            startLogger.info("Juice is running", metadata: ["url": "\(configuration.baseURL)"])
+        }
         do {
             try await app.runService()
         } catch {
             try? await database.close()
+            if "\(error)".contains("Address already in use") {
+                FileHandle.standardError.write(Data("juice: port \(port) is in use; choose another with --port\n".utf8))
+                throw ExitCode.failure
+            }
             throw error
         }
         try await database.close()

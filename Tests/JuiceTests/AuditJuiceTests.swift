@@ -96,3 +96,19 @@ struct AuditJuiceTests {
         }
     }
 }
+
+@Suite("Juice: the clock trap names itself", .timeLimit(.minutes(2)))
+struct JuiceClockSkewTests {
+    @Test("issue 14: a sign-in refused because the Apple ID server's clock is ahead says so, and how to fix it")
+    func clockAhead() async throws {
+        try await withJuice { juice in
+            let clock = try #require(juice.apple.provider.clock as? any AdjustableClock)
+            clock.advance(by: 301)
+            let callback = try await juice.browser.approveAtApple(from: try await juice.browser.get("/signin"), as: juice.apple.defaultUser.appleID)
+            let page = try await juice.browser.postCallback(callback)
+            ErrorPageTests.expectHumanPage(page, title: "The clocks disagree")
+            #expect(page.text.contains("301 seconds ahead"))
+            #expect(page.text.contains("siwa clock reset"))
+        }
+    }
+}

@@ -24,6 +24,15 @@ struct UserFacingError: Error, Sendable, Hashable {
     static let appleRefused = UserFacingError(
         title: "Sign in with Apple did not complete", message: "Apple did not confirm the sign-in. Please try again in a moment.",
         linkHref: "/signin", linkLabel: "Back to sign-in")
+    /// The Apple ID server's clock is ahead of Juice's (its tokens are "issued in the future"): retrying
+    /// cannot help, so the page says what can (issue 14's clock trap).
+    static func clockSkew(seconds: Int) -> UserFacingError {
+        UserFacingError(
+            title: "The clocks disagree",
+            message: "The Apple ID server's clock is \(seconds) seconds ahead of Juice's, so Juice cannot trust its sign-in. "
+                + "If you moved the local server's clock (siwa clock advance), run `siwa clock reset`; otherwise set both clocks right.",
+            linkHref: "/signin", linkLabel: "Back to sign-in")
+    }
     static let unknownJuice = UserFacingError(
         status: .notFound, title: "We don't have that juice", message: "It may have left the menu.", linkHref: "/", linkLabel: "See the menu")
     static let linkExpired = UserFacingError(

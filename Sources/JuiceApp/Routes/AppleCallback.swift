@@ -25,6 +25,7 @@ struct AppleCallback: Sendable {
         case let user as UserFacingError: page = user
         case let callback as CallbackError where callback.isCancellation: page = .cancelled
         case CallbackError.unknownState: page = .staleSignIn
+        case IdentityTokenError.issuedInTheFuture(let issuedAt, let now): page = .clockSkew(seconds: issuedAt - now)
         default: page = .appleRefused
         }
         return try services.pages.error(page, context: context)
