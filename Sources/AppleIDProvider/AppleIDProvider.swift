@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import CoreMetrics
 import Foundation
 import Logging
 
@@ -14,6 +15,8 @@ public final class AppleIDProvider: Sendable {
     /// Wakes credential-event long-polls when a user's action adds to the outbox.
     public let credentialSignal = CredentialEventSignal()
     public let logger: Logger
+    /// Where the engine's counters go (`siwa serve`: the Prometheus registry behind `/metrics`).
+    public let metrics: any MetricsFactory
     let pipeline: AuthorizationPipeline
     let authenticator: ClientAuthenticator
     let issuer: AuthorizationIssuer
@@ -27,17 +30,18 @@ public final class AppleIDProvider: Sendable {
     public static func start(
         configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock,
         random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
-        logger: Logger = Logger(label: "AppleIDProvider")
+        logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory
     ) async throws -> AppleIDProvider {
         let keyRing = try await SigningKeyRing.load(store: store, keyFactory: keyFactory, random: random, now: clock.now())
         return AppleIDProvider(
-            configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger)
+            configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics)
     }
 
     init(
         configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock, random: any RandomSource,
-        keyRing: SigningKeyRing, logger: Logger
+        keyRing: SigningKeyRing, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory
     ) {
+        self.metrics = metrics
         self.configuration = configuration
         self.store = store
         self.clock = clock
@@ -125,6 +129,18 @@ public final class AppleIDProvider: Sendable {
     }
 
     func answer<T>(endpoint: String, clientID: String?, _ work: () async throws -> T) async -> Result<T, OAuthError> {
+        let result = await answerUncounted(endpoint: endpoint, clientID: clientID, work)
+        let outcome: String
+        switch result {
+        case .success: outcome = "ok"
+        case .failure(let error): outcome = error.code.rawValue
+        }
+        // Bounded labels: the endpoint and the OAuth error code (the precise reason stays in the log).
+        Counter(label: "siwa_oauth_answers_total", dimensions: [("endpoint", endpoint), ("outcome", outcome)], factory: metrics).increment()
+        return result
+    }
+
+    private func answerUncounted<T>(endpoint: String, clientID: String?, _ work: () async throws -> T) async -> Result<T, OAuthError> {
         do {
             return .success(try await work())
         } catch let error as OAuthError {

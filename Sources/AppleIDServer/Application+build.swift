@@ -2,6 +2,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import Hummingbird
 import Logging
+import Prometheus
 import ServiceLifecycle
 
 /// How the HTTP side of the Apple ID server runs.
@@ -16,6 +17,8 @@ public struct ServerOptions: Sendable {
     public var autoApproveAppleID: String?
     /// Bearer token of the admin API.
     public var adminToken: String
+    /// Where `/metrics` reads from; the provider's metrics factory should write to the same registry.
+    public var metricsRegistry = PrometheusCollectorRegistry()
     /// The demo facts and the demo key's PEM; enables the playground (`nil`: no playground).
     public var playground: (facts: DemoFacts, privateKeyPEM: String)?
 
@@ -54,6 +57,7 @@ public struct ServerOptions: Sendable {
 /// The router with every endpoint; `buildApplication` and the in-process tests share it.
 public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async throws -> Router<AppleIDRequestContext> {
     let router = Router(context: AppleIDRequestContext.self)
+    router.add(middleware: RequestObservationMiddleware(metrics: PrometheusMetricsFactory(registry: options.metricsRegistry)))
     router.add(middleware: SecurityHeadersMiddleware())
     let renderer = try await PageRenderer.load()
     let pages = InteractionPages(provider: provider, renderer: renderer, developmentMode: options.developmentMode)
@@ -69,6 +73,7 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     TokenEndpoints(provider: provider).register(on: router)
     AccountEndpoints(provider: provider, renderer: renderer, cookies: cookies, developmentMode: options.developmentMode).register(on: router)
     AdminEndpoints(provider: provider, adminToken: options.adminToken).register(on: router)
+    OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
     LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)
         .register(on: router)
     if let playground = options.playground {

@@ -25,6 +25,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Issuer of the tokens: the server's URL (default), 'apple' for https://appleid.apple.com, or a URL.")
     var issuer: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "Log lines as text (default) or json (one object per line, for log shippers).") var logFormat = "text"
     @Option(help: "Headless mode: approve every authorization as this Apple ID ('first' for the first demo user).")
     var autoApprove: String?
     @Option(help: "Bearer token of the admin API (default: the one generated on the first start).") var adminToken: String?
@@ -58,11 +59,18 @@ struct Serve: AsyncParsableCommand {
         else { throw ValidationError("--notification-retry-window and --notification-max-backoff are durations such as 30m, 24h, 2d") }
         settings.deliveryPolicy.deliveryWindow = TimeInterval(window)
         settings.deliveryPolicy.maximumDelay = TimeInterval(backoff)
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json") }
+        let json = logFormat == "json"
+        // Every line logged while a request is handled carries its request_id.
+        LoggingSystem.bootstrap(
+            { label, provider in
+                var handler: any LogHandler =
+                    json
+                    ? JSONLogHandler(label: label, metadataProvider: provider)
+                    : StreamLogHandler.standardError(label: label, metadataProvider: provider)
+                handler.logLevel = level
+                return handler
+            }, metadataProvider: RequestIdentity.metadataProvider)
         do {
             try settings.validate()
             try await ServerBootstrap.run(settings)

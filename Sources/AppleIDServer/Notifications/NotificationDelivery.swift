@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import AsyncHTTPClient
+import CoreMetrics
 import Foundation
 import Logging
 import NIOCore
@@ -74,6 +75,8 @@ public struct NotificationDelivery: Sendable {
             messageID: message.id, attemptedAt: started, status: status, latencyMilliseconds: latency, error: failure,
             endpoint: endpoint ?? "")
         try await provider.store.record(attempt, updating: next)
+        let outcome = next.deliveredAt != nil ? "delivered" : next.abandonedAt != nil ? "abandoned" : "retry"
+        Counter(label: "siwa_notification_delivery_attempts_total", dimensions: [("outcome", outcome)], factory: provider.metrics).increment()
         logger.info(
             "notification delivery attempt",
             metadata: [

@@ -4,6 +4,7 @@ import AppleIDStore
 import Foundation
 import Hummingbird
 import Logging
+import Prometheus
 
 /// `siwa serve`: opens the SQLite store under the data directory, loads or creates the signing
 /// keys, seeds the demo team and Apple IDs on the first start, prints what a newcomer needs and
@@ -39,13 +40,16 @@ public enum ServerBootstrap {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
             let clock = SystemClock()
-            let provider = try await AppleIDProvider.start(configuration: configuration, store: store, clock: clock, logger: logger)
+            let registry = PrometheusCollectorRegistry()
+            let provider = try await AppleIDProvider.start(
+                configuration: configuration, store: store, clock: clock, logger: logger, metrics: PrometheusMetricsFactory(registry: registry))
             let files = DemoFiles(directory: directory)
             let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: files)
-            let options = ServerOptions(
+            var options = ServerOptions(
                 host: settings.host, port: settings.port, baseURL: settings.baseURL, developmentMode: settings.resolvedDevelopmentMode,
                 autoApproveAppleID: try await autoApproveAppleID(settings.autoApprove, facts: facts, store: store),
                 adminToken: settings.adminToken ?? facts.adminToken, playground: settings.resolvedPlayground ? (facts, keyPEM) : nil)
+            options.metricsRegistry = registry
             if settings.resolvedDevelopmentMode && !settings.bindsLoopbackOnly {
                 logger.warning(
                     "development mode is on while listening beyond loopback: the sign-in pages show every Apple ID's two-factor code and the precise reason of errors to anyone who reaches \(settings.host)"

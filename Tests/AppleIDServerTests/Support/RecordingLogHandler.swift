@@ -12,6 +12,12 @@ struct RecordingLogHandler: LogHandler {
     let lines: Lines
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
+    var metadataProvider: Logger.MetadataProvider?
+
+    init(lines: Lines, metadataProvider: Logger.MetadataProvider? = nil) {
+        self.lines = lines
+        self.metadataProvider = metadataProvider
+    }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -19,7 +25,7 @@ struct RecordingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let merged = metadata.merging(metadataProvider?.get() ?? [:]) { $1 }.merging(event.metadata ?? [:]) { $1 }
         lines.append(event.message.description, merged.mapValues { "\($0)" })
     }
 

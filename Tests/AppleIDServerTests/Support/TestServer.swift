@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Prometheus
 import Testing
 
 /// An Apple ID server in process: memory store, fixed clock, seeded randomness, fixture keys,
@@ -37,11 +38,13 @@ struct TestServer {
         configuration.passwordHashCost = 4
         configure(&configuration)
         let store = MemoryStore()
+        let registry = PrometheusCollectorRegistry()
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "tests"),
-            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger)
+            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry))
         try await seed(provider)
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
+        options.metricsRegistry = registry
         if playground {
             var client = try #require(try await store.client(servicesID))
             client.returnURLs.append(ServerOptions.playgroundReturnURL(baseURL: options.baseURL))
