@@ -21,7 +21,8 @@ struct OperationsEndpoints {
         router.get("/health/live") { _, _ in Self.json(status: .ok, ["status": "live"]) }
         router.get("/health/ready") { _, _ in
             let problem = await readinessProblem()
-            return Self.json(status: problem == nil ? .ok : .serviceUnavailable, ["status": problem == nil ? "ready" : "not ready", "problem": problem])
+            let status = problem == nil ? "ready" : "not ready"
+            return Self.json(status: problem == nil ? .ok : .serviceUnavailable, ["status": status, "problem": problem])
         }
         router.group("/metrics")
             .add(middleware: AdminTokenMiddleware(tokenDigest: SHA256.hash(data: Array(adminToken.utf8))))
