@@ -60,3 +60,20 @@ struct VerifyCommandTests {
         #expect(accepted.status == 0, "\(accepted.standardError)")
     }
 }
+
+extension VerifyCommandTests {
+    @Test("an unreadable @path is a usage error (exit 2) that names the file")
+    func missingFile() throws {
+        let fixture = try Fixture()
+        let run = try SiwaFixtures.run(fixture.arguments("@" + fixture.directory.appendingPathComponent("missing.jwt").path))
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("cannot read the token file"))
+    }
+
+    @Test("a negative --leeway is a usage error")
+    func negativeLeeway() throws {
+        let fixture = try Fixture()
+        let run = try SiwaFixtures.run(fixture.arguments(fixture.token, ["--leeway", "-1"]))
+        #expect(run.status == 2)
+    }
+}
