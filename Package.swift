@@ -240,5 +240,15 @@ let package = Package(
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
+        .testTarget(
+            name: "SiwaTests",
+            dependencies: [
+                "siwa",
+                "SignInWithApple",
+                "AppleIDProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
     ]
 )

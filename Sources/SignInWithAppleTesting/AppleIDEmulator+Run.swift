@@ -51,9 +51,12 @@ private func runAppleIDEmulator<T: Sendable>(
     var configuration = ProviderConfiguration(issuer: baseURL)
     configuration.passwordHashCost = 4
     configuration.registryCacheLifetime = 0
+    // The server logs the precise reason of each refusal and sends Apple's terse answer: the emulator
+    // reads the reasons from the log, so that tests see them while the wire stays Apple's.
+    let refusalLog = RefusalLog()
     let provider = try await AppleIDProvider.start(
-        configuration: configuration, store: MemoryStore(), clock: clock, keyFactory: keyFactory, logger: logger)
-    let emulator = try await AppleIDEmulator.seed(provider: provider, baseURL: baseURL)
+        configuration: configuration, store: MemoryStore(), clock: clock, keyFactory: keyFactory, logger: refusalLog.observing(logger))
+    let emulator = try await AppleIDEmulator.seed(provider: provider, baseURL: baseURL, refusalLog: refusalLog)
     let router = try await buildRouter(provider: provider, options: ServerOptions(port: port, baseURL: baseURL, adminToken: emulator.adminToken))
     // One value: `true` once the server listens, `false` if it stopped before that.
     let (started, startedContinuation) = AsyncStream<Bool>.makeStream()
@@ -108,7 +111,7 @@ func freeLoopbackPort() async throws -> Int {
 }
 
 extension AppleIDEmulator {
-    static func seed(provider: AppleIDProvider, baseURL: String) async throws -> AppleIDEmulator {
+    static func seed(provider: AppleIDProvider, baseURL: String, refusalLog: RefusalLog) async throws -> AppleIDEmulator {
         let store = provider.store
         let teamID: TeamID = "EMUTEAM123"
         let bundleID: ClientID = "com.example.emulated"
@@ -130,6 +133,6 @@ extension AppleIDEmulator {
             baseURL: baseURL, provider: provider, teamID: teamID.rawValue, bundleID: bundleID.rawValue, servicesID: servicesID.rawValue,
             redirectURI: redirectURI,
             credentials: AppleCredentials(teamID: teamID.rawValue, keyID: keyID.rawValue, privateKeyPEM: key.pemRepresentation),
-            defaultUser: user, adminToken: provider.random.hex(bytes: 16))
+            defaultUser: user, adminToken: provider.random.hex(bytes: 16), refusalLog: refusalLog)
     }
 }

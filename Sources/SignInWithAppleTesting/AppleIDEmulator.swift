@@ -37,6 +37,8 @@ public struct AppleIDEmulator: Sendable {
     public let credentials: AppleCredentials
     public let defaultUser: User
     public let adminToken: String
+    /// The refusals the server logged (``refusals``).
+    let refusalLog: RefusalLog
 
     /// The kit's environment for this server.
     public var environment: AppleEnvironment { .custom(baseURL: baseURL) }

@@ -26,7 +26,8 @@ struct VerifyOptions: ParsableCommand {
         commandName: "siwa verify",
         abstract: "Verify an identity token (id_token) as the kit does and print its claims.")
 
-    @Argument(help: "The identity token (compact JWS).") var idToken: String
+    @Argument(help: "The identity token (compact JWS), - to read it from standard input, or @path to read it from a file.")
+    var idToken: String
     @Option(help: "An accepted aud: a bundle ID or Services ID of the app group (repeatable, at least one).")
     var audience: [String]
     @Option(help: "Base URL of an Apple ID server (siwa serve) whose /auth/keys to use instead of Apple's.") var baseURL: String?
@@ -36,17 +37,26 @@ struct VerifyOptions: ParsableCommand {
     @Option(help: "Verify as if the time were this UNIX time (seconds).") var at: Int?
     @Option(help: "The nonce sent with the authorization request.") var nonce: String?
     @Flag(help: "The token carries the SHA-256 (hex) of --nonce, as native apps send it.") var hashedNonce = false
+    @Option(help: "Tolerated clock difference for exp, iat and nbf, in seconds (default: the kit's, 60).")
+    var leeway: Int = Int(IdentityTokenVerifier.defaultLeeway)
 
     func validate() throws {
         if audience.isEmpty || audience.contains("") { throw ValidationError("name at least one --audience (the app's client IDs)") }
         if baseURL != nil && jwks != nil { throw ValidationError("use --base-url or --jwks, not both") }
         if hashedNonce && nonce == nil { throw ValidationError("--hashed-nonce needs --nonce") }
+        if leeway < 0 { throw ValidationError("--leeway is a number of seconds, 0 or more") }
         if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
             throw ValidationError("--base-url \(baseURL) is not an http(s) URL")
         }
     }
 
     func verify() async throws {
+        let token: String
+        do {
+            token = try TokenArgument.resolve(idToken)
+        } catch let error as TokenArgument.Unreadable {
+            throw UsageErrors.fail(Self.self, error.description)
+        }
         let clock: @Sendable () -> Date = { [at] in at.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date() }
         let keys: AppleKeySet
         var issuers: [String]
@@ -63,10 +73,11 @@ struct VerifyOptions: ParsableCommand {
             issuers = environment.issuers
         }
         if !issuer.isEmpty { issuers = issuer }
-        let verifier = IdentityTokenVerifier(issuers: Set(issuers), audiences: Set(audience), keys: keys, clock: clock)
+        let verifier = IdentityTokenVerifier(
+            issuers: Set(issuers), audiences: Set(audience), keys: keys, leeway: TimeInterval(leeway), clock: clock)
         let identity: VerifiedIdentityToken
         do {
-            identity = try await verifier.verify(idToken, nonce: nonce.map { Nonce(raw: $0, convention: hashedNonce ? .sha256 : .plain) })
+            identity = try await verifier.verify(token, nonce: nonce.map { Nonce(raw: $0, convention: hashedNonce ? .sha256 : .plain) })
         } catch let error as IdentityTokenError {
             UsageErrors.printError("refused: \(error.description)")
             throw ExitCode.failure

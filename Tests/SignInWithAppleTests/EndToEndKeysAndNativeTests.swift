@@ -20,8 +20,12 @@ struct EndToEndKeysAndNativeTests {
             let identity = try await backend.identityTokens.verify(identityToken, nonce: nonce, authorizationCode: code)
             #expect(identity.audience == apple.bundleID)
             #expect(identity.claims.nonce == nonce.transmittedValue)
-            await #expect(throws: IdentityTokenError.nonceMismatch) {
+            // The raw nonce given as plain: the token carries its hash, and the error says so.
+            await #expect(throws: IdentityTokenError.nonceConventionMismatch(expected: .plain)) {
                 try await backend.identityTokens.verify(identityToken, nonce: Nonce(raw: "raw-nonce-from-the-app"))
+            }
+            await #expect(throws: IdentityTokenError.nonceMismatch) {
+                try await backend.identityTokens.verify(identityToken, nonce: Nonce(raw: "another-nonce", convention: .sha256))
             }
 
             let tokens = try await backend.tokens.exchange(code: code, redirectURI: nil)

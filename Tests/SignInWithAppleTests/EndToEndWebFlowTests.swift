@@ -58,11 +58,14 @@ struct EndToEndWebFlowTests {
             #expect(identity.authenticatedAt == nil)
 
             try await siwa.tokens.revoke(token: refreshToken)
-            await #expect(
-                throws: AppleServiceError.rejected(code: .invalidGrant, description: "The token has expired or has been revoked.", status: 400)
-            ) {
-                try await siwa.tokens.refresh(refreshToken: refreshToken)
+            let refused = await VerifierSupport.failure { try await siwa.tokens.refresh(refreshToken: refreshToken) }
+            guard case AppleServiceError.refused(let refusal)? = refused as? AppleServiceError else {
+                Issue.record("expected a refusal, got \(String(describing: refused))")
+                return
             }
+            #expect(refusal.code == .invalidGrant)
+            #expect(refusal.errorDescription == "The token has expired or has been revoked.")
+            #expect(refusal.status == 400)
             let after = try await siwa.completeSignIn(try await apple.approve(try await siwa.startSignIn(), as: apple.defaultUser.appleID))
             #expect(after.isFirstAuthorization)
         }

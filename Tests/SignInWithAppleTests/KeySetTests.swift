@@ -90,12 +90,17 @@ struct KeySetTests {
         try await harness.verify(Self.k1)
         #expect(harness.endpoint.fetchCount == 2)
 
-        // Apple retires k1: the next refetch (for yet another kid) drops it.
+        // Apple retires k1: the next refetch (for yet another kid) sees it gone; it keeps verifying
+        // for the withdrawal grace period (an hour), then it is dropped.
         harness.endpoint.set(.serve(VerifierSupport.jwks([Self.k2])))
         harness.clock.advance(by: 61)
         await #expect(throws: IdentityTokenError.unknownKeyID("k3")) { try await harness.verify(Self.k2, kid: "k3") }
         #expect(harness.endpoint.fetchCount == 3)
+        #expect(await harness.keys.knownKeyIDs == ["k1", "k2"])
+        try await harness.verify(Self.k1)
+        harness.clock.advance(by: 3_600)
         #expect(await harness.keys.knownKeyIDs == ["k2"])
+        await #expect(throws: IdentityTokenError.unknownKeyID("k1")) { try await harness.verify(Self.k1) }
     }
 
     @Test("a key is never borrowed from another kid: k2's token under kid k1 is invalidSignature")

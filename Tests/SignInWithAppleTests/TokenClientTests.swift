@@ -72,10 +72,14 @@ struct TokenClientTests {
         let refused = ScriptedTransport([
             Self.status(400, #"{"error":"invalid_grant","error_description":"The token has expired or has been revoked."}"#)
         ])
-        await #expect(throws: AppleServiceError.rejected(code: .invalidGrant, description: "The token has expired or has been revoked.", status: 400))
-        {
-            try await Self.client(refused).refresh(refreshToken: "r1")
+        let error = await VerifierSupport.failure { try await Self.client(refused).refresh(refreshToken: "r1") }
+        guard case AppleServiceError.refused(let refusal)? = error as? AppleServiceError else {
+            Issue.record("expected a refusal, got \(String(describing: error))")
+            return
         }
+        #expect(refusal.code == .invalidGrant)
+        #expect(refusal.errorDescription == "The token has expired or has been revoked.")
+        #expect(refusal.status == 400)
         #expect(refused.requests.count == 1)
     }
 

@@ -1,11 +1,13 @@
 import AppleIDProtocol
+import Crypto
 import Foundation
 
 /// The team's Sign in with Apple key, as Apple's developer console hands it out.
 public struct AppleCredentials: Sendable, Hashable {
     public var teamID: String
     public var keyID: String
-    /// The contents of `AuthKey_<KeyID>.p8` (PEM, PKCS#8, P-256).
+    /// The contents of `AuthKey_<KeyID>.p8` (PEM, PKCS#8, P-256). A key that does not load is
+    /// refused with a ``PrivateKeyError`` naming the mistake (escaped `\n`, a file path, an RSA key, …).
     public var privateKeyPEM: String
 
     public init(teamID: String, keyID: String, privateKeyPEM: String) {
@@ -24,6 +26,8 @@ public actor ClientSecretProvider {
     /// A secret is replaced once less than this remains.
     public let renewalMargin: TimeInterval
     private let minter: ClientSecretMinter
+    private let credentials: AppleCredentials
+    private let publicKey: P256.Signing.PublicKey
     private let clock: @Sendable () -> Date
     private var current: (secret: String, expiresAt: Date)?
 
@@ -34,6 +38,8 @@ public actor ClientSecretProvider {
         guard lifetime > 0, lifetime <= ClientSecretClaims.maximumLifetime else {
             throw ClientSecretMinter.MintError.lifetimeTooLong(seconds: lifetime)
         }
+        self.publicKey = try credentials.signingKey().publicKey
+        self.credentials = credentials
         self.minter = try ClientSecretMinter(
             teamID: TeamID(rawValue: credentials.teamID), keyID: KeyID(rawValue: credentials.keyID),
             privateKeyPEM: credentials.privateKeyPEM)
@@ -56,4 +62,17 @@ public actor ClientSecretProvider {
 
     /// When the current secret expires (`nil` before the first one is minted).
     public var expiresAt: Date? { current?.expiresAt }
+
+    /// The kit's judgement of `secret` against Apple's rules, with this provider's key, Team ID, Key ID
+    /// and client ID as the expected values: what an `invalid_client` answer is explained with.
+    public nonisolated func inspect(_ secret: String) -> ClientSecretInspector.Report {
+        // The inspector only fails to build from a PEM; a public key value always builds it.
+        let inspector = try? ClientSecretInspector(
+            key: .publicKey(publicKey), clientID: clientID, teamID: credentials.teamID, keyID: credentials.keyID, audience: audience,
+            clock: clock)
+        return inspector?.inspect(secret) ?? ClientSecretInspector.Report(rules: [], header: nil, claims: nil)
+    }
+
+    /// The Team ID and Key ID the secrets are minted with.
+    nonisolated var identity: (teamID: String, keyID: String) { (credentials.teamID, credentials.keyID) }
 }

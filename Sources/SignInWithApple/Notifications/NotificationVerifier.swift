@@ -27,7 +27,7 @@ public struct NotificationVerifier: Sendable {
     let clock: @Sendable () -> Date
 
     public init(
-        environment: AppleEnvironment, audiences: Set<String>, keys: AppleKeySet, leeway: TimeInterval = 60,
+        environment: AppleEnvironment, audiences: Set<String>, keys: AppleKeySet, leeway: TimeInterval = IdentityTokenVerifier.defaultLeeway,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(!audiences.isEmpty, "a notification is only valid for an audience: name the app's client IDs")
@@ -38,9 +38,13 @@ public struct NotificationVerifier: Sendable {
         self.clock = clock
     }
 
+    /// The largest body ``verify(body:)`` reads: a token of ``TokenLimits/maximumTokenBytes`` and its envelope.
+    public static let maximumBodyBytes = TokenLimits.maximumTokenBytes + 64
+
     /// Verifies the raw POST body.
     public func verify(body: [UInt8]) async throws -> AppleNotification {
         struct Envelope: Decodable { let payload: String }
+        guard body.count <= Self.maximumBodyBytes else { throw IdentityTokenError.tooLarge(bytes: body.count, limit: Self.maximumBodyBytes) }
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body)) else {
             throw IdentityTokenError.malformed("the body is not {\"payload\": \"<jwt>\"}")
         }
@@ -50,12 +54,19 @@ public struct NotificationVerifier: Sendable {
     /// Verifies the notification JWT itself.
     public func verify(payload token: String) async throws -> AppleNotification {
         let (payload, _) = try await signed.verify(token)
+        /// `nbf` (RFC 7519 §4.1.5), which ``NotificationClaims`` does not carry.
+        struct NotBefore: Decodable { let nbf: Int? }
         let claims: NotificationClaims
+        let notBefore: Int?
         do {
             claims = try JSONDecoder().decode(NotificationClaims.self, from: Data(payload))
+            notBefore = try JSONDecoder().decode(NotBefore.self, from: Data(payload)).nbf
         } catch {
             throw IdentityTokenError.malformed("the claims are not a notification's (iss, aud, iat, jti, events)")
         }
+        try TokenLimits.checkIdentifier("iss", claims.issuer)
+        try TokenLimits.checkIdentifier("aud", claims.audience)
+        for event in claims.events { try TokenLimits.checkIdentifier("sub", event.subject) }
         guard issuers.contains(claims.issuer) else { throw IdentityTokenError.wrongIssuer(claims.issuer) }
         guard audiences.contains(claims.audience) else { throw IdentityTokenError.wrongAudience(claims.audience) }
         let now = clock().timeIntervalSince1970
@@ -64,6 +75,9 @@ public struct NotificationVerifier: Sendable {
         }
         guard TimeInterval(claims.issuedAt) - leeway <= now else {
             throw IdentityTokenError.issuedInTheFuture(issuedAt: claims.issuedAt, now: Int(now))
+        }
+        if let notBefore, TimeInterval(notBefore) - leeway > now {
+            throw IdentityTokenError.notYetValid(notBefore: notBefore, now: Int(now))
         }
         return AppleNotification(
             audience: claims.audience, issuedAt: Date(timeIntervalSince1970: TimeInterval(claims.issuedAt)), id: claims.jwtID,

@@ -37,21 +37,27 @@ public struct AppleTokenClient: Sendable {
 
     /// Exchanges an authorization code. Web codes need the `redirectURI` of the authorization;
     /// native codes are exchanged without one (spec §4.1).
+    ///
+    /// A refusal is thrown as ``AppleServiceError/refused(_:)`` with its likely causes: for
+    /// `invalid_grant`, an expired or reused code, a code of another client (native or web), a
+    /// `redirect_uri` that differs; for `invalid_client`, what the kit's inspection of the secret found.
     public func exchange(code: String, redirectURI: String?, codeVerifier: String? = nil) async throws -> TokenResponse {
+        let secret = try await secrets.secret()
         let body = FormURLEncoding.body([
-            ("client_id", clientID), ("client_secret", try await secrets.secret()), ("code", code),
-            ("grant_type", GrantType.authorizationCode.rawValue), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier),
+            ("client_id", clientID), ("client_secret", secret), ("code", code), ("grant_type", GrantType.authorizationCode.rawValue),
+            ("redirect_uri", redirectURI), ("code_verifier", codeVerifier),
         ])
-        return try decode(TokenResponse.self, from: try await post(environment.tokenEndpoint, body: body))
+        let answer = try await post(environment.tokenEndpoint, body: body, secret: secret, kind: .codeExchange(redirectURI: redirectURI))
+        return try decode(TokenResponse.self, from: answer)
     }
 
     /// A new access token and id_token for a refresh token (no new refresh token; spec §4.2).
     public func refresh(refreshToken: String) async throws -> TokenResponse {
         try decode(
             TokenResponse.self,
-            from: try await postRetrying(environment.tokenEndpoint) {
+            from: try await postRetrying(environment.tokenEndpoint, request: .refresh) { secret in
                 FormURLEncoding.body([
-                    ("client_id", clientID), ("client_secret", try await secrets.secret()), ("grant_type", GrantType.refreshToken.rawValue),
+                    ("client_id", clientID), ("client_secret", secret), ("grant_type", GrantType.refreshToken.rawValue),
                     ("refresh_token", refreshToken),
                 ])
             })
@@ -60,10 +66,8 @@ public struct AppleTokenClient: Sendable {
     /// Revokes a refresh or access token, and with it the user's authorization of the app (spec §6).
     /// Call it when the user deletes their account.
     public func revoke(token: String, hint: TokenTypeHint? = .refreshToken) async throws {
-        _ = try await postRetrying(environment.revocationEndpoint) {
-            FormURLEncoding.body([
-                ("client_id", clientID), ("client_secret", try await secrets.secret()), ("token", token), ("token_type_hint", hint?.rawValue),
-            ])
+        _ = try await postRetrying(environment.revocationEndpoint, request: .revocation) { secret in
+            FormURLEncoding.body([("client_id", clientID), ("client_secret", secret), ("token", token), ("token_type_hint", hint?.rawValue)])
         }
     }
 
@@ -71,10 +75,10 @@ public struct AppleTokenClient: Sendable {
     public func userMigrationToken() async throws -> TokenResponse {
         try decode(
             TokenResponse.self,
-            from: try await postRetrying(environment.tokenEndpoint) {
+            from: try await postRetrying(environment.tokenEndpoint, request: .clientCredentials) { secret in
                 FormURLEncoding.body([
                     ("grant_type", GrantType.clientCredentials.rawValue), ("scope", Scope.userMigration.rawValue), ("client_id", clientID),
-                    ("client_secret", try await secrets.secret()),
+                    ("client_secret", secret),
                 ])
             })
     }
@@ -82,10 +86,8 @@ public struct AppleTokenClient: Sendable {
     /// The transfer identifier of `subject` for the recipient team (sending team's side; spec §17.4).
     public func transferSubject(for subject: String, recipientTeamID: String, accessToken: String) async throws -> String {
         struct Answer: Decodable { let transfer_sub: String }
-        let body = try await postRetrying(environment.userMigrationInfoEndpoint, bearer: accessToken) {
-            FormURLEncoding.body([
-                ("sub", subject), ("target", recipientTeamID), ("client_id", clientID), ("client_secret", try await secrets.secret()),
-            ])
+        let body = try await postRetrying(environment.userMigrationInfoEndpoint, bearer: accessToken, request: .userMigration) { secret in
+            FormURLEncoding.body([("sub", subject), ("target", recipientTeamID), ("client_id", clientID), ("client_secret", secret)])
         }
         return try decode(Answer.self, from: body).transfer_sub
     }
@@ -94,16 +96,20 @@ public struct AppleTokenClient: Sendable {
     public func migratedUser(transferSubject: String, accessToken: String) async throws -> MigratedUser {
         try decode(
             MigratedUser.self,
-            from: try await postRetrying(environment.userMigrationInfoEndpoint, bearer: accessToken) {
-                FormURLEncoding.body([("transfer_sub", transferSubject), ("client_id", clientID), ("client_secret", try await secrets.secret())])
+            from: try await postRetrying(environment.userMigrationInfoEndpoint, bearer: accessToken, request: .userMigration) { secret in
+                FormURLEncoding.body([("transfer_sub", transferSubject), ("client_id", clientID), ("client_secret", secret)])
             })
     }
 
-    private func postRetrying(_ url: String, bearer: String? = nil, body: () async throws -> [UInt8]) async throws -> [UInt8] {
+    /// Posts with a current secret, again after a transport error or 5xx (see ``RetryPolicy``).
+    private func postRetrying(
+        _ url: String, bearer: String? = nil, request: TokenRequestKind, body: (_ secret: String) -> [UInt8]
+    ) async throws -> [UInt8] {
         var delay = retry.initialDelay
         for attempt in 1...retry.maximumAttempts {
             do {
-                return try await post(url, body: try await body(), bearer: bearer)
+                let secret = try await secrets.secret()
+                return try await post(url, body: body(secret), secret: secret, kind: request, bearer: bearer)
             } catch let error as AppleServiceError {
                 guard attempt < retry.maximumAttempts, error.isWorthRetrying else { throw error }
                 try await Task.sleep(for: delay)
@@ -113,7 +119,8 @@ public struct AppleTokenClient: Sendable {
         throw AppleServiceError.transport("no attempt was made")
     }
 
-    private func post(_ url: String, body: [UInt8], bearer: String? = nil) async throws -> [UInt8] {
+    /// Posts `body`; an OAuth error is explained with the `secret` that was sent and the `kind` of request.
+    private func post(_ url: String, body: [UInt8], secret: String, kind: TokenRequestKind, bearer: String? = nil) async throws -> [UInt8] {
         var headers = [(name: "Content-Type", value: "application/x-www-form-urlencoded"), (name: "Accept", value: "application/json")]
         if let bearer { headers.append((name: "Authorization", value: "Bearer \(bearer)")) }
         let response: HTTPTransportResponse
@@ -126,7 +133,12 @@ public struct AppleTokenClient: Sendable {
         }
         if (200..<300).contains(response.status) { return response.body }
         if let refusal = try? JSONDecoder().decode(OAuthErrorResponse.self, from: Data(response.body)) {
-            throw AppleServiceError.rejected(code: refusal.error, description: refusal.errorDescription, status: response.status)
+            let identity = secrets.identity
+            let context = RefusalContext(
+                request: kind, clientID: clientID, teamID: identity.teamID, keyID: identity.keyID,
+                clientSecretReport: secrets.inspect(secret))
+            throw AppleServiceError.refused(
+                AppleRefusal(code: refusal.error, errorDescription: refusal.errorDescription, status: response.status, context: context))
         }
         throw AppleServiceError.unexpectedResponse(status: response.status, reason: "not an OAuth answer")
     }
@@ -159,6 +171,7 @@ extension AppleServiceError {
         switch self {
         case .transport: true
         case .unexpectedResponse(let status, _): status >= 500 || status == 429
+        case .refused(let refusal): refusal.status >= 500
         case .rejected(_, _, let status): status >= 500
         }
     }

@@ -5,7 +5,11 @@ extension IdentityTokenClaims {
     /// `iss`, `aud`, `sub` strings, `exp`, `iat` integers, optional claims of their types (`null` is
     /// absent), the two boolean claims as JSON booleans or `"true"`/`"false"`.
     init(flatJSON bytes: [UInt8]) throws {
-        let members = try FlatJSON.parse(bytes)
+        try self.init(members: try FlatJSON.parse(bytes))
+    }
+
+    /// The claims of members ``FlatJSON`` has read.
+    init(members: [(key: String, value: FlatJSON.Value)]) throws {
         func member(_ key: String) -> FlatJSON.Value? { members.first { $0.key == key }?.value }
         func string(_ key: String) throws -> String? {
             switch member(key) {
@@ -46,5 +50,17 @@ extension IdentityTokenClaims {
             emailVerified: try booleanClaim("email_verified"), isPrivateEmail: try booleanClaim("is_private_email"),
             authTime: try integer("auth_time"), nonceSupported: try boolean("nonce_supported"), realUserStatus: try integer("real_user_status"),
             transferSubject: try string("transfer_sub").map(Subject.init(rawValue:)))
+    }
+}
+
+extension FlatJSON {
+    /// `nbf` (RFC 7519 §4.1.5): absent or `null` is nil, an integer is the time, anything else is malformed.
+    /// Apple's tokens carry none; a token that does is honoured.
+    static func notBefore(in members: [(key: String, value: Value)]) throws -> Int? {
+        switch members.first(where: { $0.key == "nbf" })?.value {
+        case nil, .null: return nil
+        case .integer(let value): return value
+        default: throw Malformed()
+        }
     }
 }

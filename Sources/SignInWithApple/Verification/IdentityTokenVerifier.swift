@@ -1,8 +1,9 @@
 import AppleIDProtocol
 import Foundation
 
-/// Verifies identity tokens: signature (RS256, key by `kid` from the environment's key set), issuer,
-/// audience, expiry and issue time with a leeway, nonce, and the `at_hash` / `c_hash` bindings.
+/// Verifies identity tokens: size (``TokenLimits``), signature (RS256, key by `kid` from the
+/// environment's key set), the length of `sub`, `aud` and `iss`, issuer, audience, expiry, issue
+/// time and `nbf` with a leeway, nonce, and the `at_hash` / `c_hash` bindings.
 ///
 /// ```swift
 /// let verifier = IdentityTokenVerifier(
@@ -13,20 +14,22 @@ public struct IdentityTokenVerifier: Sendable {
     public let issuers: Set<String>
     /// The app group's bundle IDs and Services IDs.
     public let audiences: Set<String>
-    /// Tolerated clock difference for `exp` and `iat`.
+    /// Tolerated clock difference for `exp`, `iat` and `nbf`.
     public let leeway: TimeInterval
+    /// The leeway when none is given: 60 s.
+    public static let defaultLeeway: TimeInterval = 60
     let signed: SignedTokenVerifier
     let clock: @Sendable () -> Date
 
     public init(
-        environment: AppleEnvironment, audiences: Set<String>, keys: AppleKeySet, leeway: TimeInterval = 60,
+        environment: AppleEnvironment, audiences: Set<String>, keys: AppleKeySet, leeway: TimeInterval = defaultLeeway,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(issuers: Set(environment.issuers), audiences: audiences, keys: keys, leeway: leeway, clock: clock)
     }
 
     public init(
-        issuers: Set<String>, audiences: Set<String>, keys: AppleKeySet, leeway: TimeInterval = 60,
+        issuers: Set<String>, audiences: Set<String>, keys: AppleKeySet, leeway: TimeInterval = defaultLeeway,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(!audiences.isEmpty, "an identity token is only valid for an audience: name the app's client IDs")
@@ -46,16 +49,23 @@ public struct IdentityTokenVerifier: Sendable {
     ) async throws -> VerifiedIdentityToken {
         let (payload, keyID) = try await signed.verify(token)
         let claims: IdentityTokenClaims
+        let notBefore: Int?
         do {
-            claims = try IdentityTokenClaims(flatJSON: payload)
+            let members = try FlatJSON.parse(payload)
+            claims = try IdentityTokenClaims(members: members)
+            notBefore = try FlatJSON.notBefore(in: members)
         } catch {
             throw IdentityTokenError.malformed("the claims are not an identity token's (iss, aud, exp, iat, sub)")
         }
-        try check(claims, nonce: nonce, accessToken: accessToken, authorizationCode: authorizationCode)
-        return VerifiedIdentityToken(claims: claims, keyID: keyID)
+        try check(claims, notBefore: notBefore, nonce: nonce, accessToken: accessToken, authorizationCode: authorizationCode)
+        return VerifiedIdentityToken(claims: claims, keyID: keyID, notBefore: notBefore)
     }
 
-    func check(_ claims: IdentityTokenClaims, nonce: Nonce?, accessToken: String?, authorizationCode: String?) throws {
+    func check(_ claims: IdentityTokenClaims, notBefore: Int?, nonce: Nonce?, accessToken: String?, authorizationCode: String?) throws {
+        // Bounds first: an empty or huge identifier is refused before it is compared, logged or stored.
+        try TokenLimits.checkIdentifier("iss", claims.issuer)
+        try TokenLimits.checkIdentifier("aud", claims.audience)
+        try TokenLimits.checkIdentifier("sub", claims.subject.rawValue)
         guard issuers.contains(claims.issuer) else { throw IdentityTokenError.wrongIssuer(claims.issuer) }
         guard audiences.contains(claims.audience) else { throw IdentityTokenError.wrongAudience(claims.audience) }
         let now = clock().timeIntervalSince1970
@@ -65,9 +75,17 @@ public struct IdentityTokenVerifier: Sendable {
         guard TimeInterval(claims.issuedAt) - leeway <= now else {
             throw IdentityTokenError.issuedInTheFuture(issuedAt: claims.issuedAt, now: Int(now))
         }
+        // RFC 7519 §4.1.5: not to be accepted before nbf. Apple sends none; a token that has one is held to it.
+        if let notBefore, TimeInterval(notBefore) - leeway > now {
+            throw IdentityTokenError.notYetValid(notBefore: notBefore, now: Int(now))
+        }
         if let nonce {
             if let carried = claims.nonce {
-                guard carried == nonce.transmittedValue else { throw IdentityTokenError.nonceMismatch }
+                guard carried == nonce.transmittedValue else {
+                    // The commonest nonce mistake: one side hashes, the other does not. Say so.
+                    guard carried == nonce.inOtherConvention.transmittedValue else { throw IdentityTokenError.nonceMismatch }
+                    throw IdentityTokenError.nonceConventionMismatch(expected: nonce.convention)
+                }
             } else if claims.nonceSupported == true {
                 throw IdentityTokenError.nonceMissing
             }

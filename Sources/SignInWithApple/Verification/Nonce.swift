@@ -27,6 +27,10 @@ public struct Nonce: Sendable, Hashable {
         return Nonce(raw: Base64URL.encode(bytes), convention: convention)
     }
 
+    /// The same raw value in the other convention: what a token carries when the app and the
+    /// verifier disagree on who hashes.
+    var inOtherConvention: Nonce { Nonce(raw: raw, convention: convention == .plain ? .sha256 : .plain) }
+
     /// The value sent as the `nonce` parameter, and expected in the token's `nonce` claim.
     public var transmittedValue: String {
         switch convention {

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import _CryptoExtras
 
-/// A compact JWS checked the way Apple's tokens must be: three segments, header `alg` RS256 and a
+/// A compact JWS checked the way Apple's tokens must be: at most ``TokenLimits/maximumTokenBytes``, three segments, header `alg` RS256 and a
 /// `kid`, no key-bearing headers, the signature verified with the key set's key for that `kid`.
 /// Shared by identity tokens and notifications.
 struct SignedTokenVerifier: Sendable {
@@ -13,6 +13,10 @@ struct SignedTokenVerifier: Sendable {
 
     /// Verifies the signature and returns the decoded payload bytes and the `kid`.
     func verify(_ token: String) async throws -> (payload: [UInt8], keyID: String) {
+        // Checked before anything is copied or decoded: a megabyte of claims costs the caller nothing.
+        guard token.utf8.count <= TokenLimits.maximumTokenBytes else {
+            throw IdentityTokenError.tooLarge(bytes: token.utf8.count, limit: TokenLimits.maximumTokenBytes)
+        }
         let utf8 = Array(token.utf8)
         guard let first = utf8.firstIndex(of: UInt8(ascii: ".")),
             let second = utf8[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),

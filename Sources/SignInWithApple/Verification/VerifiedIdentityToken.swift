@@ -19,12 +19,14 @@ public struct VerifiedIdentityToken: Sendable, Hashable {
     public var transferSubject: String?
     public var authenticatedAt: Date?
     public var nonceSupported: Bool?
+    /// `nbf`, when the token has one (Apple's have none).
+    public var notBefore: Date?
     /// The `kid` of the key that signed the token.
     public var keyID: String
     /// Every claim as decoded.
     public var claims: IdentityTokenClaims
 
-    init(claims: IdentityTokenClaims, keyID: String) {
+    init(claims: IdentityTokenClaims, keyID: String, notBefore: Int? = nil) {
         self.subject = claims.subject.rawValue
         self.issuer = claims.issuer
         self.audience = claims.audience
@@ -37,6 +39,7 @@ public struct VerifiedIdentityToken: Sendable, Hashable {
         self.transferSubject = claims.transferSubject?.rawValue
         self.authenticatedAt = claims.authTime.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         self.nonceSupported = claims.nonceSupported
+        self.notBefore = notBefore.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         self.keyID = keyID
         self.claims = claims
     }
