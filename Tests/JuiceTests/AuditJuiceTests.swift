@@ -107,7 +107,9 @@ struct JuiceClockSkewTests {
             let callback = try await juice.browser.approveAtApple(from: try await juice.browser.get("/signin"), as: juice.apple.defaultUser.appleID)
             let page = try await juice.browser.postCallback(callback)
             ErrorPageTests.expectHumanPage(page, title: "The clocks disagree")
-            #expect(page.text.contains("301 seconds ahead"))
+            // 301 s, less the time the test itself took between minting and checking.
+            let seconds = try #require(page.text.firstMatch(of: #/clock is (\d+) seconds ahead/#).flatMap { Int($0.1) })
+            #expect((241...301).contains(seconds))
             #expect(page.text.contains("siwa clock reset"))
         }
     }
