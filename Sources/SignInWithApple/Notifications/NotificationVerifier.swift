@@ -67,8 +67,8 @@ public struct NotificationVerifier: Sendable {
         try TokenLimits.checkIdentifier("iss", claims.issuer)
         try TokenLimits.checkIdentifier("aud", claims.audience)
         for event in claims.events { try TokenLimits.checkIdentifier("sub", event.subject) }
-        guard issuers.contains(claims.issuer) else { throw IdentityTokenError.wrongIssuer(claims.issuer) }
-        guard audiences.contains(claims.audience) else { throw IdentityTokenError.wrongAudience(claims.audience) }
+        guard issuers.containsExactly(claims.issuer) else { throw IdentityTokenError.wrongIssuer(claims.issuer) }
+        guard audiences.containsExactly(claims.audience) else { throw IdentityTokenError.wrongAudience(claims.audience) }
         let now = clock().timeIntervalSince1970
         if let expiresAt = claims.expiresAt, TimeInterval(expiresAt) + leeway <= now {
             throw IdentityTokenError.expired(expiresAt: expiresAt, now: Int(now))

@@ -43,7 +43,9 @@ public enum IdentityTokenError: Error, Sendable, Hashable, CustomStringConvertib
         case .wrongIssuer(let issuer): "iss \(issuer) is not an accepted issuer"
         case .wrongAudience(let audience): "aud \(audience) is not one of this app's client IDs"
         case .expired(let expiresAt, let now): "expired at \(expiresAt), \(now - expiresAt) s ago"
-        case .issuedInTheFuture(let issuedAt, let now): "issued \(issuedAt - now) s in the future"
+        case .issuedInTheFuture(let issuedAt, let now):
+            "issued \(issuedAt - now) s in the future: the issuer's clock is ahead of this server's (clock skew;"
+                + " against a local siwa server whose clock was moved, `siwa clock reset`)"
         case .notYetValid(let notBefore, let now): "not valid before \(notBefore) (nbf), \(notBefore - now) s from now"
         case .claimLengthOutOfBounds(let claim, let bytes):
             bytes == 0

@@ -66,8 +66,8 @@ public struct IdentityTokenVerifier: Sendable {
         try TokenLimits.checkIdentifier("iss", claims.issuer)
         try TokenLimits.checkIdentifier("aud", claims.audience)
         try TokenLimits.checkIdentifier("sub", claims.subject.rawValue)
-        guard issuers.contains(claims.issuer) else { throw IdentityTokenError.wrongIssuer(claims.issuer) }
-        guard audiences.contains(claims.audience) else { throw IdentityTokenError.wrongAudience(claims.audience) }
+        guard issuers.containsExactly(claims.issuer) else { throw IdentityTokenError.wrongIssuer(claims.issuer) }
+        guard audiences.containsExactly(claims.audience) else { throw IdentityTokenError.wrongAudience(claims.audience) }
         let now = clock().timeIntervalSince1970
         guard TimeInterval(claims.expiresAt) + leeway > now else {
             throw IdentityTokenError.expired(expiresAt: claims.expiresAt, now: Int(now))
@@ -81,9 +81,9 @@ public struct IdentityTokenVerifier: Sendable {
         }
         if let nonce {
             if let carried = claims.nonce {
-                guard carried == nonce.transmittedValue else {
+                guard WireMatch.exact(carried, nonce.transmittedValue) else {
                     // The commonest nonce mistake: one side hashes, the other does not. Say so.
-                    guard carried == nonce.inOtherConvention.transmittedValue else { throw IdentityTokenError.nonceMismatch }
+                    guard WireMatch.exact(carried, nonce.inOtherConvention.transmittedValue) else { throw IdentityTokenError.nonceMismatch }
                     throw IdentityTokenError.nonceConventionMismatch(expected: nonce.convention)
                 }
             } else if claims.nonceSupported == true {
