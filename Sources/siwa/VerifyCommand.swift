@@ -30,7 +30,12 @@ struct VerifyOptions: ParsableCommand {
     var idToken: String
     @Option(help: "An accepted aud: a bundle ID or Services ID of the app group (repeatable, at least one).")
     var audience: [String]
-    @Option(help: "Base URL of an Apple ID server (siwa serve) whose /auth/keys to use instead of Apple's.") var baseURL: String?
+    @Option(
+        help:
+            "Base URL of an Apple ID server (siwa serve) whose /auth/keys to use instead of Apple's. Default: the local server of --data-dir when the token's iss is its issuer."
+    )
+    var baseURL: String?
+    @Option(help: "The data directory of a local siwa serve (its demo.json names its issuer and URL).") var dataDir = ".siwa"
     @Option(help: "A fixed JWKS file to verify with instead of fetching keys.") var jwks: String?
     @Option(help: "An accepted iss (repeatable). Default: the environment's; https://appleid.apple.com with --jwks.")
     var issuer: [String] = []
@@ -60,6 +65,7 @@ struct VerifyOptions: ParsableCommand {
         let clock: @Sendable () -> Date = { [at] in at.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date() }
         let keys: AppleKeySet
         var issuers: [String]
+        var keysEndpoint: String?
         if let jwks {
             guard let bytes = FileManager.default.contents(atPath: jwks) else {
                 throw UsageErrors.fail(Self.self, "cannot read the JWKS file \(jwks)")
@@ -68,9 +74,10 @@ struct VerifyOptions: ParsableCommand {
             guard await !keys.knownKeyIDs.isEmpty else { throw UsageErrors.fail(Self.self, "\(jwks) holds no RSA signing key") }
             issuers = AppleEnvironment.production.issuers
         } else {
-            let environment = baseURL.map { AppleEnvironment.custom(baseURL: $0) } ?? .production
+            let environment = try baseURL.map { AppleEnvironment.custom(baseURL: $0) } ?? environment(for: token)
             keys = AppleKeySet(environment: environment, transport: AsyncHTTPClientTransport(), clock: clock)
             issuers = environment.issuers
+            keysEndpoint = environment.keysEndpoint
         }
         if !issuer.isEmpty { issuers = issuer }
         let verifier = IdentityTokenVerifier(
@@ -78,6 +85,10 @@ struct VerifyOptions: ParsableCommand {
         let identity: VerifiedIdentityToken
         do {
             identity = try await verifier.verify(token, nonce: nonce.map { Nonce(raw: $0, convention: hashedNonce ? .sha256 : .plain) })
+        } catch IdentityTokenError.keySetUnavailable(let reason) {
+            let plain = reason.contains("Connection refused") ? "connection refused (is the server running?)" : reason
+            UsageErrors.printError("refused: the key set \(keysEndpoint.map { "at \($0) " } ?? "")is unavailable: \(plain)")
+            throw ExitCode.failure
         } catch let error as IdentityTokenError {
             UsageErrors.printError("refused: \(error.description)")
             throw ExitCode.failure
@@ -133,5 +144,34 @@ enum UsageErrors {
         let help = Options.helpMessage(columns: 79)
         let start = help.range(of: "ARGUMENTS:") ?? help.range(of: "OPTIONS:")
         return start.map { String(help[$0.lowerBound...]) } ?? help
+    }
+}
+
+extension VerifyOptions {
+    /// Where the keys of a token given without `--base-url` come from, by its `iss` (read, not yet
+    /// trusted): Apple's for Apple's issuer; the local server of `--data-dir` for that server's
+    /// issuer; otherwise a refusal that names the issuer to pass.
+    func environment(for token: String) throws -> AppleEnvironment {
+        guard let issuer = Self.unverifiedIssuer(of: token) else { return .production }
+        if AppleEnvironment.production.issuers.contains(issuer) { return .production }
+        let factsURL = URL(fileURLWithPath: dataDir).appendingPathComponent("demo.json")
+        if let data = FileManager.default.contents(atPath: factsURL.path),
+            let facts = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let server = facts["server"] as? String, issuer == facts["issuer"] as? String || issuer == server
+        {
+            return .custom(baseURL: server)
+        }
+        throw UsageErrors.fail(
+            Self.self,
+            "this token was issued by \(issuer); pass --base-url \(issuer) (the server that issued it), or --jwks with its key set")
+    }
+
+    /// The `iss` of the token's payload, without verifying anything.
+    static func unverifiedIssuer(of token: String) -> String? {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let payload = try? Base64URL.decode(String(segments[1])),
+            let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
+        else { return nil }
+        return claims["iss"] as? String
     }
 }

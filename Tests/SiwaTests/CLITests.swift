@@ -4,25 +4,6 @@ import Testing
 /// Issue 14: the `siwa` binary's messages name the real problem. These run the built binary.
 @Suite("siwa command line: messages that name the problem", .timeLimit(.minutes(2)))
 struct CLITests {
-    /// `siwa` beside this test bundle (`swift build --build-tests` and `swift test` build both).
-    static var binary: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("siwa")
-    }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     @Test(
         "each mistake gets one line that names it, and exit 1",
         arguments: [
@@ -47,11 +28,33 @@ struct CLITests {
             (["serve", "--port", "99999"], "--port 99999 is not a port: choose one from 1 to 65535"),
         ])
     func messages(_ testCase: ([String], String)) throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build siwa first: swift build --build-tests")
-        let (status, output) = try Self.run(testCase.0)
+        #expect(FileManager.default.isExecutableFile(atPath: SiwaFixtures.siwaURL.path), "build siwa first: swift build --build-tests")
+        let run = try SiwaFixtures.run(testCase.0)
+        let (status, output) = (run.status, run.standardOutput + run.standardError)
         #expect(status == 1)
         #expect(output.contains(testCase.1), "\(output)")
         #expect(!output.contains("Usage:"), "a mistake is not a usage question")
         #expect(!output.contains(")) (errno"))
+    }
+
+    @Test("verify: a token from another issuer names it and the --base-url to pass, instead of asking Apple")
+    func verifyForeignIssuer() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let token = SiwaFixtures.token(
+            claims: ["iss": "http://127.0.0.1:9", "aud": "com.example.app", "sub": "001.a.1", "iat": 1_700_000_000, "exp": 1_700_000_600],
+            key: VerifyCommandTests.key, kid: "k1")
+        let foreign = try SiwaFixtures.run(["verify", token, "--audience", "com.example.app", "--data-dir", directory.path])
+        #expect(foreign.status == 2)
+        #expect(foreign.standardError.contains("this token was issued by http://127.0.0.1:9; pass --base-url http://127.0.0.1:9"))
+
+        // The local server of --data-dir issued it: its keys are asked for (it is not running here).
+        let facts = #"{"server":"http://127.0.0.1:9","issuer":"http://127.0.0.1:9"}"#
+        try Data(facts.utf8).write(to: directory.appendingPathComponent("demo.json"))
+        let local = try SiwaFixtures.run(["verify", token, "--audience", "com.example.app", "--data-dir", directory.path])
+        #expect(local.status == 1)
+        #expect(local.standardError.contains("127.0.0.1:9"))
+        #expect(!local.standardError.contains("appleid.apple.com"))
     }
 }
