@@ -96,15 +96,38 @@ public struct SignInWithAppleClient: Sendable {
         guard let code = callback.code, !code.isEmpty else { throw CallbackError.missingCode }
         var frontChannel: VerifiedIdentityToken?
         if let idToken = callback.idToken {
-            frontChannel = try await identityTokens.verify(idToken, nonce: pending.nonce, authorizationCode: code)
+            do {
+                frontChannel = try await identityTokens.verify(idToken, nonce: pending.nonce, authorizationCode: code)
+            } catch let error as IdentityTokenError {
+                await giveBack(try? await tokens.exchange(code: code, redirectURI: pending.redirectURI, codeVerifier: pending.codeVerifier))
+                throw error
+            }
         }
         let response = try await tokens.exchange(code: code, redirectURI: pending.redirectURI, codeVerifier: pending.codeVerifier)
-        guard let idToken = response.idToken else {
-            throw AppleServiceError.unexpectedResponse(status: 200, reason: "the token response has no id_token")
+        do {
+            guard let idToken = response.idToken else {
+                throw AppleServiceError.unexpectedResponse(status: 200, reason: "the token response has no id_token")
+            }
+            let identity = try await identityTokens.verify(idToken, nonce: pending.nonce, accessToken: response.accessToken)
+            if let frontChannel, frontChannel.subject != identity.subject { throw CallbackError.subjectMismatch }
+            return SignInResult(identity: identity, user: callback.user, tokens: response, state: state)
+        } catch {
+            await giveBack(response)
+            throw error
         }
-        let identity = try await identityTokens.verify(idToken, nonce: pending.nonce, accessToken: response.accessToken)
-        if let frontChannel, frontChannel.subject != identity.subject { throw CallbackError.subjectMismatch }
-        return SignInResult(identity: identity, user: callback.user, tokens: response, state: state)
+    }
+
+    /// A sign-in that fails after Apple authorized it (a token that does not verify, clocks that
+    /// disagree) would otherwise use up the user's first authorization: the name and e-mail Apple
+    /// sent are dropped with the failure and never come again. Revoking what the code issued makes
+    /// the retry a first authorization again. Best effort: a failure here changes nothing.
+    private func giveBack(_ response: TokenResponse?) async {
+        guard let response else { return }
+        if let refreshToken = response.refreshToken {
+            try? await tokens.revoke(token: refreshToken, hint: .refreshToken)
+        } else {
+            try? await tokens.revoke(token: response.accessToken, hint: .accessToken)
+        }
     }
 
     /// Verifies an identity token of any client of the app group (a native app's, for instance).

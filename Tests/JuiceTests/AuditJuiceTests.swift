@@ -111,6 +111,13 @@ struct JuiceClockSkewTests {
             let seconds = try #require(page.text.firstMatch(of: #/clock is (\d+) seconds ahead/#).flatMap { Int($0.1) })
             #expect((241...301).contains(seconds))
             #expect(page.text.contains("siwa clock reset"))
+
+            // The failed completion gave the authorization back: after the reset, the retry is a first
+            // authorization again, and Apple sends the name and e-mail once more.
+            clock.reset()
+            let retry = try await juice.browser.approveAtApple(from: try await juice.browser.get("/signin"), as: juice.apple.defaultUser.appleID)
+            #expect(retry.user != nil, "the first authorization was not used up by the failure")
+            #expect(try await juice.browser.postCallback(retry).status == .seeOther)
         }
     }
 }
