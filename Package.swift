@@ -77,7 +77,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            resources: [.copy("Templates")]
+            resources: [.copy("Templates"), .copy("Locales")]
         ),
         .target(
             name: "SignInWithApple",
