@@ -63,11 +63,12 @@ class Pages:
     def shot(self, name):
         self.count += 1
         path = os.path.join(self.out, f"{self.locale}-{self.count:02d}-{name}.png")
-        # The whole page: as tall as its content.
+        # The whole page: a viewport as tall as its content (the window alone cannot grow past the screen).
         height = self.driver.execute_script("return document.documentElement.scrollHeight")
-        self.driver.set_window_size(1000, max(700, height + 20))
+        self.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": 1000, "height": max(700, height), "deviceScaleFactor": 1, "mobile": False})
         self.driver.save_screenshot(path)
-        self.driver.set_window_size(1000, 900)
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         print(f"  {path}")
 
     def expect_lang(self):
