@@ -84,7 +84,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Templates")]
+            resources: [.copy("Templates"), .copy("Locales")]
         ),
         .target(
             name: "SignInWithApple",

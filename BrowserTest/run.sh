@@ -2,6 +2,8 @@
 # Browser test: builds siwa and juice, starts both on free loopback ports with fresh data folders,
 # and drives Juice's sign-in through the Apple ID pages in headless Chromium (BrowserTest/juice_signin.py).
 # The screenshot of the signed-in page is saved to .build/artifacts/juice-signed-in.png.
+# Then BrowserTest/apple_id_pages.py screenshots every Apple ID page of siwa in two locales
+# (PAGE_LOCALES, default en,cs) into .build/artifacts/pages/.
 #
 # Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, READY_TIMEOUT (seconds, default 120),
 # TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1.
@@ -64,6 +66,12 @@ echo "run.sh: siwa on $SIWA_PORT, juice on $JUICE_PORT"
 timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/juice_signin.py --juice "http://127.0.0.1:$JUICE_PORT" --siwa-data-dir "$SIWA_DATA" \
     --screenshot "$SCREENSHOT"
 status=$?
+if [ "$status" -eq 0 ]; then
+    rm -rf "$PWD/.build/artifacts/pages"
+    timeout "$((TEST_TIMEOUT * 2))" "$PYTHON" BrowserTest/apple_id_pages.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
+        --out "$PWD/.build/artifacts/pages" --locales "${PAGE_LOCALES:-en,cs}"
+    status=$?
+fi
 if [ "$status" -ne 0 ]; then
     echo "run.sh: juice log:" >&2; tail -n 40 "$JUICE_DATA/juice.log" >&2
     echo "run.sh: siwa log:" >&2; tail -n 40 "$SIWA_DATA/siwa.log" >&2

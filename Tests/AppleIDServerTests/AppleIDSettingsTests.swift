@@ -76,7 +76,9 @@ struct AppleIDSettingsTests {
             let consent = try await browser.post(
                 action,
                 form: [("csrf", csrf), ("action", "sign-in"), ("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
-            #expect(consent.text.contains(#"value="share" checked> Share My Email: \#(TestServer.maria.email)"#))
+            #expect(
+                consent.text.contains(
+                    #"value="share" checked><span><strong>Share My Email</strong><span class="detail">\#(TestServer.maria.email)</span>"#))
             #expect(consent.text.contains(#"value="maria@work.example.com""#))
             let result = try await browser.post(
                 action,

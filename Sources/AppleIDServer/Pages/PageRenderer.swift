@@ -2,15 +2,17 @@ import Foundation
 import Hummingbird
 import Mustache
 
-/// Renders the Mustache templates in `Templates/` (HTML-escaped by default) into HTML responses.
+/// Renders the Mustache templates in `Templates/` (HTML-escaped by default) into HTML responses;
+/// holds the pages' words in every locale (`Locales/`).
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
+    let strings: PageStrings
 
     static func load() async throws -> PageRenderer {
         guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
             throw PageError.templatesMissing
         }
-        return PageRenderer(library: try await MustacheLibrary(directory: directory.path))
+        return PageRenderer(library: try await MustacheLibrary(directory: directory.path), strings: try PageStrings.load())
     }
 
     /// - Parameters:

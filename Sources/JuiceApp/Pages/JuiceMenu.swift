@@ -5,6 +5,23 @@ struct JuiceItem: Sendable, Hashable {
     var emoji: String
     var description: String
     var price: String
+    /// "a" or "an", chosen by the name's first sound ("an Orange Sunrise", "a Crisp Apple").
+    var article: String
+
+    init(slug: String, name: String, emoji: String, description: String, price: String) {
+        self.slug = slug
+        self.name = name
+        self.emoji = emoji
+        self.description = description
+        self.price = price
+        self.article = Self.indefiniteArticle(for: name)
+    }
+
+    /// "an" before a vowel letter, "a" otherwise (the menu has no "hour" or "unicorn" to mislead it).
+    static func indefiniteArticle(for name: String) -> String {
+        guard let first = name.first?.lowercased() else { return "a" }
+        return "aeiou".contains(first) ? "an" : "a"
+    }
 }
 
 enum JuiceMenu {

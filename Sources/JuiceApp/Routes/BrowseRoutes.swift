@@ -37,6 +37,9 @@ struct BrowseRoutes: Sendable {
     }
 
     static func values(_ juice: JuiceItem) -> [String: Any] {
-        ["slug": juice.slug, "name": juice.name, "emoji": juice.emoji, "description": juice.description, "price": juice.price]
+        [
+            "slug": juice.slug, "name": juice.name, "emoji": juice.emoji, "description": juice.description, "price": juice.price,
+            "article": juice.article,
+        ]
     }
 }

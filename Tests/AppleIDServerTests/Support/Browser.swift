@@ -7,6 +7,8 @@ import HummingbirdTesting
 final class Browser {
     let client: any TestClientProtocol
     private(set) var cookies: [String: String] = [:]
+    /// Sent as `Accept-Language` with every request when set.
+    var acceptLanguage: String?
 
     init(_ client: any TestClientProtocol) { self.client = client }
 
@@ -23,6 +25,7 @@ final class Browser {
     private func send(_ uri: String, method: HTTPRequest.Method, body: String?) async throws -> TestResponse {
         var headers: HTTPFields = [:]
         if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        if let acceptLanguage { headers[.acceptLanguage] = acceptLanguage }
         if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
         let response = try await client.execute(
             uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })

@@ -28,9 +28,11 @@ struct AccountEndpoints {
         var teamID: String?
         var forwarding: String?
         var confirm: String?
+        /// The language of the page that posted (PageLocale).
+        var locale: String?
 
         enum CodingKeys: String, CodingKey {
-            case csrf, password, code, forwarding, confirm
+            case csrf, password, code, forwarding, confirm, locale
             case appleID = "apple_id"
             case groupID = "group_id"
             case teamID = "team_id"
@@ -39,78 +41,84 @@ struct AccountEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/account") { request, _ in
-            guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request) }
-            return try await accountPage(account, cookie: cookie, message: nil)
+            let locale = PageLocale.choose(for: request)
+            guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request, locale: locale) }
+            return try await accountPage(account, cookie: cookie, message: nil, locale: locale)
         }
         router.post("/account/sign-in") { request, _ in
             let form = try await decode(request)
+            let locale = PageLocale.choose(for: request, formLocale: form.locale)
             // Login CSRF: without this, another site could post its own Apple ID and password here and
             // sign the victim's browser in to the attacker's Apple ID.
             guard let loginCookie = request.cookies[Self.loginCookie]?.value, let csrf = form.csrf,
                 ConstantTime.equal(csrf, Self.derived("account-login-csrf:", loginCookie))
-            else { return try signInPage(request, message: "Start again: the form expired.", status: .badRequest) }
+            else { return try signInPage(request, locale: locale, message: text("message_form_expired", locale), status: .badRequest) }
             let account: AppleIDAccount
             switch try await provider.interactions.accountForSignIn(appleID: form.appleID ?? "", password: form.password ?? "") {
             case .passed(let signedIn): account = signedIn
-            case .incorrect: return try signInPage(request, message: "Your Apple ID or password was incorrect.", status: .unauthorized)
+            case .incorrect:
+                return try signInPage(request, locale: locale, message: text("message_incorrect_password", locale), status: .unauthorized)
             case .locked(let until):
-                return try signInPage(
-                    request, message: SignInLockPolicy.message(lockedUntil: until, now: provider.clock.now()), status: .tooManyRequests)
+                return try signInPage(request, locale: locale, message: lockMessage(until, locale), status: .tooManyRequests)
             }
             if !account.twoFactorEnabled,
                 case .passed(let session) = try await provider.interactions.startBrowserSession(accountID: account.id, code: nil)
             {
-                return signedInRedirect(session: session)
+                return signedInRedirect(session: session, locale: form.locale)
             }
             let token = provider.random.hex(bytes: 32)
             pending.start(token: token, accountID: account.id, now: provider.clock.now())
-            var response = try codePage(account, pendingToken: token)
+            var response = try codePage(account, pendingToken: token, locale: locale)
             response.setCookie(
                 Cookie(name: Self.pendingCookie, value: token, path: "/account", secure: cookies.secure, httpOnly: true, sameSite: .lax))
             return response
         }
         router.post("/account/verify") { request, _ in
             let form = try await decode(request)
+            let locale = PageLocale.choose(for: request, formLocale: form.locale)
             guard let token = request.cookies[Self.pendingCookie]?.value, let accountID = pending.account(token: token, now: provider.clock.now()),
                 let csrf = form.csrf, ConstantTime.equal(csrf, Self.derived("account-verify-csrf:", token)),
                 let account = try await provider.store.account(id: accountID)
-            else { return try signInPage(request, message: "Start again: this sign-in expired.", status: .badRequest) }
+            else { return try signInPage(request, locale: locale, message: text("message_account_sign_in_expired", locale), status: .badRequest) }
             // Wrong codes count against the Apple ID in the store (SignInLockPolicy), not against this
             // sign-in: starting again does not buy more guesses.
             switch try await provider.interactions.startBrowserSession(accountID: accountID, code: form.code ?? "") {
             case .passed(let session):
                 pending.finish(token: token)
-                return signedInRedirect(session: session)
+                return signedInRedirect(session: session, locale: form.locale)
             case .incorrect:
-                return try codePage(account, pendingToken: token, message: "Incorrect verification code.", status: .unauthorized)
+                return try codePage(
+                    account, pendingToken: token, locale: locale, message: text("message_incorrect_code", locale), status: .unauthorized)
             case .locked(let until):
                 pending.finish(token: token)
-                return try signInPage(
-                    request, message: SignInLockPolicy.message(lockedUntil: until, now: provider.clock.now()), status: .tooManyRequests)
+                return try signInPage(request, locale: locale, message: lockMessage(until, locale), status: .tooManyRequests)
             }
         }
         router.post("/account/stop-using") { request, _ in
             try await act(request) { account, form in
                 try await provider.lifecycle.stopUsing(accountID: account.id, groupID: ClientID(rawValue: form.groupID ?? ""))
-                return "You stopped using your Apple ID with this app. Its next sign-in will ask again what to share."
+                return "message_stopped_using"
             }
         }
         router.post("/account/relay") { request, _ in
             try await act(request) { account, form in
                 let enabled = form.forwarding == "on"
                 try await provider.lifecycle.setRelayForwarding(accountID: account.id, teamID: TeamID(rawValue: form.teamID ?? ""), enabled: enabled)
-                return enabled ? "Forwarding is on again." : "Forwarding is off: mail to this address is no longer delivered."
+                return enabled ? "message_forwarding_on" : "message_forwarding_off"
             }
         }
         router.post("/account/delete") { request, _ in
-            guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request) }
             let form = try await decode(request)
+            let locale = PageLocale.choose(for: request, formLocale: form.locale)
+            guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request, locale: locale) }
             guard Self.csrfMatches(form.csrf, cookie) else {
-                return try signInPage(request, message: "Start again: the form expired.", status: .badRequest)
+                return try signInPage(request, locale: locale, message: text("message_form_expired", locale), status: .badRequest)
             }
-            guard form.confirm == "DELETE" else { return try await accountPage(account, cookie: cookie, message: "Type DELETE to confirm.") }
+            guard form.confirm == "DELETE" else {
+                return try await accountPage(account, cookie: cookie, message: text("message_type_delete", locale), locale: locale)
+            }
             try await provider.lifecycle.deleteAccount(accountID: account.id)
-            return try signInPage(request, message: "Your Apple ID was deleted. Every app it signed in to has been told.")
+            return try signInPage(request, locale: locale, message: text("message_deleted", locale))
         }
         router.post("/account/sign-out") { request, _ in
             if let (_, cookie) = try await signedIn(request) {
@@ -121,20 +129,31 @@ struct AccountEndpoints {
         }
     }
 
-    /// Runs a signed-in user's action after checking the CSRF token; shows the page with its outcome.
+    /// Runs a signed-in user's action after checking the CSRF token; shows the page with its outcome
+    /// (`action` answers the key of its message).
     private func act(_ request: Request, _ action: (AppleIDAccount, Form) async throws -> String) async throws -> Response {
-        guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request) }
         let form = try await decode(request)
+        let locale = PageLocale.choose(for: request, formLocale: form.locale)
+        guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request, locale: locale) }
         guard Self.csrfMatches(form.csrf, cookie) else {
-            return try signInPage(request, message: "Start again: the form expired.", status: .badRequest)
+            return try signInPage(request, locale: locale, message: text("message_form_expired", locale), status: .badRequest)
         }
         let message: String
         do {
-            message = try await action(account, form)
+            let key = try await action(account, form)
+            message = text(key, locale)
         } catch let error as LifecycleError {
-            message = "That did not work: \(error.description)."
+            message = text("message_did_not_work", locale, values: ["reason": error.description])
         }
-        return try await accountPage(account, cookie: cookie, message: message)
+        return try await accountPage(account, cookie: cookie, message: message, locale: locale)
+    }
+
+    private func text(_ key: String, _ locale: String, values: [String: String] = [:]) -> String {
+        renderer.strings.text(key, locale, values: values)
+    }
+
+    private func lockMessage(_ until: Date, _ locale: String) -> String {
+        renderer.strings.translate(message: SignInLockPolicy.message(lockedUntil: until, now: provider.clock.now()), locale)
     }
 
     private func signedIn(_ request: Request) async throws -> (AppleIDAccount, String)? {
@@ -165,25 +184,30 @@ struct AccountEndpoints {
         Hex.encode(SHA256.hash(data: Array((purpose + cookie).utf8)))
     }
 
-    private func signedInRedirect(session: String) -> Response {
-        var response = Response(status: .seeOther, headers: [.location: "/account"])
+    /// To `/account`, in the language of the sign-in's pages.
+    private func signedInRedirect(session: String, locale: String?) -> Response {
+        let chosen = locale.flatMap(PageLocale.supportedLocale)
+        var response = Response(status: .seeOther, headers: [.location: "/account" + (chosen.map { "?locale=\($0)" } ?? "")])
         response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
         return response
     }
 
-    private func accountPage(_ account: AppleIDAccount, cookie: String, message: String?) async throws -> Response {
+    private func accountPage(_ account: AppleIDAccount, cookie: String, message: String?, locale: String) async throws -> Response {
         try renderer.render(
-            try await AccountPageModel.load(account: account, csrf: Self.csrf(cookie), message: message, provider: provider), template: "account")
+            try await AccountPageModel.load(
+                account: account, csrf: Self.csrf(cookie), message: message, locale: locale, strings: renderer.strings, provider: provider),
+            template: "account")
     }
 
     /// The password step. Its form carries a token derived from the login cookie (set here when the
     /// browser has none), which `/account/sign-in` requires.
-    private func signInPage(_ request: Request, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func signInPage(_ request: Request, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
         let existing = request.cookies[Self.loginCookie]?.value.filter(\.isHexDigit)
         let loginCookie = existing.flatMap { $0.count == 64 ? $0 : nil } ?? provider.random.hex(bytes: 32)
         var response = try renderer.render(
             AccountSignInPage(
-                passwordStep: true, codeStep: false, appleID: nil, developmentCode: nil, message: message,
+                locale: locale, t: renderer.strings.table(locale), passwordStep: true, codeStep: false, appleID: nil, developmentCode: nil,
+                message: message,
                 csrf: Self.derived("account-login-csrf:", loginCookie)),
             template: "account_sign_in", status: status)
         if loginCookie != existing {
@@ -194,11 +218,12 @@ struct AccountEndpoints {
     }
 
     private func codePage(
-        _ account: AppleIDAccount, pendingToken: String, message: String? = nil, status: HTTPResponse.Status = .ok
+        _ account: AppleIDAccount, pendingToken: String, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok
     ) throws -> Response {
         try renderer.render(
             AccountSignInPage(
-                passwordStep: false, codeStep: true, appleID: account.appleID,
+                locale: locale, t: renderer.strings.table(locale, values: ["apple_id": account.appleID]), passwordStep: false, codeStep: true,
+                appleID: account.appleID,
                 developmentCode: developmentMode ? provider.currentSecondFactorCode(for: account) : nil, message: message,
                 csrf: Self.derived("account-verify-csrf:", pendingToken)),
             template: "account_sign_in", status: status)

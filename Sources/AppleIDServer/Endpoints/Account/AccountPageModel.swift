@@ -19,7 +19,10 @@ struct AccountPageModel {
         let forwarding: Bool
     }
 
-    let title = "Apple ID"
+    let title: String
+    let locale: String
+    let t: [String: String]
+    let wide = true
     let appleID: String
     let name: String
     let csrf: String
@@ -29,7 +32,9 @@ struct AccountPageModel {
     let hasRelays: Bool
     let message: String?
 
-    static func load(account: AppleIDAccount, csrf: String, message: String?, provider: AppleIDProvider) async throws -> AccountPageModel {
+    static func load(
+        account: AppleIDAccount, csrf: String, message: String?, locale: String, strings: PageStrings, provider: AppleIDProvider
+    ) async throws -> AccountPageModel {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
         var apps: [App] = []
@@ -38,7 +43,8 @@ struct AccountPageModel {
             apps.append(
                 App(
                     groupID: consent.groupID.rawValue, name: group?.displayName ?? consent.groupID.rawValue,
-                    since: formatter.string(from: consent.grantedAt), email: consent.email ?? "not shared", isPrivate: consent.isPrivateEmail))
+                    since: strings.text("since", locale, values: ["date": formatter.string(from: consent.grantedAt)]),
+                    email: consent.email ?? strings.text("email_not_shared", locale), isPrivate: consent.isPrivateEmail))
         }
         var relays: [Relay] = []
         for identity in try await provider.store.teamIdentities(accountID: account.id) {
@@ -50,14 +56,16 @@ struct AccountPageModel {
                     forwarding: identity.relayForwardingEnabled))
         }
         return AccountPageModel(
-            appleID: account.appleID, name: "\(account.firstName) \(account.lastName)", csrf: csrf, apps: apps, hasApps: !apps.isEmpty,
+            title: strings.text("account_heading", locale), locale: locale, t: strings.table(locale), appleID: account.appleID,
+            name: "\(account.firstName) \(account.lastName)", csrf: csrf, apps: apps, hasApps: !apps.isEmpty,
             relays: relays, hasRelays: !relays.isEmpty, message: message)
     }
 }
 
 /// The account pages' sign-in forms.
 struct AccountSignInPage {
-    let title = "Apple ID"
+    let locale: String
+    let t: [String: String]
     let passwordStep: Bool
     let codeStep: Bool
     let appleID: String?

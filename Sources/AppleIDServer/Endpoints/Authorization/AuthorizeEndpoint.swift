@@ -19,7 +19,7 @@ struct AuthorizeEndpoint {
             do throws(OAuthError) {
                 authorization = try FormDecoding.decodeQuery(AuthorizationRequest.self, from: request)
             } catch {
-                return try pages.error(error)
+                return try pages.error(error, locale: PageLocale.choose(for: request))
             }
             return try await authorize(authorization, request: request)
         }
@@ -28,7 +28,7 @@ struct AuthorizeEndpoint {
             do throws(OAuthError) {
                 authorization = try await FormDecoding.decodeForm(AuthorizationRequest.self, from: request)
             } catch {
-                return try pages.error(error)
+                return try pages.error(error, locale: PageLocale.choose(for: request))
             }
             return try await authorize(authorization, request: request)
         }
@@ -38,21 +38,23 @@ struct AuthorizeEndpoint {
         if let appleID = autoApproveAppleID {
             switch try await provider.authorizeHeadless(authorization, appleID: appleID) {
             case .answered(let answer): return try delivery.deliver(answer)
-            case .rejected(let error): return try pages.error(error)
+            case .rejected(let error): return try pages.error(error, locale: PageLocale.choose(for: request))
             case .unknownAppleID(let appleID):
-                return try pages.error(OAuthError(.serverError, status: 500, reason: "the auto-approve Apple ID \(appleID) does not exist"))
+                return try pages.error(
+                    OAuthError(.serverError, status: 500, reason: "the auto-approve Apple ID \(appleID) does not exist"),
+                    locale: PageLocale.choose(for: request))
             }
         }
         switch try await provider.validate(authorization) {
         case .rejected(let error):
-            return try pages.error(error)
+            return try pages.error(error, locale: PageLocale.choose(for: request))
         case .redirectedError(_, let answer):
             return try delivery.deliver(answer)
         case .valid(let validated):
             let binding = cookies.browserBinding(in: request)
             let session = try await cookies.session(in: request, store: provider.store)
             let interaction = try await provider.interactions.start(validated, browserBinding: binding.value, session: session)
-            var response = try await pages.render(interaction, message: nil)
+            var response = try await pages.render(interaction, message: nil, locale: PageLocale.choose(for: request))
             if binding.isNew { response.setCookie(cookies.bindingCookie(binding.value)) }
             return response
         }

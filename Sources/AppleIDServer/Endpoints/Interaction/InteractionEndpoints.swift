@@ -21,9 +21,11 @@ struct InteractionEndpoints {
         var firstName: String?
         var lastName: String?
         var email: String?
+        /// The language of the page that posted (PageLocale).
+        var locale: String?
 
         enum CodingKeys: String, CodingKey {
-            case csrf, action
+            case csrf, action, locale
             case appleID = "apple_id"
             case password, code
             case firstName = "first_name"
@@ -36,8 +38,8 @@ struct InteractionEndpoints {
         router.get("/auth/interaction/:id") { request, context in
             let id = try context.parameters.require("id")
             guard let interaction = try await provider.interactions.load(id: id, browserBinding: cookies.bindingValue(in: request), csrfToken: nil)
-            else { return try pages.expired() }
-            return try await pages.render(interaction, message: nil)
+            else { return try pages.expired(locale: PageLocale.choose(for: request)) }
+            return try await pages.render(interaction, message: nil, locale: PageLocale.choose(for: request))
         }
         router.post("/auth/interaction/:id") { request, context in
             let id = try context.parameters.require("id")
@@ -45,49 +47,51 @@ struct InteractionEndpoints {
             do throws(OAuthError) {
                 form = try await FormDecoding.decodeForm(Form.self, from: request)
             } catch {
-                return try pages.error(error)
+                return try pages.error(error, locale: PageLocale.choose(for: request))
             }
+            let locale = PageLocale.choose(for: request, formLocale: form.locale)
             guard let csrf = form.csrf,
                 let interaction = try await provider.interactions.load(id: id, browserBinding: cookies.bindingValue(in: request), csrfToken: csrf)
-            else { return try pages.expired() }
-            return try await handle(form, interaction: interaction)
+            else { return try pages.expired(locale: locale) }
+            return try await handle(form, interaction: interaction, locale: locale)
         }
     }
 
-    private func handle(_ form: Form, interaction: Interaction) async throws -> Response {
+    private func handle(_ form: Form, interaction: Interaction, locale: String) async throws -> Response {
         let interactions = provider.interactions
         switch form.action {
         case "cancel":
-            return try await respond(try await interactions.cancel(interaction))
+            return try await respond(try await interactions.cancel(interaction), locale: locale)
         case "sign-in":
-            return try await respond(try await interactions.signIn(interaction, appleID: form.appleID ?? "", password: form.password ?? ""))
+            return try await respond(
+                try await interactions.signIn(interaction, appleID: form.appleID ?? "", password: form.password ?? ""), locale: locale)
         case "verify":
-            return try await respond(try await interactions.verifySecondFactor(interaction, code: form.code ?? ""))
+            return try await respond(try await interactions.verifySecondFactor(interaction, code: form.code ?? ""), locale: locale)
         case "approve":
             // "share" (older forms) or an address of the account; the issuer ignores an address that is not the account's.
             let shared = form.email == "hide" || form.email == "share" ? nil : form.email
             let choices = ConsentChoices(
                 firstName: form.firstName ?? "", lastName: form.lastName ?? "", hideEmail: form.email == "hide", sharedEmail: shared)
-            return try await respond(try await interactions.approve(interaction, choices: choices))
+            return try await respond(try await interactions.approve(interaction, choices: choices), locale: locale)
         default:
-            return try await pages.render(interaction, message: nil)
+            return try await pages.render(interaction, message: nil, locale: locale)
         }
     }
 
     /// The outcome's page or redirect, signing the browser in when a step started a session.
-    private func respond(_ result: (InteractionService.Outcome, sessionCookie: String?)) async throws -> Response {
-        var response = try await respond(result.0)
+    private func respond(_ result: (InteractionService.Outcome, sessionCookie: String?), locale: String) async throws -> Response {
+        var response = try await respond(result.0, locale: locale)
         if let session = result.sessionCookie {
             response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
         }
         return response
     }
 
-    private func respond(_ outcome: InteractionService.Outcome) async throws -> Response {
+    private func respond(_ outcome: InteractionService.Outcome, locale: String) async throws -> Response {
         switch outcome {
-        case .show(let interaction, let message): return try await pages.render(interaction, message: message)
+        case .show(let interaction, let message): return try await pages.render(interaction, message: message, locale: locale)
         case .finished(let answer): return try delivery.deliver(answer)
-        case .invalid(let message): return try pages.expired(message: message)
+        case .invalid(let message): return try pages.expired(message: message, locale: locale)
         }
     }
 }

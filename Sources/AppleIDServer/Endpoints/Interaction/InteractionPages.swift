@@ -10,6 +10,10 @@ struct InteractionPages {
     let developmentMode: Bool
 
     struct StagePage {
+        /// The page's language, also carried by the forms so that the POSTs of this sign-in render in the same language.
+        let locale: String
+        let t: [String: String]
+        let appInitial: String
         let id: String
         let csrf: String
         let appName: String
@@ -46,12 +50,17 @@ struct InteractionPages {
         }
     }
 
-    func render(_ interaction: Interaction, message: String?) async throws -> Response {
+    func render(_ interaction: Interaction, message: String?, locale: String) async throws -> Response {
         let account = try await interaction.accountID.asyncMap { try await provider.store.account(id: $0) } ?? nil
         let group = try await provider.store.appGroup(interaction.request.groupID)
+        let appName = group?.displayName ?? interaction.request.clientID.rawValue
+        let values = [
+            "app": appName, "apple_id": account?.appleID ?? "", "email": account?.email ?? "", "relay_domain": provider.configuration.relayDomain,
+        ]
         let page = StagePage(
-            id: interaction.id, csrf: interaction.csrfToken, appName: group?.displayName ?? interaction.request.clientID.rawValue,
-            clientID: interaction.request.clientID.rawValue, message: message,
+            locale: locale, t: renderer.strings.table(locale, values: values), appInitial: Self.initial(of: appName),
+            id: interaction.id, csrf: interaction.csrfToken, appName: appName,
+            clientID: interaction.request.clientID.rawValue, message: message.map { renderer.strings.translate(message: $0, locale) },
             signIn: interaction.stage == .signIn, secondFactor: interaction.stage == .secondFactor,
             consent: interaction.stage == .consent, confirm: interaction.stage == .confirm,
             appleID: account?.appleID, firstName: account?.firstName ?? "", lastName: account?.lastName ?? "",
@@ -63,7 +72,14 @@ struct InteractionPages {
         return try renderer.render(page, template: "interaction", status: message == nil ? .ok : .unauthorized)
     }
 
+    /// The icon slot's letter when the app has no icon: the first letter of its name.
+    static func initial(of name: String) -> String {
+        name.first { $0.isLetter || $0.isNumber }.map { String($0).uppercased() } ?? "?"
+    }
+
     struct ErrorPage {
+        let locale: String
+        let t: [String: String]
         let title: String
         let error: String
         let errorDescription: String?
@@ -71,17 +87,24 @@ struct InteractionPages {
     }
 
     /// An authorization error shown as a page: never a redirect (spec §3.2).
-    func error(_ error: OAuthError) throws -> Response {
-        try renderer.render(
+    func error(_ error: OAuthError, locale: String) throws -> Response {
+        let t = renderer.strings.table(locale)
+        return try renderer.render(
             ErrorPage(
-                title: "Sign in with Apple", error: error.code.rawValue, errorDescription: error.errorDescription,
+                locale: locale, t: t, title: t["bar_title"] ?? "Sign in with Apple", error: error.code.rawValue,
+                errorDescription: error.errorDescription,
                 reason: developmentMode ? error.reason : nil),
             template: "error", status: HTTPResponse.Status(code: error.status))
     }
 
-    func expired(message: String = "This sign-in has expired or was started in another browser. Start again from the app.") throws -> Response {
-        try renderer.render(
-            ErrorPage(title: "Sign in with Apple", error: "invalid_request", errorDescription: message, reason: nil),
+    /// `message`: the engine's (translated when known); the expiry message by default.
+    func expired(message: String? = nil, locale: String) throws -> Response {
+        let t = renderer.strings.table(locale)
+        let description = message.map { renderer.strings.translate(message: $0, locale) } ?? t["message_expired"] ?? ""
+        return try renderer.render(
+            ErrorPage(
+                locale: locale, t: t, title: t["bar_title"] ?? "Sign in with Apple", error: "invalid_request", errorDescription: description,
+                reason: nil),
             template: "error", status: .badRequest)
     }
 }

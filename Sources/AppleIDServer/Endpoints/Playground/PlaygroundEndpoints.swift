@@ -52,27 +52,16 @@ struct PlaygroundEndpoints {
             if isNew { response.setCookie(browserCookie(browser)) }
             return response
         }
+        // form_post answers arrive as a POST; query answers (an error, or response_mode=query) as a GET.
         router.post("/playground/callback") { request, _ in
-            let form = try await FormDecoding.decodeForm(CallbackForm.self, from: request)
-            let browser = request.cookies[Self.browserCookie]?.value
-            var result = PlaygroundResult(action: "Callback")
-            let received = [
-                ("code", form.code), ("id_token", form.idToken), ("state", form.state), ("user", form.user), ("error", form.error),
-            ]
-            result.callback = PlaygroundResult.Callback(
-                fields: received.compactMap { name, value in value.map { PlaygroundResult.Field(name: name, value: $0) } })
-            let nonce = form.state.flatMap { runs.takeNonce(state: $0, browser: browser, now: provider.clock.now()) }
-            result.stateCheck =
-                nonce == nil
-                ? "state is unknown, expired, already used or from another browser: refusing the callback"
-                : "state matches this browser's request"
-            if let nonce, let code = form.code, let browser {
-                await exchange(
-                    TokenRequest(
-                        grantType: GrantType.authorizationCode.rawValue, clientID: facts.servicesID.rawValue, code: code, redirectURI: redirectURI),
-                    nonce: nonce, browser: browser, into: &result)
-            }
-            return try renderer.render(result, template: "playground_result")
+            try await callback(try await FormDecoding.decodeForm(CallbackForm.self, from: request), request: request)
+        }
+        router.get("/playground/callback") { request, _ in
+            let query = request.uri.queryParameters
+            let form = CallbackForm(
+                code: query["code"].map(String.init), idToken: query["id_token"].map(String.init), state: query["state"].map(String.init),
+                user: query["user"].map(String.init), error: query["error"].map(String.init))
+            return try await callback(form, request: request)
         }
         router.post("/playground/refresh") { request, _ in
             let form = try await FormDecoding.decodeForm(RunForm.self, from: request)
@@ -106,6 +95,27 @@ struct PlaygroundEndpoints {
             }
             return try renderer.render(result, template: "playground_result")
         }
+    }
+
+    /// Shows the callback's fields and, when its state is this browser's, redeems the code.
+    private func callback(_ form: CallbackForm, request: Request) async throws -> Response {
+        let browser = request.cookies[Self.browserCookie]?.value
+        var result = PlaygroundResult(action: "Callback")
+        let received = [
+            ("code", form.code), ("id_token", form.idToken), ("state", form.state), ("user", form.user), ("error", form.error),
+        ]
+        result.callback = PlaygroundResult.Callback(
+            fields: received.compactMap { name, value in value.map { PlaygroundResult.Field(name: name, value: $0) } })
+        if let error = form.error { result.callbackError = .init(error: error, state: form.state ?? "(none)") }
+        let nonce = form.state.flatMap { runs.takeNonce(state: $0, browser: browser, now: provider.clock.now()) }
+        result.stateCheck = nonce == nil ? .refused : .matched
+        if let nonce, let code = form.code, let browser {
+            await exchange(
+                TokenRequest(
+                    grantType: GrantType.authorizationCode.rawValue, clientID: facts.servicesID.rawValue, code: code, redirectURI: redirectURI),
+                nonce: nonce, browser: browser, into: &result)
+        }
+        return try renderer.render(result, template: "playground_result")
     }
 
     /// The browser's playground identity: its cookie, or a new one.

@@ -56,10 +56,28 @@ struct PlaygroundResult {
         let fields: [Field]
     }
 
+    /// The error a callback brought (`error` and `state`), shown above the fields.
+    struct CallbackError {
+        let error: String
+        let state: String
+    }
+
+    /// Whether the callback's `state` is this browser's; a refusal is shown as an error.
+    struct StateCheck {
+        let text: String
+        let style: String
+
+        static let matched = StateCheck(text: "state matches this browser's request", style: "hint")
+        static let refused = StateCheck(
+            text: "state is unknown, expired, already used or from another browser: refusing the callback", style: "message")
+    }
+
     let title = "Playground"
+    let wide = true
     let action: String
     var callback: Callback?
-    var stateCheck: String?
+    var callbackError: CallbackError?
+    var stateCheck: StateCheck?
     var tokenResponse: String?
     var tokenError: TokenError?
     var idTokenHeader: String?
@@ -71,16 +89,13 @@ struct PlaygroundResult {
 
     init(action: String) { self.action = action }
 
-    static func prettyJSON(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    /// The token response in Apple's member order.
+    static func prettyJSON(_ value: some OrderedJSONObject) -> String {
+        OrderPreservingJSON.prettyPrinted(OrderedJSON.encode(value))
     }
 
+    /// A token's header or claims as the token wrote them: members in their own order.
     static func prettyJSON(bytes: [UInt8]) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)),
-            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .withoutEscapingSlashes])
-        else { return String(decoding: bytes, as: UTF8.self) }
-        return String(decoding: data, as: UTF8.self)
+        OrderPreservingJSON.prettyPrinted(bytes)
     }
 }
