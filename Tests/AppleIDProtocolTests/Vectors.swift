@@ -1,10 +1,11 @@
 import Foundation
 
-/// The shared test vectors beside the project (`../shared/vectors`), never copied into it.
+/// The test vectors kept in the repository, `Tests/Fixtures` (sources and licences in its README):
+/// this file is `Tests/AppleIDProtocolTests/Vectors.swift`.
 enum Vectors {
     static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/vectors")
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
 
     static func text(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

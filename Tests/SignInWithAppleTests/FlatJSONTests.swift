@@ -48,8 +48,7 @@ struct FlatJSONTests {
 
     @Test("every real Apple id_token reads the same way")
     func realTokens() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/vectors/apple/id_tokens")
+        let root = VerifierSupport.vectorsRoot.appendingPathComponent("apple/id_tokens")
         let files = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".jwt") }
         #expect(files.count == 5)
         for file in files {

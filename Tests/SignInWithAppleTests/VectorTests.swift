@@ -3,7 +3,7 @@ import Foundation
 import SignInWithApple
 import Testing
 
-/// Tokens and a notification that Apple really issued (../shared/vectors/apple), checked by the
+/// Tokens and a notification that Apple really issued (Tests/Fixtures/apple), checked by the
 /// kit's verifiers exactly as an app would: accepted at their issue time with the typed claims of
 /// the manifest, refused when expired, for another audience or issuer, and when any character changes.
 @Suite("Real Apple id_tokens and notification through the kit's verifiers")

@@ -5,7 +5,7 @@ import SignInWithApple
 import Testing
 import _CryptoExtras
 
-/// Project Wycheproof (../shared/vectors/wycheproof) against the kit:
+/// Project Wycheproof (Tests/Fixtures/wycheproof) against the kit:
 /// - RSASSA-PKCS1-v1_5 SHA-256 2048: the exact primitive `SignedTokenVerifier` calls, with the key
 ///   the kit's `AppleKeySet` loads from the group's JWK (the signing input of a JWS cannot be chosen,
 ///   so these messages cannot travel inside a token);

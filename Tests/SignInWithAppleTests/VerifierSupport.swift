@@ -9,15 +9,14 @@ import _CryptoExtras
 /// Shared helpers of the verifier, vector, attack and key-set suites. Everything lives in this
 /// namespace so that other test files of the module cannot collide with it.
 enum VerifierSupport {
-    // MARK: Vectors beside the project
+    // MARK: Test vectors (Tests/Fixtures)
 
-    /// `../shared/vectors` beside the repository (never copied into it): this file is
-    /// `Tests/SignInWithAppleTests/VerifierSupport.swift`, three levels below the repository root.
+    /// `Tests/Fixtures`, the test vectors kept in the repository (their sources and licences are in
+    /// its README): this file is `Tests/SignInWithAppleTests/VerifierSupport.swift`.
     static let vectorsRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Tests/SignInWithAppleTests
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository root
-        .appendingPathComponent("../shared/vectors").standardizedFileURL
+        .appendingPathComponent("Fixtures")
 
     static func vectorBytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: vectorsRoot.appendingPathComponent(path)))

@@ -5,7 +5,7 @@ import Testing
 
 /// Project Wycheproof's ECDSA P-256 / SHA-256 vectors through the kit's ES256 verification path,
 /// ``ClientSecretInspector/isValidES256Signature(_:signingInput:publicKey:)``. The vectors are read
-/// from `../shared/vectors/wycheproof` at test time, never copied into the project.
+/// from `Tests/Fixtures/wycheproof` at test time.
 @Suite("Wycheproof ECDSA P-256 SHA-256 through the kit's ES256 verification")
 struct WycheproofECDSATests {
     @Test("IEEE P1363 (raw R||S) vectors: every valid one accepted, every invalid one refused")
@@ -83,10 +83,7 @@ private struct WycheproofFile: Decodable {
     var numberOfTests: Int
     var testGroups: [Group]
 
-    /// This file → Tests/SignInWithAppleTests → Tests → the repository root; the vectors are in `../shared`.
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/vectors/wycheproof")
+    static let directory = VerifierSupport.vectorsRoot.appendingPathComponent("wycheproof")
 
     static func load(_ name: String) throws -> WycheproofFile {
         try JSONDecoder().decode(WycheproofFile.self, from: Data(contentsOf: directory.appendingPathComponent(name)))
