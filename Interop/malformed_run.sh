@@ -61,25 +61,9 @@ echo "malformed_run.sh: starting ${SERVER[*]} serve --port $PORT --data-dir $DAT
 "${SERVER[@]}" serve --port "$PORT" --data-dir "$DATA_DIR" >"$LOG" 2>&1 </dev/null &
 SERVER_PID=$!
 
-URL="http://127.0.0.1:$PORT/.well-known/openid-configuration"
-deadline=$((SECONDS + READY_TIMEOUT))
-until curl -fsS --noproxy '*' --max-time 2 -o /dev/null "$URL" 2>/dev/null; do
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        echo "malformed_run.sh: the server exited before answering" >&2
-        show_log
-        exit 1
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-        echo "malformed_run.sh: the server did not answer $URL within ${READY_TIMEOUT}s" >&2
-        show_log
-        exit 1
-    fi
-    sleep 0.5
-done
-for _ in $(seq 1 20); do
-    [ -s "$DATA_DIR/demo.json" ] && break
-    sleep 0.25
-done
+# shellcheck source=Interop/wait_ready.sh
+. "$(dirname "$0")/wait_ready.sh"
+wait_until_ready malformed_run.sh
 
 "$PYTHON" Interop/malformed_load.py --data-dir "$DATA_DIR" "$@"
 status=$?

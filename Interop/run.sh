@@ -88,28 +88,9 @@ else
 fi
 SERVER_PID=$!
 
-URL="http://127.0.0.1:$PORT/.well-known/openid-configuration"
-deadline=$((SECONDS + READY_TIMEOUT))
-until curl -fsS --noproxy '*' --max-time 2 -o /dev/null "$URL" 2>/dev/null; do
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        echo "run.sh: the server exited before answering" >&2
-        show_log
-        exit 1
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-        echo "run.sh: the server did not answer $URL within ${READY_TIMEOUT}s" >&2
-        show_log
-        exit 1
-    fi
-    sleep 0.5
-done
-
-# demo.json is written at start-up; allow a moment in case it lands just after
-# the listener is up.
-for _ in $(seq 1 20); do
-    [ -s "$DATA_DIR/demo.json" ] && break
-    sleep 0.25
-done
+# shellcheck source=Interop/wait_ready.sh
+. "$(dirname "$0")/wait_ready.sh"
+wait_until_ready run.sh
 
 echo "run.sh: server ready on port $PORT"
 "$PYTHON" Interop/interop_check.py --data-dir "$DATA_DIR"

@@ -10,21 +10,12 @@ import Testing
 /// Security audit finding 5: the playground is no anonymous relying party for the demo Services ID.
 @Suite("Audit: the playground acts only for its own browser's runs")
 struct AuditPlaygroundTests {
-    /// Runs the playground once in `browser`; returns the callback page.
-    static func run(_ browser: Browser) async throws -> TestResponse {
-        let start = try await browser.get("/playground")
-        let query = Form.encode(HTML.hiddenInputs(start.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-        let answer = try await browser.get("/auth/authorize?" + query)
-        let fields = HTML.hiddenInputs(answer.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return try await browser.post("/playground/callback", form: fields)
-    }
-
     @Test("refresh and revoke refuse a pasted refresh token and another browser's run")
     func otherBrowsersRun() async throws {
         let server = try await TestServer.make(autoApprove: TestServer.maria.appleID, playground: true)
         try await server.app.test(.router) { client in
             let owner = Browser(client)
-            let callback = try await Self.run(owner)
+            let callback = try await PlaygroundResultPageTests.callback(owner)
             let run = try #require(HTML.hiddenInputs(callback.text)["run"])
 
             // A refresh token obtained elsewhere, pasted into the playground's form by anyone.

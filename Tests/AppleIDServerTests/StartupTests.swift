@@ -104,11 +104,15 @@ struct StartupTests {
         try settings.validate()
     }
 
+    /// A socket listening on a free loopback port, and that port.
+    static func listening() async throws -> (any Channel, Int) {
+        let channel = try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        return (channel, try #require(channel.localAddress?.port))
+    }
+
     @Test("a taken port is one clear line, before anything is written")
     func takenPort() async throws {
-        let holder = try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(holder.localAddress?.port)
+        let (holder, port) = try await Self.listening()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-port-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var settings = ServeSettings()
@@ -129,9 +133,8 @@ struct StartupTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-file-\(UUID().uuidString)")
         try Data("x".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let probe = try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(probe.localAddress?.port)
-        try await probe.close()
+        let (probe, port) = try await Self.listening()
+        try await probe.close()  // a port that was free a moment ago
         var settings = ServeSettings()
         settings.port = port
         settings.dataDirectory = file.path

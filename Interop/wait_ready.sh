@@ -1,0 +1,27 @@
+# Sourced by run.sh and malformed_run.sh after they start `siwa serve` in the background.
+# Waits until the server at $PORT answers discovery and its $DATA_DIR/demo.json exists; on a server
+# that exits or never answers within $READY_TIMEOUT seconds it shows the log (show_log) and exits 1.
+# Needs: PORT, SERVER_PID, DATA_DIR, READY_TIMEOUT, show_log; $1 names the calling script.
+wait_until_ready() {
+    local name="$1"
+    local url="http://127.0.0.1:$PORT/.well-known/openid-configuration"
+    local deadline=$((SECONDS + READY_TIMEOUT))
+    until curl -fsS --noproxy '*' --max-time 2 -o /dev/null "$url" 2>/dev/null; do
+        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+            echo "$name: the server exited before answering" >&2
+            show_log
+            exit 1
+        fi
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "$name: the server did not answer $url within ${READY_TIMEOUT}s" >&2
+            show_log
+            exit 1
+        fi
+        sleep 0.5
+    done
+    # demo.json is written once the socket listens; allow a moment for it to land.
+    for _ in $(seq 1 20); do
+        [ -s "$DATA_DIR/demo.json" ] && break
+        sleep 0.25
+    done
+}
