@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SignInWithAppleHummingbird", targets: ["SignInWithAppleHummingbird"]),
         .library(name: "SignInWithAppleVapor", targets: ["SignInWithAppleVapor"]),
         .library(name: "SignInWithAppleTesting", targets: ["SignInWithAppleTesting"]),
+        .library(name: "SignInWithAppleSQL", targets: ["SignInWithAppleSQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -102,6 +103,7 @@ let package = Package(
             name: "SignInWithAppleHummingbird",
             dependencies: [
                 "SignInWithApple",
+                "AppleIDProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
@@ -109,7 +111,15 @@ let package = Package(
             name: "SignInWithAppleVapor",
             dependencies: [
                 "SignInWithApple",
+                "AppleIDProtocol",
                 .product(name: "Vapor", package: "vapor"),
+            ]
+        ),
+        .target(
+            name: "SignInWithAppleSQL",
+            dependencies: [
+                "SignInWithApple",
+                .product(name: "SQLKit", package: "sql-kit"),
             ]
         ),
         .target(
@@ -140,6 +150,7 @@ let package = Package(
             dependencies: [
                 "SignInWithApple",
                 "SignInWithAppleHummingbird",
+                "SignInWithAppleSQL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -200,7 +211,10 @@ let package = Package(
                 "SignInWithApple",
                 "SignInWithAppleTesting",
                 "SignInWithAppleHummingbird",
+                "SignInWithAppleSQL",
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

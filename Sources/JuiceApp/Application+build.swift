@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SignInWithApple
+import SignInWithAppleSQL
 
 /// Builds Juice: used by `juice` and by the tests (with an in-memory database and the emulator).
 public func buildJuiceApplication(
@@ -23,16 +24,20 @@ public func buildJuiceRouter(
 ) async throws -> Router<JuiceRequestContext> {
     let sessions = SessionStore(database: database, clock: clock, lifetime: configuration.sessionLifetime)
     let cookies = JuiceCookies(secure: configuration.baseURL.hasPrefix("https://"), sessionLifetime: Int(configuration.sessionLifetime))
+    // The kit's started and verified sign-ins and the notifications seen, in Juice's own database.
+    let storage = SQLSignInWithAppleStorage(database: database.sql, table: "sign_in_with_apple_entries")
+    try await storage.migrate()
     let pages = Pages(renderer: try await PageRenderer.load(), buttonStyle: configuration.buttonStyle)
     let services = JuiceServices(
         accounts: AccountStore(database: database, clock: clock), sessions: sessions,
-        intents: SignInIntentStore(database: database, clock: clock, lifetime: configuration.signInWithApple.stateLifetime),
-        completions: PendingCompletionStore(database: database, clock: clock, lifetime: 5 * 60),
+        intents: SignInIntentStore(
+            database: database, clock: clock,
+            lifetime: configuration.signInWithApple.stateLifetime + configuration.signInWithApple.completionLifetime),
         links: LinkOfferStore(database: database, clock: clock, lifetime: 15 * 60), orders: OrderStore(database: database, clock: clock),
         passwords: configuration.passwordHasher, passwordAttempts: PasswordAttemptThrottle(database: database, clock: clock),
-        seenNotifications: SeenNotifications(database: database, clock: clock),
-        siwa: try SignInWithAppleClient(configuration: configuration.signInWithApple, transport: transport, retry: retry, clock: clock), pages: pages,
-        cookies: cookies)
+        siwa: try SignInWithAppleClient(
+            configuration: configuration.signInWithApple, transport: transport, storage: storage, retry: retry, clock: clock),
+        pages: pages, cookies: cookies)
 
     let router = Router(context: JuiceRequestContext.self)
     router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies, pages: pages))

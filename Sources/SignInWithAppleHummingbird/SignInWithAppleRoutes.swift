@@ -1,17 +1,23 @@
+import AppleIDProtocol
+import Foundation
 import Hummingbird
 import SignInWithApple
 
-/// Sign in with Apple on a Hummingbird router: a route that starts sign-in (redirect to Apple; optional), the
-/// `form_post` callback, and the server-to-server notification endpoint.
+/// Sign in with Apple on a Hummingbird router, bound to the browser that starts it.
 ///
-/// The callback is a cross-site POST from Apple's page, so it carries no cookie and no CSRF token
-/// of yours: the single-use `state` kept by the kit is what ties it to the sign-in you started.
+/// - The start (a GET route, or ``start(_:scopes:)`` from your own CSRF-checked POST) sets the
+///   ``BrowserBinding`` cookie (`HttpOnly`, `SameSite=Lax`) and redirects to Apple.
+/// - The `form_post` callback, a cross-site POST without that cookie, verifies and exchanges, parks
+///   the result for one short-lived, single-use completion and redirects (303) to the completion route.
+/// - The completion, a same-site GET that carries the cookie, calls `onSignIn` only in the browser
+///   that started the sign-in. A callback replayed in someone else's browser signs nobody in.
 ///
 /// ```swift
 /// SignInWithAppleRoutes<BasicRequestContext>(
 ///     client: siwa,
 ///     onSignIn: { result, request, context in
-///         let account = try await accounts.signIn(subject: result.identity.subject, firstAuthorization: result.user)
+///         let account = try await accounts.signIn(
+///             subject: result.identity.subject, email: result.identity.email, name: result.profile?.name, grant: result.grant)
 ///         return try sessions.start(for: account, redirectTo: "/")
 ///     },
 ///     onNotification: { notification, context in try await accounts.apply(notification) }
@@ -28,6 +34,8 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
     public let onNotification: NotificationHandler?
     /// The callback and notification bodies are small; larger ones are refused unread.
     public let maximumBodySize: Int
+    /// Where the completion route is (the callback redirects there).
+    public private(set) var completionPath = "/auth/apple/complete"
 
     public init(
         client: SignInWithAppleClient, maximumBodySize: Int = 64 * 1024, onSignIn: @escaping SignInHandler,
@@ -43,50 +51,76 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
     /// Adds the routes to `router`.
     ///
     /// - Parameters:
-    ///   - start: The GET route that redirects to Apple with a new `state`, or `nil` to add none. Pass
-    ///     `nil` when the app starts sign-in itself (``SignInWithAppleClient/startSignIn(scopes:)`` behind a
-    ///     CSRF-protected POST, for instance, to tie the `state` to the browser): a GET anyone can
-    ///     link to would let another site start a sign-in in the user's browser.
-    ///   - callback: The `form_post` callback, the redirect URI registered with Apple.
+    ///   - start: The GET route that redirects to Apple, or `nil` to add none (start with
+    ///     ``start(_:scopes:)`` from your own route instead).
+    ///   - callback: The `form_post` callback, the Return URL registered with Apple.
+    ///   - completion: The same-site GET the callback sends the browser to.
     ///   - notifications: The server-to-server notification endpoint (added only with `onNotification`).
     public func register(
         on router: Router<Context>, start: RouterPath? = "/auth/apple", callback: RouterPath = "/auth/apple/callback",
-        notifications: RouterPath = "/auth/apple/notifications"
+        completion: String = "/auth/apple/complete", notifications: RouterPath = "/auth/apple/notifications"
     ) {
+        let routes = {
+            var routes = self
+            routes.completionPath = completion
+            return routes
+        }()
         if let start {
             router.get(start) { request, context in
                 do {
-                    let pending = try await client.startSignIn()
-                    return Response(status: .seeOther, headers: [.location: pending.url, .cacheControl: "no-store"])
+                    return try await routes.start(request).response
                 } catch {
-                    return try await onFailure(error, request, context)
+                    return try await routes.onFailure(error, request, context)
                 }
             }
         }
         router.post(callback) { request, context in
             do {
-                let body = try await request.body.collect(upTo: maximumBodySize)
-                let result = try await client.completeSignIn(formBody: Array(buffer: body))
-                return try await onSignIn(result, request, context)
+                let body = try await request.body.collect(upTo: routes.maximumBodySize)
+                let token = try await routes.client.acceptCallback(formBody: Array(buffer: body))
+                return SignInWithAppleClient.redirect(to: routes.completionPath + "?token=" + token)
             } catch {
-                return try await onFailure(error, request, context)
+                return try await routes.onFailure(error, request, context)
             }
         }
-        if let onNotification {
+        router.get(RouterPath(completion)) { request, context in
+            do {
+                let result = try await routes.client.finishSignIn(
+                    completionToken: request.uri.queryParameters.get("token") ?? "", browser: Self.browser(of: request))
+                return try await routes.onSignIn(result, request, context)
+            } catch {
+                return try await routes.onFailure(error, request, context)
+            }
+        }
+        if let onNotification = routes.onNotification {
             router.post(notifications) { request, context in
-                let notification: AppleNotification
+                let received: ReceivedNotification
                 do {
-                    let body = try await request.body.collect(upTo: maximumBodySize)
-                    notification = try await client.verifyNotification(body: Array(buffer: body))
+                    let body = try await request.body.collect(upTo: routes.maximumBodySize)
+                    received = try await routes.client.receiveNotification(body: Array(buffer: body))
                 } catch {
                     context.logger.notice("Sign in with Apple notification refused", metadata: ["reason": "\(error)"])
                     return Response(status: .badRequest)
                 }
-                try await onNotification(notification, context)
+                guard case .new(let notification) = received else { return Response(status: .ok) }
+                do {
+                    try await onNotification(notification, context)
+                } catch {
+                    try? await routes.client.forget(notification)  // Apple's retry is then applied
+                    throw error
+                }
                 return Response(status: .ok)
             }
         }
     }
+
+    /// Starts a sign-in for the browser of `request`: see ``SignInWithAppleClient/start(for:scopes:)``.
+    public func start(_ request: Request, scopes: [Scope]? = nil) async throws -> (response: Response, pending: PendingAuthorization) {
+        try await client.start(for: request, scopes: scopes)
+    }
+
+    /// The binding the browser presented in its cookie, if any.
+    public static func browser(of request: Request) -> BrowserBinding? { BrowserBinding(of: request) }
 
     /// A plain-text 400 that says what happened in words a user can act on, never a stack trace.
     public static func plainFailure(_ error: any Error, _ request: Request, _ context: Context) async throws -> Response {
@@ -94,7 +128,9 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
         let message: String
         switch error {
         case let callback as CallbackError where callback.isCancellation: message = "Sign in with Apple was cancelled."
-        case CallbackError.unknownState: message = "This sign-in has expired or was already completed. Please start again."
+        case CallbackError.unknownState, CallbackError.unknownCompletion:
+            message = "This sign-in has expired or was already completed. Please start again."
+        case CallbackError.otherBrowser: message = "This sign-in was started in another browser. Please start again here."
         default: message = "Sign in with Apple did not complete. Please try again."
         }
         return Response(

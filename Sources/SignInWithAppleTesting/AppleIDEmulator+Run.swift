@@ -15,7 +15,7 @@ import SignInWithApple
 ///   - clock: the server's clock; a `ManualClock` lets a test move time.
 ///   - keyFactory: signing keys; the default generates two RSA-2048 keys.
 public func withAppleIDEmulator<T: Sendable>(
-    clock: any ProviderClock = SystemClock(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
+    clock: any AdjustableClock = SystemClock(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
     logger: Logger = Logger(label: "AppleIDEmulator"), _ body: @Sendable (AppleIDEmulator) async throws -> T
 ) async throws -> T {
     try await withAppleIDEmulator(clock: clock, keyFactory: keyFactory, logger: logger, ports: freeLoopbackPort, body)
@@ -23,7 +23,7 @@ public func withAppleIDEmulator<T: Sendable>(
 
 /// ``withAppleIDEmulator(clock:keyFactory:logger:_:)`` with the ports to try coming from `ports`.
 func withAppleIDEmulator<T: Sendable>(
-    clock: any ProviderClock, keyFactory: any SigningKeyFactory, logger: Logger, ports: () async throws -> Int,
+    clock: any AdjustableClock, keyFactory: any SigningKeyFactory, logger: Logger, ports: () async throws -> Int,
     _ body: @Sendable (AppleIDEmulator) async throws -> T
 ) async throws -> T {
     // The port is chosen before the server binds it (the issuer names it), so another socket of the
@@ -44,7 +44,7 @@ struct EmulatorStartFailure: Error {
 }
 
 private func runAppleIDEmulator<T: Sendable>(
-    port: Int, clock: any ProviderClock, keyFactory: any SigningKeyFactory, logger: Logger,
+    port: Int, clock: any AdjustableClock, keyFactory: any SigningKeyFactory, logger: Logger,
     _ body: @Sendable (AppleIDEmulator) async throws -> T
 ) async throws -> T {
     let baseURL = "http://127.0.0.1:\(port)"
@@ -56,7 +56,7 @@ private func runAppleIDEmulator<T: Sendable>(
     let refusalLog = RefusalLog()
     let provider = try await AppleIDProvider.start(
         configuration: configuration, store: MemoryStore(), clock: clock, keyFactory: keyFactory, logger: refusalLog.observing(logger))
-    let emulator = try await AppleIDEmulator.seed(provider: provider, baseURL: baseURL, refusalLog: refusalLog)
+    let emulator = try await AppleIDEmulator.seed(provider: provider, baseURL: baseURL, clock: clock, refusalLog: refusalLog)
     let router = try await buildRouter(provider: provider, options: ServerOptions(port: port, baseURL: baseURL, adminToken: emulator.adminToken))
     // One value: `true` once the server listens, `false` if it stopped before that.
     let (started, startedContinuation) = AsyncStream<Bool>.makeStream()
@@ -111,7 +111,7 @@ func freeLoopbackPort() async throws -> Int {
 }
 
 extension AppleIDEmulator {
-    static func seed(provider: AppleIDProvider, baseURL: String, refusalLog: RefusalLog) async throws -> AppleIDEmulator {
+    static func seed(provider: AppleIDProvider, baseURL: String, clock: any AdjustableClock, refusalLog: RefusalLog) async throws -> AppleIDEmulator {
         let store = provider.store
         let teamID: TeamID = "EMUTEAM123"
         let bundleID: ClientID = "com.example.emulated"
@@ -133,6 +133,6 @@ extension AppleIDEmulator {
             baseURL: baseURL, provider: provider, teamID: teamID.rawValue, bundleID: bundleID.rawValue, servicesID: servicesID.rawValue,
             redirectURI: redirectURI,
             credentials: AppleCredentials(teamID: teamID.rawValue, keyID: keyID.rawValue, privateKeyPEM: key.pemRepresentation),
-            defaultUser: user, adminToken: provider.random.hex(bytes: 16), refusalLog: refusalLog)
+            defaultUser: user, adminToken: provider.random.hex(bytes: 16), clock: clock, refusalLog: refusalLog)
     }
 }

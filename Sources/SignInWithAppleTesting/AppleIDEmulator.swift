@@ -13,10 +13,8 @@ import SignInWithApple
 ///
 /// ```swift
 /// try await withAppleIDEmulator { apple in
-///     let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
-///     let pending = try await siwa.startSignIn()
-///     let callback = try await apple.approve(pending, as: apple.defaultUser.appleID)
-///     let result = try await siwa.completeSignIn(callback)
+///     let siwa = try apple.makeClient()
+///     let result = try await apple.signIn(as: apple.defaultUser.appleID, with: siwa)
 /// }
 /// ```
 public struct AppleIDEmulator: Sendable {
@@ -37,6 +35,8 @@ public struct AppleIDEmulator: Sendable {
     public let credentials: AppleCredentials
     public let defaultUser: User
     public let adminToken: String
+    /// The server's clock (see ``advanceClock(by:)``).
+    public let clock: any AdjustableClock
     /// The refusals the server logged (``refusals``).
     let refusalLog: RefusalLog
 
@@ -46,8 +46,8 @@ public struct AppleIDEmulator: Sendable {
     /// Kit configuration for the emulated Services ID, accepting the whole app group.
     public func clientConfiguration(scopes: [Scope] = [.name, .email]) -> SignInWithAppleClient.Configuration {
         .init(
-            environment: environment, credentials: credentials, clientID: servicesID, redirectURI: redirectURI,
-            audiences: [bundleID, servicesID], scopes: scopes)
+            environment: environment, credentials: credentials, primaryAppID: bundleID,
+            web: .init(servicesID: servicesID, redirectURI: redirectURI), scopes: scopes)
     }
 
     /// Creates another Apple ID.
@@ -77,9 +77,9 @@ public struct AppleIDEmulator: Sendable {
                 bundleID: ClientID(rawValue: bundleID), appleID: appleID, scopes: scopes, nonce: nonce?.transmittedValue, choices: choices))
     }
 
-    /// Kit configuration for the App ID (native apps redeem their codes with the bundle ID).
+    /// Kit configuration for a backend of native apps only (no web sign-in).
     public func nativeClientConfiguration() -> SignInWithAppleClient.Configuration {
-        .init(environment: environment, credentials: credentials, clientID: bundleID, redirectURI: "", audiences: [bundleID, servicesID])
+        .init(environment: environment, credentials: credentials, primaryAppID: bundleID, otherClientIDs: [servicesID])
     }
 
     func callback(from result: HeadlessAuthorization) throws -> AuthorizationCallback {

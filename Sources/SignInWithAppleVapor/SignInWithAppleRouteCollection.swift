@@ -1,11 +1,16 @@
+import AppleIDProtocol
 import SignInWithApple
 import Vapor
 
-/// Sign in with Apple on a Vapor application: a route that starts sign-in (redirect to Apple), the
-/// `form_post` callback, and the server-to-server notification endpoint.
+/// Sign in with Apple on a Vapor application, bound to the browser that starts it.
 ///
-/// The callback is a cross-site POST from Apple's page, so it carries no cookie and no CSRF token
-/// of yours: the single-use `state` kept by the kit is what ties it to the sign-in you started.
+/// - The start (a GET route, or ``start(_:scopes:)`` from your own CSRF-checked POST) sets the
+///   ``BrowserBinding`` cookie (`HttpOnly`, `SameSite=Lax`) and redirects to Apple.
+/// - The `form_post` callback, a cross-site POST without that cookie, verifies and exchanges, parks
+///   the result for one short-lived, single-use completion and redirects (303) to the completion route.
+/// - The completion, a same-site GET that carries the cookie, calls `onSignIn` only in the browser
+///   that started the sign-in: a callback replayed in someone else's browser signs nobody in.
+///
 /// Bodies are read by the routes themselves (not by Vapor's collecting body strategy) and refused
 /// past ``maximumBodySize``; a declared `Content-Length` over the limit is refused unread.
 ///
@@ -14,7 +19,8 @@ import Vapor
 /// try app.register(collection: SignInWithAppleRouteCollection(
 ///     client: siwa,
 ///     onSignIn: { result, request in
-///         let account = try await accounts.signIn(subject: result.identity.subject, firstAuthorization: result.user)
+///         let account = try await accounts.signIn(
+///             subject: result.identity.subject, email: result.identity.email, name: result.profile?.name, grant: result.grant)
 ///         request.session.data["account"] = account.id
 ///         return request.redirect(to: "/", redirectType: .normal)
 ///     },
@@ -22,8 +28,9 @@ import Vapor
 /// ))
 /// ```
 ///
-/// This registers `GET /auth/apple`, `POST /auth/apple/callback` (the redirect URI's path) and, when
-/// `onNotification` is given, `POST /auth/apple/notifications`; the paths can be changed.
+/// This registers `GET /auth/apple`, `POST /auth/apple/callback` (the redirect URI's path),
+/// `GET /auth/apple/complete` and, when `onNotification` is given, `POST /auth/apple/notifications`;
+/// the paths can be changed.
 public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     /// Receives a completed, verified sign-in and answers the browser (typically: start a session, redirect).
     public typealias SignInHandler = @Sendable (SignInResult, Request) async throws -> Response
@@ -42,6 +49,8 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     public let startPath: [PathComponent]?
     /// The path of the configured redirect URI, where Apple's page posts the result.
     public let callbackPath: [PathComponent]
+    /// The same-site GET the callback sends the browser to.
+    public let completionPath: [PathComponent]
     /// The notification endpoint registered with Apple (only routed when ``onNotification`` is set).
     public let notificationsPath: [PathComponent]
 
@@ -49,17 +58,18 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     ///   - client: the kit; its redirect URI's path must be `callback`.
     ///   - maximumBodySize: the largest callback or notification body read, in bytes (64 KiB).
     ///   - start: the path of a GET that starts sign-in, `auth/apple` by default (`"auth/apple".pathComponents`),
-    ///     or `nil` to add none: pass `nil` when the app starts sign-in itself (behind a form with its own
-    ///     CSRF protection, binding the `state` to the browser), since a GET anyone can link to lets
-    ///     another site start a sign-in in the user's browser.
+    ///     or `nil` to add none and start with ``start(_:scopes:)`` from your own route.
     ///   - callback: the redirect URI's path, `auth/apple/callback` by default.
+    ///   - completion: the completion's path, `auth/apple/complete` by default.
     ///   - notifications: the notification endpoint's path, `auth/apple/notifications` by default.
-    ///   - onSignIn: called with the verified identity, and the name and e-mail on the first authorization.
+    ///   - onSignIn: called with the verified identity (and the name on the first authorization), in
+    ///     the browser that started the sign-in.
     ///   - onFailure: answers failures; ``plainFailure(_:_:)`` by default.
     ///   - onNotification: called with each verified notification; without it the endpoint is not routed.
     public init(
         client: SignInWithAppleClient, maximumBodySize: Int = 64 * 1024, start: [PathComponent]? = ["auth", "apple"],
-        callback: [PathComponent] = ["auth", "apple", "callback"], notifications: [PathComponent] = ["auth", "apple", "notifications"],
+        callback: [PathComponent] = ["auth", "apple", "callback"], completion: [PathComponent] = ["auth", "apple", "complete"],
+        notifications: [PathComponent] = ["auth", "apple", "notifications"],
         onSignIn: @escaping SignInHandler, onFailure: @escaping FailureHandler = Self.plainFailure,
         onNotification: NotificationHandler? = nil
     ) {
@@ -68,6 +78,7 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
         self.maximumBodySize = maximumBodySize
         self.startPath = start
         self.callbackPath = callback
+        self.completionPath = completion
         self.notificationsPath = notifications
         self.onSignIn = onSignIn
         self.onFailure = onFailure
@@ -78,11 +89,7 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
         if let startPath {
             routes.on(.GET, startPath) { request async throws -> Response in
                 do {
-                    let pending = try await client.startSignIn()
-                    var headers = HTTPHeaders()
-                    headers.replaceOrAdd(name: .location, value: pending.url)
-                    headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-                    return Response(status: .seeOther, headers: headers)
+                    return try await start(request).response
                 } catch {
                     return try await onFailure(error, request)
                 }
@@ -90,8 +97,17 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
         }
         routes.on(.POST, callbackPath, body: .stream) { request async throws -> Response in
             do {
-                let body = try await collectBody(of: request)
-                let result = try await client.completeSignIn(formBody: body)
+                let token = try await client.acceptCallback(formBody: try await collectBody(of: request))
+                let location = "/" + completionPath.string + "?token=" + token
+                return Self.redirect(to: location)
+            } catch {
+                return try await onFailure(error, request)
+            }
+        }
+        routes.on(.GET, completionPath) { request async throws -> Response in
+            do {
+                let token = (try? request.query.get(String.self, at: "token")) ?? ""
+                let result = try await client.finishSignIn(completionToken: token, browser: Self.browser(of: request))
                 return try await onSignIn(result, request)
             } catch {
                 return try await onFailure(error, request)
@@ -99,17 +115,51 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
         }
         if let onNotification {
             routes.on(.POST, notificationsPath, body: .stream) { request async throws -> Response in
-                let notification: AppleNotification
+                let received: ReceivedNotification
                 do {
-                    notification = try await client.verifyNotification(body: try await collectBody(of: request))
+                    received = try await client.receiveNotification(body: try await collectBody(of: request))
                 } catch {
                     request.logger.notice("Sign in with Apple notification refused", metadata: ["reason": "\(error)"])
                     return Response(status: .badRequest)
                 }
-                try await onNotification(notification, request)
+                guard case .new(let notification) = received else { return Response(status: .ok) }
+                do {
+                    try await onNotification(notification, request)
+                } catch {
+                    try? await client.forget(notification)  // Apple's retry is then applied
+                    throw error
+                }
                 return Response(status: .ok)
             }
         }
+    }
+
+    /// Starts a sign-in for the browser of `request` (its binding cookie, or a new one): the 303 to
+    /// Apple, with the cookie set, and the pending authorization (its `state` is the key under which
+    /// to keep what the sign-in is for).
+    public func start(_ request: Request, scopes: [Scope]? = nil) async throws -> (response: Response, pending: PendingAuthorization) {
+        let existing = Self.browser(of: request)
+        let browser = existing ?? BrowserBinding.random()
+        let pending = try await client.startSignIn(scopes: scopes, browser: browser)
+        let response = Self.redirect(to: pending.url)
+        if existing == nil {
+            let secure = client.configuration.web?.redirectURI.hasPrefix("https:") ?? true
+            response.cookies[BrowserBinding.cookieName] = HTTPCookies.Value(
+                string: browser.secret, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
+        }
+        return (response, pending)
+    }
+
+    /// The binding the browser presented in its cookie, if any.
+    public static func browser(of request: Request) -> BrowserBinding? {
+        request.cookies[BrowserBinding.cookieName].flatMap { try? BrowserBinding(secret: $0.string) }
+    }
+
+    static func redirect(to location: String) -> Response {
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .location, value: location)
+        headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return Response(status: .seeOther, headers: headers)
     }
 
     /// The whole body, at most ``maximumBodySize`` bytes, or `Abort(.payloadTooLarge)`.
@@ -132,7 +182,9 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
         let message: String
         switch error {
         case let callback as CallbackError where callback.isCancellation: message = "Sign in with Apple was cancelled."
-        case CallbackError.unknownState: message = "This sign-in has expired or was already completed. Please start again."
+        case CallbackError.unknownState, CallbackError.unknownCompletion:
+            message = "This sign-in has expired or was already completed. Please start again."
+        case CallbackError.otherBrowser: message = "This sign-in was started in another browser. Please start again here."
         case let abort as any AbortError where abort.status == .payloadTooLarge:
             status = .payloadTooLarge
             message = "Sign in with Apple did not complete. Please try again."

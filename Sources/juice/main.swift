@@ -23,9 +23,10 @@ struct Juice: AsyncParsableCommand {
     @Option(help: "Production: your Team ID.") var teamId: String?
     @Option(help: "Production: the Sign in with Apple key's ID.") var keyId: String?
     @Option(help: "Production: the AuthKey_<KeyID>.p8 file.") var keyFile: String?
+    @Option(help: "Production: the primary App ID of your app group (notifications are addressed to it).") var primaryAppId: String?
     @Option(help: "Production: your Services ID.") var clientId: String?
     @Option(help: "Production: the registered return URL (default: BASE_URL/auth/apple/callback).") var redirectUri: String?
-    @Option(help: "Production: other client IDs of the app group whose tokens Juice accepts (comma-separated).") var audiences: String?
+    @Option(help: "Production: other client IDs of the app group whose tokens Juice accepts (comma-separated).") var otherClientIds: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func validate() throws {
@@ -53,14 +54,15 @@ struct Juice: AsyncParsableCommand {
             local = server
             signInWithApple = server.clientConfiguration(juiceBaseURL: base)
         case .production:
-            guard let teamId, let keyId, let keyFile, let clientId else {
-                throw ValidationError("--apple production needs --team-id, --key-id, --key-file and --client-id")
+            guard let teamId, let keyId, let keyFile, let primaryAppId, let clientId else {
+                throw ValidationError("--apple production needs --team-id, --key-id, --key-file, --primary-app-id and --client-id")
             }
             signInWithApple = .init(
                 environment: .production,
                 credentials: AppleCredentials(teamID: teamId, keyID: keyId, privateKeyPEM: try String(contentsOfFile: keyFile, encoding: .utf8)),
-                clientID: clientId, redirectURI: redirectUri ?? JuiceConfiguration.redirectURI(baseURL: base),
-                audiences: Set((audiences ?? "").split(separator: ",").map(String.init)), scopes: [.name, .email])
+                primaryAppID: primaryAppId,
+                web: .init(servicesID: clientId, redirectURI: redirectUri ?? JuiceConfiguration.redirectURI(baseURL: base)),
+                otherClientIDs: Set((otherClientIds ?? "").split(separator: ",").map(String.init)), scopes: [.name, .email])
         }
         let configuration = JuiceConfiguration(
             host: host, port: port, baseURL: base, signInWithApple: signInWithApple, buttonStyle: style)

@@ -2,6 +2,7 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SQLKit
 import Testing
 
 @testable import JuiceApp
@@ -108,21 +109,19 @@ struct BrowserBindingTests {
         }
     }
 
-    @Test("of two requests with the same completion token, at most one gets the completion")
-    func concurrentCompletion() async throws {
+    @Test("the kit keeps Juice's sign-ins in Juice's database, sealed: one entry per started sign-in, gone once used")
+    func kitStorageInJuiceDatabase() async throws {
         try await withJuice { juice in
-            let store = PendingCompletionStore(database: juice.database, clock: juice.clock.now, lifetime: 300)
-            let intent = SignInIntent(purpose: .signIn, next: "/account", browserHash: SecretToken.hash("browser"))
-            let token = try await store.save(
-                PendingCompletion(
-                    intent: intent, appleSubject: "001.subject", email: "a@example.com", emailVerified: true, emailIsPrivate: false,
-                    name: .init(firstName: "A", lastName: "B"), refreshToken: "r"))
-            async let first = store.consume(token: token)
-            async let second = store.consume(token: token)
-            let taken = [try await first, try await second].compactMap { $0 }
-            #expect(taken.count == 1)
-            #expect(taken.first?.intent == intent)
-            #expect(taken.first?.name == .init(firstName: "A", lastName: "B"))
+            struct Count: Decodable { var entries: Int }
+            func entries() async throws -> Int {
+                try await juice.database.sql.raw("SELECT COUNT(*) AS entries FROM sign_in_with_apple_entries").first(decoding: Count.self)?.entries
+                    ?? -1
+            }
+            #expect(try await entries() == 0)
+            let completion = try await juice.browser.completionLink(as: juice.apple.defaultUser.appleID)
+            #expect(try await entries() == 1, "the started sign-in was taken by the callback; the parked completion waits")
+            _ = try await juice.browser.get(completion)
+            #expect(try await entries() == 0)
         }
     }
 

@@ -17,8 +17,8 @@ struct EmulatorRefusalTests {
     @Test("a reused code: invalid_grant on the wire, the exact reason in the emulator")
     func reusedCode() async throws {
         try await withAppleIDEmulator { apple in
-            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
-            let pending = try await siwa.startSignIn()
+            let siwa = try apple.makeClient()
+            let pending = try await siwa.startSignIn(browser: .random())
             let callback = try await apple.approve(pending, as: apple.defaultUser.appleID)
             let code = try #require(callback.code)
             _ = try await siwa.tokens.exchange(code: code, redirectURI: apple.redirectURI, codeVerifier: pending.codeVerifier)

@@ -14,62 +14,116 @@ struct VaporRoutesTests {
     static let expiredMessage = "This sign-in has expired or was already completed. Please start again."
     static let cancelledMessage = "Sign in with Apple was cancelled."
     static let genericMessage = "Sign in with Apple did not complete. Please try again."
+    static let otherBrowserMessage = "This sign-in was started in another browser. Please start again here."
 
-    @Test("sign-in through the routes hands the app a verified identity and the first-authorization name; a replay is refused")
+    @Test("sign-in through the routes: a Lax cookie at the start, the callback parks, the completion in that browser signs in once")
     func signIn() async throws {
         try await withAppleIDEmulator { apple in
-            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let siwa = try apple.makeClient()
             let signIns = Recorder<SignInResult>()
             let routes = SignInWithAppleRouteCollection(
                 client: siwa,
                 onSignIn: { result, _ in
                     signIns.append(result)
-                    return Response(status: .ok, body: .init(string: "signed in as \(result.user?.name?.firstName ?? "-")"))
+                    return Response(status: .ok, body: .init(string: "signed in as \(result.profile?.name?.firstName ?? "-")"))
                 })
             try await withApp(configure: { try $0.register(collection: routes) }) { app in
                 let tester = try app.testing()
                 let start = try await tester.sendRequest(.GET, "/auth/apple")
                 #expect(start.status == .seeOther)
                 #expect(start.headers.first(name: .cacheControl) == "no-store")
+                let setCookie = try #require(start.headers.first(name: .setCookie))
+                #expect(setCookie.hasPrefix("siwa_browser="))
+                #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/"))
+                let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
                 let location = try #require(start.headers.first(name: .location))
                 #expect(location.hasPrefix(apple.baseURL + "/auth/authorize?"))
                 #expect(location.contains("response_mode=form_post"))
-                #expect(try Self.queryValue("state", in: location)?.isEmpty == false)
 
+                // Apple's form_post is cross-site: a SameSite=Lax cookie is not sent with it.
                 let body = try await Self.callbackBody(location: location, apple: apple)
                 let callback = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
-                #expect(callback.status == .ok)
-                #expect(callback.body.string == "signed in as Emma")
-                let result = try #require(signIns.values.first)
-                #expect(!result.identity.subject.isEmpty)
-                #expect(result.isFirstAuthorization)
-                #expect(result.user?.name == .init(firstName: "Emma", lastName: "Apple"))
-                #expect(result.user?.email == apple.defaultUser.email)
-                #expect(result.identity.audience == apple.servicesID)
+                #expect(callback.status == .seeOther)
+                #expect(signIns.values.isEmpty, "nothing signs in before the browser's own request")
+                let completion = try #require(callback.headers.first(name: .location))
+                #expect(completion.hasPrefix("/auth/apple/complete?token="))
 
+                // The same-site navigation carries the cookie.
+                let done = try await tester.sendRequest(.GET, completion, headers: ["Cookie": cookie])
+                #expect(done.status == .ok)
+                #expect(done.body.string == "signed in as Emma")
+                let result = try #require(signIns.values.first)
+                #expect(result.isFirstAuthorization)
+                #expect(result.profile?.name == .init(firstName: "Emma", lastName: "Apple"))
+                #expect(result.profile?.unsignedEmailDiffered == false)
+                #expect(result.identity.email == apple.defaultUser.email)
+                #expect(result.grant == AppleGrant(refreshToken: try #require(result.tokens.refreshToken), clientID: apple.servicesID))
+
+                let again = try await tester.sendRequest(.GET, completion, headers: ["Cookie": cookie])
+                #expect(again.status == .badRequest)
+                #expect(again.body.string == Self.expiredMessage)
                 let replay = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
                 #expect(replay.status == .badRequest)
-                #expect(replay.headers.first(name: .contentType) == "text/plain; charset=utf-8")
                 #expect(replay.body.string == Self.expiredMessage)
                 #expect(signIns.values.count == 1)
             }
         }
     }
 
-    @Test("with start: nil there is no GET that starts a sign-in; the app's own start still completes")
+    @Test("login CSRF: an attacker's own callback replayed in a victim's browser signs nobody in, and is revoked")
+    func loginCSRF() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try apple.makeClient()
+            let (routes, signIns) = Self.recordingRoutes(siwa)
+            try await withApp(configure: { try $0.register(collection: routes) }) { app in
+                let tester = try app.testing()
+                // The attacker starts in their own browser and approves with their own Apple ID…
+                let attacker = try await tester.sendRequest(.GET, "/auth/apple")
+                let location = try #require(attacker.headers.first(name: .location))
+                let body = try await Self.callbackBody(location: location, apple: apple)
+                // …then makes the victim's browser post it (an auto-submitting form on another site).
+                let victim = try await tester.sendRequest(.GET, "/auth/apple")
+                let victimCookie = try #require(victim.headers.first(name: .setCookie)?.split(separator: ";").first.map(String.init))
+                let callback = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
+                let completion = try #require(callback.headers.first(name: .location))
+                for headers: HTTPHeaders in [["Cookie": victimCookie], [:]] {
+                    let refused = try await tester.sendRequest(.GET, completion, headers: headers)
+                    #expect(refused.status == .badRequest)
+                    #expect(
+                        [Self.otherBrowserMessage, Self.expiredMessage].contains(refused.body.string), "\(refused.body.string)")
+                }
+                #expect(signIns.values.isEmpty)
+                // What the refused completion issued was revoked: the Apple ID's next sign-in is a
+                // first authorization again (Apple shares the name only then).
+                let next = try await apple.signIn(as: apple.defaultUser.appleID, with: siwa)
+                #expect(next.isFirstAuthorization)
+            }
+        }
+    }
+
+    @Test("with start: nil there is no GET that starts a sign-in; the app's own start (start(_:)) still completes")
     func withoutStartRoute() async throws {
         try await withAppleIDEmulator { apple in
-            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let siwa = try apple.makeClient()
             let routes = SignInWithAppleRouteCollection(
                 client: siwa, start: nil, onSignIn: { result, _ in Response(status: .ok, body: .init(string: result.identity.subject)) })
-            try await withApp(configure: { try $0.register(collection: routes) }) { app in
+            try await withApp(
+                configure: { app in
+                    try app.register(collection: routes)
+                    app.post("my", "start") { request in try await routes.start(request).response }
+                }
+            ) { app in
                 let tester = try app.testing()
                 let start = try await tester.sendRequest(.GET, "/auth/apple")
                 #expect(start.status == .notFound)
-                let pending = try await siwa.startSignIn()
-                let body = try await Self.callbackBody(location: pending.url, apple: apple)
+                let mine = try await tester.sendRequest(.POST, "/my/start")
+                #expect(mine.status == .seeOther)
+                let cookie = try #require(mine.headers.first(name: .setCookie)?.split(separator: ";").first.map(String.init))
+                let body = try await Self.callbackBody(location: try #require(mine.headers.first(name: .location)), apple: apple)
                 let callback = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
-                #expect(callback.status == .ok)
+                let done = try await tester.sendRequest(.GET, try #require(callback.headers.first(name: .location)), headers: ["Cookie": cookie])
+                #expect(done.status == .ok)
+                #expect(!done.body.string.isEmpty)
             }
         }
     }
@@ -77,7 +131,7 @@ struct VaporRoutesTests {
     @Test("a cancelled, malformed or failing callback gets a plain message that names no internals")
     func refusals() async throws {
         try await withAppleIDEmulator { apple in
-            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let siwa = try apple.makeClient()
             let routes = SignInWithAppleRouteCollection(
                 client: siwa, start: ["sign-in", "apple"],
                 onSignIn: { _, _ in throw Abort(.internalServerError, reason: "database password is hunter2") })
@@ -109,8 +163,10 @@ struct VaporRoutesTests {
                 }
 
                 // The app's own handler failing is answered as a failed sign-in, not with its reason.
+                let cookie = try #require(start.headers.first(name: .setCookie)?.split(separator: ";").first.map(String.init))
                 let body = try await Self.callbackBody(location: location, apple: apple)
-                let failed = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
+                let parked = try await tester.sendRequest(.POST, "/auth/apple/callback", headers: Self.formHeaders, body: ByteBuffer(string: body))
+                let failed = try await tester.sendRequest(.GET, try #require(parked.headers.first(name: .location)), headers: ["Cookie": cookie])
                 #expect(failed.status == .badRequest)
                 #expect(failed.body.string == Self.genericMessage)
                 #expect(!failed.body.string.contains("hunter2"))
@@ -125,7 +181,7 @@ struct VaporRoutesTests {
     @Test("bodies are limited to 64 KiB: exactly the limit is read, one byte more is refused unread")
     func bodyLimit() async throws {
         try await withAppleIDEmulator { apple in
-            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let siwa = try apple.makeClient()
             let failures = Recorder<String>()
             let routes = SignInWithAppleRouteCollection(
                 client: siwa, onSignIn: { _, _ in Response(status: .ok) },
@@ -161,27 +217,29 @@ struct VaporRoutesTests {
     @Test("over a real socket: the streamed callback completes, and a chunked body past the limit is refused")
     func liveServer() async throws {
         try await withAppleIDEmulator { apple in
-            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
-            let signIns = Recorder<SignInResult>()
-            let routes = SignInWithAppleRouteCollection(
-                client: siwa,
-                onSignIn: { result, _ in
-                    signIns.append(result)
-                    return Response(status: .ok)
-                })
+            let siwa = try apple.makeClient()
+            let (routes, signIns) = Self.recordingRoutes(siwa)
             try await withApp(configure: { try $0.register(collection: routes) }) { app in
                 try await app.asyncBoot()
                 try await app.server.start(address: .hostname("127.0.0.1", port: 0))
                 do {
                     let port = try #require(app.http.server.shared.localAddress?.port)
                     let url = "http://127.0.0.1:\(port)/auth/apple/callback"
-                    let location = try #require(try await app.testing().sendRequest(.GET, "/auth/apple").headers.first(name: .location))
+                    let start = try await app.testing().sendRequest(.GET, "/auth/apple")
+                    let location = try #require(start.headers.first(name: .location))
+                    let cookie = try #require(start.headers.first(name: .setCookie)?.split(separator: ";").first.map(String.init))
                     let body = try await Self.callbackBody(location: location, apple: apple)
 
+                    // A browser does follow the 303, but with the cookie: follow it by hand.
+                    let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+                    defer { _ = http.shutdown() }
                     let request = try HTTPClient.Request(url: url, method: .POST, headers: Self.formHeaders, body: .string(body))
-                    let callback = try await HTTPClient.shared.execute(request: request).get()
-                    #expect(callback.status == .ok)
-                    #expect(signIns.values.first?.user?.name?.firstName == "Emma")
+                    let callback = try await http.execute(request: request).get()
+                    #expect(callback.status == .seeOther)
+                    let completion = try #require(callback.headers.first(name: "Location"))
+                    let finish = try HTTPClient.Request(url: "http://127.0.0.1:\(port)" + completion, method: .GET, headers: ["Cookie": cookie])
+                    #expect(try await HTTPClient.shared.execute(request: finish).get().status == .ok)
+                    #expect(signIns.values.first?.profile?.name?.firstName == "Emma")
 
                     // Chunked: no Content-Length to refuse up front, so the streaming collector must stop it.
                     let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: 16 * 1024)
@@ -208,7 +266,7 @@ struct VaporRoutesTests {
     @Test("notifications: Apple's signed notification reaches the app; forged bodies are refused with 400")
     func notifications() async throws {
         try await withAppleIDEmulator { apple in
-            let siwa = try SignInWithAppleClient(configuration: apple.clientConfiguration())
+            let siwa = try apple.makeClient()
             let received = Recorder<AppleNotification>()
             let routes = SignInWithAppleRouteCollection(
                 client: siwa, onSignIn: { _, _ in Response(status: .ok) },
@@ -230,11 +288,29 @@ struct VaporRoutesTests {
                 #expect(notification.audience == apple.bundleID)
                 #expect(notification.events.map(\.type) == [.consentRevoked])
                 #expect(notification.events.first?.subject == "001234.abcdef.0001")
+
+                // Apple delivers again (or somebody replays it): 200, and the app is not called twice.
+                let again = try await tester.sendRequest(
+                    .POST, "/auth/apple/notifications", headers: json, body: ByteBuffer(string: #"{"payload":"\#(payload)"}"#))
+                #expect(again.status == .ok)
+                #expect(received.values.count == 1)
             }
         }
     }
 
     // MARK: - Helpers
+
+    /// Routes whose `onSignIn` records each result and answers 200.
+    static func recordingRoutes(_ siwa: SignInWithAppleClient) -> (SignInWithAppleRouteCollection, Recorder<SignInResult>) {
+        let signIns = Recorder<SignInResult>()
+        let routes = SignInWithAppleRouteCollection(
+            client: siwa,
+            onSignIn: { result, _ in
+                signIns.append(result)
+                return Response(status: .ok)
+            })
+        return (routes, signIns)
+    }
 
     static func queryValue(_ name: String, in url: String) throws -> String? {
         try #require(URLComponents(string: url)?.queryItems).first { $0.name == name }?.value

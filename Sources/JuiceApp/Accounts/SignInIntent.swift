@@ -1,12 +1,8 @@
 import Foundation
 import SQLKit
 
-/// What a Sign in with Apple round trip is for, and which browser started it, kept under the kit's
-/// single-use `state`.
-///
-/// Apple's `form_post` callback is a cross-site POST without Juice's cookies, so the state ties it
-/// to the click that started it but not to the browser: ``browserHash`` is checked when the sign-in
-/// completes, in a request that does carry the cookies (see ``PendingCompletion``).
+/// What a Sign in with Apple round trip is for, kept under the kit's single-use `state`. The kit
+/// binds the sign-in to the browser that started it and completes it only there.
 struct SignInIntent: Sendable, Hashable {
     enum Purpose: String, Sendable {
         /// Sign in or sign up.
@@ -19,8 +15,6 @@ struct SignInIntent: Sendable, Hashable {
     var accountID: String?
     /// The local page to return to.
     var next: String
-    /// SHA-256 of the `juice_browser` cookie of the browser that started the sign-in.
-    var browserHash: String
 }
 
 /// The sign-in intents table. Taking an intent deletes it: a replayed callback finds nothing.
@@ -36,9 +30,9 @@ struct SignInIntentStore: Sendable {
         try await sql.raw("DELETE FROM sign_in_intents WHERE expires_at <= \(bind: now)").run()
         try await sql.raw(
             """
-            INSERT INTO sign_in_intents (state_hash, purpose, account_id, next, browser_hash, expires_at)
+            INSERT INTO sign_in_intents (state_hash, purpose, account_id, next, expires_at)
             VALUES (\(bind: SecretToken.hash(state)), \(bind: intent.purpose.rawValue), \(bind: intent.accountID), \(bind: intent.next),
-                \(bind: intent.browserHash), \(bind: now + lifetime))
+                \(bind: now + lifetime))
             """
         ).run()
     }
@@ -48,7 +42,6 @@ struct SignInIntentStore: Sendable {
             var purpose: String
             var accountId: String?
             var next: String
-            var browserHash: String
             var expiresAt: Double
         }
         let row = try await sql.raw("DELETE FROM sign_in_intents WHERE state_hash = \(bind: SecretToken.hash(state)) RETURNING *")
@@ -56,6 +49,6 @@ struct SignInIntentStore: Sendable {
         guard let row, row.expiresAt > clock().timeIntervalSince1970, let purpose = SignInIntent.Purpose(rawValue: row.purpose) else {
             return nil
         }
-        return SignInIntent(purpose: purpose, accountID: row.accountId, next: row.next, browserHash: row.browserHash)
+        return SignInIntent(purpose: purpose, accountID: row.accountId, next: row.next)
     }
 }

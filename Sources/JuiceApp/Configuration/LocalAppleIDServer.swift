@@ -60,8 +60,8 @@ public struct LocalAppleIDServer: Sendable {
         .init(
             environment: .custom(baseURL: facts.server, issuers: facts.issuer.map { [$0] }),
             credentials: AppleCredentials(teamID: facts.team_id, keyID: facts.key_id, privateKeyPEM: privateKeyPEM),
-            clientID: facts.services_id, redirectURI: JuiceConfiguration.redirectURI(baseURL: juiceBaseURL),
-            audiences: [facts.services_id, facts.bundle_id],
+            primaryAppID: facts.bundle_id,
+            web: .init(servicesID: facts.services_id, redirectURI: JuiceConfiguration.redirectURI(baseURL: juiceBaseURL)),
             // Only the scopes Juice uses: the name to greet, the e-mail for receipts.
             scopes: [.name, .email])
     }

@@ -10,28 +10,14 @@ import SignInWithApple
 ///   that also has a password keeps it and loses the Apple link.
 /// - `email-disabled` / `email-enabled`: Juice stops / resumes mailing the relay address.
 ///
-/// Each notification is applied once: its `jti` is claimed first and kept until the notification
-/// expires, so a replay within those 24 hours is answered 200 without acting again (and a failure
-/// gives the claim back, so Apple's retry is applied).
+/// Each notification is applied once: the kit remembers its `jti` until it expires (in Juice's
+/// database), answers a replay 200 without calling this, and forgets the `jti` when this throws, so
+/// Apple's retry is applied.
 struct AppleNotifications: Sendable {
     let accounts: AccountStore
     let sessions: SessionStore
-    let seen: SeenNotifications
 
     func apply(_ notification: AppleNotification, logger: Logger) async throws {
-        guard try await seen.claim(notification.id, until: notification.replayWindowEnd) else {
-            logger.notice("Sign in with Apple notification already applied; ignoring the replay", metadata: ["jti": "\(notification.id)"])
-            return
-        }
-        do {
-            try await applyEvents(of: notification, logger: logger)
-        } catch {
-            try? await seen.release(notification.id)
-            throw error
-        }
-    }
-
-    private func applyEvents(of notification: AppleNotification, logger: Logger) async throws {
         for event in notification.events {
             logger.info("Sign in with Apple notification", metadata: ["type": "\(event.type.rawValue)", "jti": "\(notification.id)"])
             guard let account = try await accounts.account(appleSubject: event.subject) else { continue }

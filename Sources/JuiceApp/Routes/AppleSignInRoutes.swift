@@ -2,9 +2,9 @@ import Hummingbird
 import SignInWithApple
 import SignInWithAppleHummingbird
 
-/// Sign in with Apple: the button (a CSRF-protected POST that starts the round trip with an intent
-/// bound to the browser), the upgrade of a password account, the kit's callback and notification
-/// routes (without its GET start route), and the completion in the browser that started it.
+/// Sign in with Apple: the button (a CSRF-protected POST that starts the round trip, bound to the
+/// browser by the kit, with an intent), the upgrade of a password account, and the kit's callback,
+/// completion and notification routes (without its GET start route).
 struct AppleSignInRoutes: Sendable {
     let services: JuiceServices
 
@@ -16,22 +16,20 @@ struct AppleSignInRoutes: Sendable {
     func register(on router: Router<JuiceRequestContext>) {
         router.post("/signin/apple") { request, context in
             let form = try await FormInput.decode(StartForm.self, from: request, context: context)
-            return try await services.startAppleSignIn(.signIn, next: FormInput.localPath(form.next), context: context)
+            return try await services.startAppleSignIn(.signIn, next: FormInput.localPath(form.next), request: request)
         }
         router.post("/account/upgrade") { request, context in
             _ = try await FormInput.decode(CSRFOnlyForm.self, from: request, context: context)
             guard let account = context.account else { return JuiceServices.signInFirst(next: "/account") }
             guard !account.usesSignInWithApple else { return JuiceServices.redirect(to: "/account") }
-            return try await services.startAppleSignIn(.upgrade, accountID: account.id, next: "/account", context: context)
+            return try await services.startAppleSignIn(.upgrade, accountID: account.id, next: "/account", request: request)
         }
-        let callback = AppleCallback(services: services)
         let completion = AppleCompletion(services: services)
-        router.get(RouterPath(AppleCompletion.path)) { request, context in try await completion.complete(request, context: context) }
-        let notifications = AppleNotifications(accounts: services.accounts, sessions: services.sessions, seen: services.seenNotifications)
+        let notifications = AppleNotifications(accounts: services.accounts, sessions: services.sessions)
         SignInWithAppleRoutes<JuiceRequestContext>(
             client: services.siwa,
-            onSignIn: { result, _, context in try await callback.accept(result, context: context) },
-            onFailure: { error, _, context in try callback.failed(error, context: context) },
+            onSignIn: { result, _, context in try await completion.complete(result, context: context) },
+            onFailure: { error, _, context in try completion.failed(error, context: context) },
             onNotification: { notification, context in try await notifications.apply(notification, logger: context.logger) }
         ).register(on: router, start: nil)  // a GET start anyone could link to: Juice starts with a CSRF-checked POST
     }

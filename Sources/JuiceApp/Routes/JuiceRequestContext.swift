@@ -20,7 +20,4 @@ public struct JuiceRequestContext: RequestContext {
     /// The CSRF token of this browser: derived from a secret cookie that other sites can neither read
     /// nor set, so a form that carries it was rendered by Juice for this browser.
     var csrfToken: String { SecretToken.hash("csrf:" + browserToken) }
-
-    /// What a sign-in started in this browser is bound to: the SHA-256 of the browser cookie.
-    var browserBinding: String { SecretToken.hash(browserToken) }
 }

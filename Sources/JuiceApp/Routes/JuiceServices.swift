@@ -1,18 +1,17 @@
 import Foundation
 import Hummingbird
 import SignInWithApple
+import SignInWithAppleHummingbird
 
 /// Everything Juice's routes share: the stores, the kit's client, the pages and cookies.
 struct JuiceServices: Sendable {
     let accounts: AccountStore
     let sessions: SessionStore
     let intents: SignInIntentStore
-    let completions: PendingCompletionStore
     let links: LinkOfferStore
     let orders: OrderStore
     let passwords: PasswordHasher
     let passwordAttempts: PasswordAttemptThrottle
-    let seenNotifications: SeenNotifications
     let siwa: SignInWithAppleClient
     let pages: Pages
     let cookies: JuiceCookies
@@ -44,17 +43,13 @@ struct JuiceServices: Sendable {
         redirect(to: "/signin", query: [URLQueryItem(name: "next", value: next)])
     }
 
-    /// Redirects to Apple to sign in for `purpose`, kept under the kit's state with the hash of this
-    /// browser's cookie: only this browser can complete the sign-in.
+    /// Redirects to Apple to sign in for `purpose`, kept under the kit's state. The kit binds the
+    /// sign-in to this browser (its cookie), so only this browser can complete it.
     func startAppleSignIn(
-        _ purpose: SignInIntent.Purpose, accountID: String? = nil, next: String, context: JuiceRequestContext
+        _ purpose: SignInIntent.Purpose, accountID: String? = nil, next: String, request: Request
     ) async throws -> Response {
-        let pending = try await siwa.startSignIn()
-        let intent = SignInIntent(purpose: purpose, accountID: accountID, next: next, browserHash: context.browserBinding)
-        try await intents.save(intent, state: pending.state)
-        var response = Self.redirect(to: pending.url)
-        // A CSRF-checked form implies the cookie exists; should a start ever come without one, set it.
-        if context.browserTokenIsNew { response.setCookie(cookies.browser(context.browserToken)) }
+        let (response, pending) = try await siwa.start(for: request)
+        try await intents.save(SignInIntent(purpose: purpose, accountID: accountID, next: next), state: pending.state)
         return response
     }
 }

@@ -1,6 +1,6 @@
 /// Juice's tables, oldest version first. Append new versions; never edit an applied one.
 ///
-/// Sessions, orders, sign-in intents, pending completions and link offers belong to an account and
+/// Sessions, orders, sign-in intents and link offers belong to an account and
 /// go with it (`ON DELETE CASCADE`), so deleting an account is one statement. Dates are seconds since 1970.
 enum JuiceSchema {
     static let versions: [[String]] = [
@@ -97,6 +97,12 @@ enum JuiceSchema {
                 locked_until DOUBLE PRECISION
             )
             """,
+        ],
+        // Version 4: the kit binds sign-ins to the browser and keeps its entries and the notifications
+        // seen in its own table (SQLSignInWithAppleStorage); Juice's copies of both go.
+        [
+            "DROP TABLE IF EXISTS pending_completions",
+            "DROP TABLE IF EXISTS seen_notifications",
         ],
     ]
 }

@@ -58,6 +58,11 @@ public enum CallbackError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(String)
     /// The front-channel id_token and the token endpoint's id_token name different users.
     case subjectMismatch
+    /// The sign-in was started in another browser: a replayed callback (login CSRF), or a link
+    /// opened elsewhere. Nothing was signed in, and the authorization was revoked.
+    case otherBrowser
+    /// The completion link is unknown, expired or was already used.
+    case unknownCompletion
 
     public var description: String {
         switch self {
@@ -66,6 +71,8 @@ public enum CallbackError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingCode: "the callback carries no authorization code"
         case .malformed(let reason): "the callback is malformed: \(reason)"
         case .subjectMismatch: "the two identity tokens of the callback name different users"
+        case .otherBrowser: "the sign-in was started in another browser; nothing was signed in"
+        case .unknownCompletion: "the sign-in completion link is unknown, expired or was already used"
         }
     }
 

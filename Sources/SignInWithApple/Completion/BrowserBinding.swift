@@ -1,0 +1,48 @@
+import AppleIDProtocol
+import Crypto
+import Foundation
+
+/// The browser a sign-in belongs to: a random secret kept in a cookie of your site
+/// (``cookieName``, `HttpOnly`, `SameSite=Lax`), set when the sign-in starts.
+///
+/// Apple's `state` names a request, not a browser: anyone can take their own callback and replay it
+/// in someone else's browser, which would sign that person into the attacker's account (login
+/// CSRF). The kit keeps the hash of this secret with the started sign-in and completes it only in a
+/// request that presents the same secret.
+public struct BrowserBinding: Sendable, Hashable {
+    /// The cookie the kit's route helpers use.
+    public static let cookieName = "siwa_browser"
+
+    public let secret: String
+
+    /// - Throws: ``BrowserBindingError/tooShort`` for a secret of fewer than 22 characters (128 bits of base64).
+    public init(secret: String) throws {
+        guard secret.utf8.count >= 22 else { throw BrowserBindingError.tooShort }
+        self.secret = secret
+    }
+
+    /// A new binding with 256 random bits.
+    public static func random() -> BrowserBinding {
+        // randomToken() is 43 characters: always long enough.
+        try! BrowserBinding(secret: AuthorizationRequestBuilder.randomToken())
+    }
+
+    /// The hash kept with the sign-in.
+    var hash: String {
+        Base64URL.encode(Array(SHA256.hash(data: Data(("browser\u{0}" + secret).utf8))))
+    }
+
+    /// Whether `hash` is this binding's, compared in constant time.
+    func matches(_ hash: String) -> Bool {
+        let mine = Array(self.hash.utf8)
+        let theirs = Array(hash.utf8)
+        guard mine.count == theirs.count else { return false }
+        return zip(mine, theirs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+public enum BrowserBindingError: Error, Sendable, Hashable, CustomStringConvertible {
+    case tooShort
+
+    public var description: String { "a browser binding secret needs at least 22 characters of randomness (128 bits)" }
+}

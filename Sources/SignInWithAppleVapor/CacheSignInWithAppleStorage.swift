@@ -1,0 +1,42 @@
+import Foundation
+import SignInWithApple
+import Vapor
+
+/// A ``SignInWithAppleStorage`` on a Vapor cache (`app.cache`: memory, Redis, Fluent…). Share one
+/// cache between the app's instances and their sign-ins complete on any of them.
+///
+/// Vapor's `Cache` has no atomic "insert if absent" or "get and delete": two requests racing for one
+/// entry can both get it. The kit stays safe (Apple redeems a code once, and a completion still
+/// needs the browser that started it), but an entry is then single use only per request in
+/// sequence, not under concurrency. Where that matters, use `SQLSignInWithAppleStorage` (the
+/// `SignInWithAppleSQL` product) on the app's database. Bounding is the cache's.
+// Vapor's `Cache` is not declared Sendable; its implementations (the memory cache's lock, Redis's
+// and Fluent's connection pools) are used from every request's task, which is what this does too.
+public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Sendable {
+    struct Entry: Codable, Sendable {
+        var value: [UInt8]
+        var expiresAt: Date
+    }
+
+    public let cache: any Cache
+    /// Prepended to every key, to keep the kit's entries apart from the app's.
+    public let prefix: String
+
+    public init(cache: any Cache, prefix: String = "") {
+        self.cache = cache
+        self.prefix = prefix
+    }
+
+    public func insert(_ value: [UInt8], forKey key: String, expiresAt: Date, now: Date) async throws -> Bool {
+        if let existing = try await cache.get(prefix + key, as: Entry.self), existing.expiresAt > now { return false }
+        let seconds = max(1, Int(expiresAt.timeIntervalSince(now).rounded(.up)))
+        try await cache.set(prefix + key, to: Entry(value: value, expiresAt: expiresAt), expiresIn: .seconds(seconds))
+        return true
+    }
+
+    public func take(_ key: String) async throws -> StoredEntry? {
+        guard let entry = try await cache.get(prefix + key, as: Entry.self) else { return nil }
+        try await cache.delete(prefix + key)
+        return StoredEntry(value: entry.value, expiresAt: entry.expiresAt)
+    }
+}
