@@ -75,6 +75,7 @@ let package = Package(
             dependencies: [
                 "AppleIDProvider",
                 "AppleIDStore",
+                "SignInWithApple",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),

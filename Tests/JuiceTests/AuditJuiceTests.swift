@@ -47,8 +47,7 @@ struct AuditJuiceTests {
             let user = juice.apple.defaultUser
             _ = try await juice.browser.signInWithApple(as: user.appleID)
             let account = try #require(try await juice.account(email: user.email))
-            let appleAccount = try #require(try await juice.apple.provider.store.account(appleID: user.appleID))
-            try await juice.apple.provider.lifecycle.stopUsing(accountID: appleAccount.id, groupID: .init(rawValue: juice.apple.bundleID))
+            try await juice.apple.stopUsing(appleID: user.appleID)
             let notifications = try await juice.apple.takePendingNotifications()
             let notification = try #require(notifications.first)
             func deliver() async throws -> HTTPResponse.Status {
@@ -102,8 +101,7 @@ struct JuiceClockSkewTests {
     @Test("issue 14: a sign-in refused because the Apple ID server's clock is ahead says so, and how to fix it")
     func clockAhead() async throws {
         try await withJuice { juice in
-            let clock = try #require(juice.apple.provider.clock as? any AdjustableClock)
-            clock.advance(by: 301)
+            juice.apple.advanceClock(by: 301)  // the Apple ID server's clock only; Juice keeps its own
             let callback = try await juice.browser.approveAtApple(from: try await juice.browser.get("/signin"), as: juice.apple.defaultUser.appleID)
             let page = try await juice.browser.postCallback(callback)
             ErrorPageTests.expectHumanPage(page, title: "The clocks disagree")
@@ -114,7 +112,7 @@ struct JuiceClockSkewTests {
 
             // The failed completion gave the authorization back: after the reset, the retry is a first
             // authorization again, and Apple sends the name and e-mail once more.
-            clock.reset()
+            juice.apple.clock.reset()
             let retry = try await juice.browser.approveAtApple(from: try await juice.browser.get("/signin"), as: juice.apple.defaultUser.appleID)
             #expect(retry.user != nil, "the first authorization was not used up by the failure")
             #expect(try await juice.browser.postCallback(retry).status == .seeOther)

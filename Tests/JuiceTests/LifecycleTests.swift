@@ -18,9 +18,7 @@ struct LifecycleTests {
             #expect(try await juice.browser.get("/account").status == .ok)
             let account = try #require(try await juice.account(email: user.email))
             #expect(try await juice.sessions.count(accountID: account.id) == 1)
-
-            let appleAccount = try #require(try await juice.apple.provider.store.account(appleID: user.appleID))
-            try await juice.apple.provider.lifecycle.stopUsing(accountID: appleAccount.id, groupID: .init(rawValue: juice.apple.bundleID))
+            try await juice.apple.stopUsing(appleID: user.appleID)
             let delivered = try await juice.deliverNotifications()
             #expect(delivered.map(\.type) == ["consent-revoked"])
             #expect(delivered.first?.subject == account.appleSubject)
@@ -38,10 +36,8 @@ struct LifecycleTests {
             let user = juice.apple.defaultUser
             _ = try await juice.browser.signInWithApple(
                 as: user.appleID, choices: ConsentChoices(firstName: "Emma", lastName: "Apple", hideEmail: true))
-            let appleAccount = try #require(try await juice.apple.provider.store.account(appleID: user.appleID))
-            let teamID = juice.apple.teamID
 
-            try await juice.apple.provider.lifecycle.setRelayForwarding(accountID: appleAccount.id, teamID: .init(rawValue: teamID), enabled: false)
+            try await juice.apple.setEmailForwarding(false, for: user.appleID)
             #expect(try await juice.deliverNotifications().map(\.type) == ["email-disabled"])
             let off = try await juice.browser.get("/account")
             #expect(off.text.contains("We can't e-mail you right now (forwarding is off)"))
@@ -49,7 +45,7 @@ struct LifecycleTests {
                 decodingColumn: "email_forwarding", as: Bool.self)
             #expect(account == false)
 
-            try await juice.apple.provider.lifecycle.setRelayForwarding(accountID: appleAccount.id, teamID: .init(rawValue: teamID), enabled: true)
+            try await juice.apple.setEmailForwarding(true, for: user.appleID)
             #expect(try await juice.deliverNotifications().map(\.type) == ["email-enabled"])
             let on = try await juice.browser.get("/account")
             #expect(!on.text.contains("forwarding is off"))
@@ -106,8 +102,7 @@ struct LifecycleTests {
         try await withJuice { juice in
             let user = juice.apple.defaultUser
             _ = try await juice.browser.signInWithApple(as: user.appleID)
-            let appleAccount = try #require(try await juice.apple.provider.store.account(appleID: user.appleID))
-            try await juice.apple.provider.lifecycle.deleteAccount(accountID: appleAccount.id)
+            try await juice.apple.deleteAppleID(user.appleID)
             let delivered = try await juice.deliverNotifications()
             #expect(delivered.count == 1)
             #expect(delivered.first.map { $0.type == "account-delete" || $0.type == "account-deleted" } == true)
