@@ -88,3 +88,7 @@ extension AppleIDEmulator {
         return account.id
     }
 }
+
+/// What the user chooses on the consent page (name, and whether to hide the e-mail), for
+/// ``AppleIDEmulator/signIn(as:with:choices:scopes:)``: available with `import SignInWithAppleTesting` alone.
+public typealias ConsentChoices = AppleIDProvider.ConsentChoices
