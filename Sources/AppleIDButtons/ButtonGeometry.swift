@@ -28,7 +28,7 @@ struct ButtonGeometry {
         fontSize = max(6, Int((0.43 * height).rounded()))
         logoHeight = height * Self.logoShare(spec.layout == .left ? spec.logoSize : .medium)
         logoWidth = logoHeight * AppleLogo.width / AppleLogo.height
-        gap = 0.2 * Double(fontSize)
+        gap = 0.28 * Double(fontSize)
         rightMargin = (0.08 * width).rounded(.up)
         let leftMargin = spec.layout == .left ? (0.1 * height).rounded(.up) : rightMargin
         logoX = max(leftMargin, Double(spec.logoPosition) * scale)

@@ -112,18 +112,4 @@ struct ButtonRendererTests {
             try await Self.render(ButtonSpec(layout: .left, width: 300, height: 40, labelPosition: 120)), color: .black)
         #expect(try #require(far.max()) > (try #require(near.max())) + 40)
     }
-
-    @Test("without the fonts, the title falls back and the image is still drawn")
-    func missingFonts() async throws {
-        let renderer = try ButtonRenderer(
-            logger: Logger(label: "test"),
-            fontSources: [
-                .init(path: "/nonexistent/NotoSansArabic-Regular.ttf", package: "fonts-noto-core", purpose: "Arabic"),
-                .init(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", package: "fonts-dejavu-core", purpose: "fallback"),
-            ], cjkPath: "/nonexistent/cjk.ttc")
-        let spec = ButtonSpec(width: 200, height: 40, locale: try #require(ButtonLocale(rawValue: "ja_JP")))
-        let canvas = try #require(PNGCodec.decode(try await renderer.png(spec)))
-        #expect(canvas.width == 200)
-        #expect(!Self.inkColumns(canvas, color: .black).isEmpty)
-    }
 }

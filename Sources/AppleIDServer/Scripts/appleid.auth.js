@@ -224,14 +224,14 @@
       // The same geometry as the server's left-aligned image: margins kept, the label after the logo.
       var logoLeft = Math.max(Math.ceil(height / 10), logoPosition);
       var logoRight = logoLeft + share * height * settings.logo.width / settings.logo.height;
-      var labelLeft = Math.max(logoRight + 0.2 * 0.43 * height, labelPosition);
+      var labelLeft = Math.max(logoRight + 0.28 * 0.43 * height, labelPosition);
       button.innerHTML = logo;
       button.firstChild.style.marginLeft = logoLeft + "px";
       label.style.marginLeft = (labelLeft - logoRight).toFixed(1) + "px";
       button.appendChild(label);
     } else {
       button.innerHTML = logo;
-      label.style.marginLeft = (0.2 * 0.43 * height).toFixed(1) + "px";
+      label.style.marginLeft = (0.28 * 0.43 * height).toFixed(1) + "px";
       button.appendChild(label);
     }
     var start = function (event) {
