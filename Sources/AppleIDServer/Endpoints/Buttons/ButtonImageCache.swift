@@ -2,6 +2,7 @@ import AppleIDButtons
 
 /// Rendered button images kept in memory, least recently used first out, bounded by count and
 /// by bytes: the parameter space is large (37 locales × sizes × scales), what pages ask for is not.
+/// The default count holds the whole gallery (518 images), so reloading it does not re-render.
 actor ButtonImageCache {
     let maximumCount: Int
     let maximumBytes: Int
@@ -9,7 +10,7 @@ actor ButtonImageCache {
     private var recency: [ButtonSpec] = []
     private var bytes = 0
 
-    init(maximumCount: Int = 512, maximumBytes: Int = 16 << 20) {
+    init(maximumCount: Int = 1024, maximumBytes: Int = 16 << 20) {
         self.maximumCount = maximumCount
         self.maximumBytes = maximumBytes
     }
