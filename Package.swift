@@ -70,12 +70,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(
+            name: "AppleIDButtons",
+            dependencies: [
+                "CFreeType",
+                "CLibPNG",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "AppleIDServer",
             dependencies: [
                 "AppleIDProvider",
                 "AppleIDStore",
                 "SignInWithApple",
+                "AppleIDButtons",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -86,7 +97,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Templates"), .copy("Locales")]
+            resources: [.copy("Templates"), .copy("Locales"), .copy("Scripts")]
         ),
         .target(
             name: "SignInWithApple",
@@ -237,9 +248,14 @@ let package = Package(
             dependencies: ["AppleIDStore", "AppleIDProvider"]
         ),
         .testTarget(
+            name: "AppleIDButtonsTests",
+            dependencies: ["AppleIDButtons"]
+        ),
+        .testTarget(
             name: "AppleIDServerTests",
             dependencies: [
                 "AppleIDServer",
+                "AppleIDButtons",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,3 +1,4 @@
+import AppleIDButtons
 import AppleIDProtocol
 import AppleIDProvider
 import Hummingbird
@@ -74,6 +75,11 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     AccountEndpoints(provider: provider, renderer: renderer, cookies: cookies, developmentMode: options.developmentMode).register(on: router)
     AdminEndpoints(provider: provider, adminToken: options.adminToken).register(on: router)
     OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
+    try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
+    ButtonEndpoints(
+        renderer: try ButtonRenderer(logger: Logger(label: "AppleIDServer.buttons")), cache: ButtonImageCache(), pages: renderer,
+        random: provider.random
+    ).register(on: router)
     LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)
         .register(on: router)
     if let playground = options.playground {

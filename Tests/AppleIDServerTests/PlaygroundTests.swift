@@ -102,3 +102,72 @@ struct WebMessageTests {
         }
     }
 }
+
+@Suite("web_message answers: frame_id and Cancel")
+struct WebMessageCancelTests {
+    /// The `oauthDone` message of a web_message page, and the origin it is posted to.
+    static func message(_ html: String) throws -> (message: [String: Any], origin: String) {
+        let match = try #require(html.firstMatch(of: #/postMessage\((".*"), "([^"]*)"\);/#))
+        let unescaped = String(match.1).replacingOccurrences(of: "\\u003c", with: "<").replacingOccurrences(of: "\\u003e", with: ">")
+            .replacingOccurrences(of: "\\u0026", with: "&")
+        let text = try JSONDecoder().decode(String.self, from: Data(unescaped.utf8))
+        return (try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]), String(match.2))
+    }
+
+    static func authorizeURI(state: String) -> String {
+        "/auth/authorize?"
+            + Form.encode([
+                ("client_id", TestServer.servicesID.rawValue), ("redirect_uri", TestServer.redirectURI), ("response_type", "code id_token"),
+                ("response_mode", "web_message"), ("state", state), ("frame_id", "0f6f2f1e-0b7e-4c57-9d5e-6f3c2b1a0d9e"), ("m", "11"),
+                ("v", "1.5.6"),
+            ])
+    }
+
+    @Test("Cancel on the sign-in page posts user_cancelled_authorize with state and frame_id to the redirect URI's origin")
+    func cancelSignIn() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            let page = try await browser.get(Self.authorizeURI(state: "s-popup"))
+            let csrf = try #require(HTML.hiddenInputs(page.text)["csrf"])
+            let result = try await browser.post(try #require(HTML.formAction(page.text)), form: [("csrf", csrf), ("action", "cancel")])
+            let (message, origin) = try Self.message(result.text)
+            #expect(origin == "https://juice.example.com")
+            #expect(message["method"] as? String == "oauthDone")
+            #expect(message["frame_id"] as? String == "0f6f2f1e-0b7e-4c57-9d5e-6f3c2b1a0d9e")
+            #expect(message["data"] as? [String: String] == ["error": "user_cancelled_authorize"])
+        }
+    }
+
+    @Test("Cancel on the consent page is user_cancelled_authorize too")
+    func cancelConsent() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            let page = try await browser.get(Self.authorizeURI(state: "s-consent"))
+            let action = try #require(HTML.formAction(page.text))
+            let csrf = try #require(HTML.hiddenInputs(page.text)["csrf"])
+            let twoFactor = try await browser.post(
+                action,
+                form: [("csrf", csrf), ("action", "sign-in"), ("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
+            let code = try #require(HTML.element(id: "development-code", in: twoFactor.text))
+            let consent = try await browser.post(action, form: [("csrf", csrf), ("action", "verify"), ("code", code)])
+            #expect(consent.text.contains(#"value="approve""#))
+            let result = try await browser.post(action, form: [("csrf", csrf), ("action", "cancel")])
+            let (message, origin) = try Self.message(result.text)
+            #expect(origin == "https://juice.example.com")
+            #expect(message["data"] as? [String: String] == ["error": "user_cancelled_authorize"])
+        }
+    }
+
+    @Test("a successful popup answer carries the request's frame_id")
+    func frameID() async throws {
+        let server = try await TestServer.make(autoApprove: TestServer.maria.appleID)
+        try await server.app.test(.router) { client in
+            let page = try await client.execute(uri: Self.authorizeURI(state: "s-ok"), method: .get)
+            let (message, _) = try Self.message(page.text)
+            #expect(message["frame_id"] as? String == "0f6f2f1e-0b7e-4c57-9d5e-6f3c2b1a0d9e")
+            #expect((message["data"] as? [String: Any])?["authorization"] != nil)
+        }
+    }
+}

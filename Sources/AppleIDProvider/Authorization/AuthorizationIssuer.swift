@@ -69,7 +69,8 @@ struct AuthorizationIssuer: Sendable {
         }
         if let state = request.state { parameters.append(("state", state)) }
         if let user { parameters.append(("user", try user.jsonString())) }
-        return AuthorizationResponse(redirectURI: request.redirectURI, responseMode: request.responseMode, parameters: parameters)
+        return AuthorizationResponse(
+            redirectURI: request.redirectURI, responseMode: request.responseMode, parameters: parameters, frameID: request.frameID)
     }
 
     /// The migrated user's transfer identifier while the group's latest transfer to `teamID` is in

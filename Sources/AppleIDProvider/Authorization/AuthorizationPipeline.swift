@@ -33,14 +33,16 @@ struct AuthorizationPipeline: Sendable {
                 return .redirectedError(
                     error.redirectable(),
                     AuthorizationResponse.error(
-                        error, redirectURI: context.redirectURI, responseMode: context.responseMode, state: request.state))
+                        error, redirectURI: context.redirectURI, responseMode: context.responseMode, state: request.state,
+                        frameID: request.frameID))
             }
         }
-        return .valid(
-            ValidatedAuthorization(
-                clientID: client.id, teamID: client.teamID, groupID: client.groupID, redirectURI: context.redirectURI,
-                includesIDToken: context.responseType.includesIDToken, responseMode: context.responseMode,
-                scopes: context.scopes, state: request.state, nonce: request.nonce, codeChallenge: request.codeChallenge))
+        var validated = ValidatedAuthorization(
+            clientID: client.id, teamID: client.teamID, groupID: client.groupID, redirectURI: context.redirectURI,
+            includesIDToken: context.responseType.includesIDToken, responseMode: context.responseMode,
+            scopes: context.scopes, state: request.state, nonce: request.nonce, codeChallenge: request.codeChallenge)
+        validated.frameID = request.frameID
+        return .valid(validated)
     }
 }
 
@@ -55,9 +57,11 @@ public enum AuthorizationValidation: Sendable {
 
 extension AuthorizationResponse {
     /// An error answer (`error`, then `state`) for the redirect URI.
-    static func error(_ error: OAuthError, redirectURI: String, responseMode: ResponseMode, state: String?) -> AuthorizationResponse {
+    static func error(
+        _ error: OAuthError, redirectURI: String, responseMode: ResponseMode, state: String?, frameID: String? = nil
+    ) -> AuthorizationResponse {
         var parameters: [(name: String, value: String)] = [("error", error.code.rawValue)]
         if let state { parameters.append(("state", state)) }
-        return AuthorizationResponse(redirectURI: redirectURI, responseMode: responseMode, parameters: parameters)
+        return AuthorizationResponse(redirectURI: redirectURI, responseMode: responseMode, parameters: parameters, frameID: frameID)
     }
 }

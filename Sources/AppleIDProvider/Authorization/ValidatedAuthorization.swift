@@ -15,6 +15,9 @@ public struct ValidatedAuthorization: Codable, Sendable, Hashable {
     public var codeChallenge: String?
     /// A native app's authorization: its code is redeemed without `redirect_uri` (spec §4.1).
     public var isNative: Bool
+    /// Apple JS's popup id (`frame_id`), echoed in the `web_message` answer so the script can tell
+    /// its own popup's answer from any other (spec §13.2).
+    public var frameID: String?
 
     public init(
         clientID: ClientID, teamID: TeamID, groupID: ClientID, redirectURI: String, includesIDToken: Bool,
@@ -44,17 +47,20 @@ public struct AuthorizationResponse: Sendable, Hashable {
     public var responseMode: ResponseMode
     /// Ordered wire parameters (`code`, `id_token`, `state`, `user`, or `error`, `state`).
     public var parameters: [(name: String, value: String)]
+    /// The request's `frame_id`, for the `web_message` answer only (never a redirect parameter).
+    public var frameID: String?
 
-    public init(redirectURI: String, responseMode: ResponseMode, parameters: [(name: String, value: String)]) {
+    public init(redirectURI: String, responseMode: ResponseMode, parameters: [(name: String, value: String)], frameID: String? = nil) {
         self.redirectURI = redirectURI
         self.responseMode = responseMode
         self.parameters = parameters
+        self.frameID = frameID
     }
 
     public subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
 
     public static func == (lhs: AuthorizationResponse, rhs: AuthorizationResponse) -> Bool {
-        lhs.redirectURI == rhs.redirectURI && lhs.responseMode == rhs.responseMode
+        lhs.redirectURI == rhs.redirectURI && lhs.responseMode == rhs.responseMode && lhs.frameID == rhs.frameID
             && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
             && lhs.parameters.map(\.value) == rhs.parameters.map(\.value)
     }
@@ -62,6 +68,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(redirectURI)
         hasher.combine(responseMode)
+        hasher.combine(frameID)
         for parameter in parameters {
             hasher.combine(parameter.name)
             hasher.combine(parameter.value)

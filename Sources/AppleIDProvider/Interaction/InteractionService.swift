@@ -131,7 +131,9 @@ public struct InteractionService: Sendable {
         try await store.deleteInteraction(id: interaction.id)
         let request = interaction.request
         return .finished(
-            .error(.userCancelled, redirectURI: request.redirectURI, responseMode: request.responseMode, state: request.state))
+            .error(
+                .userCancelled, redirectURI: request.redirectURI, responseMode: request.responseMode, state: request.state,
+                frameID: request.frameID))
     }
 
     private func stageAfterAuthentication(accountID: String, groupID: ClientID) async throws -> Interaction.Stage {

@@ -87,7 +87,8 @@ struct AuthorizationDelivery {
     }
 }
 
-/// The `data` of Apple JS's `oauthDone` message (spec §13.3).
+/// Apple JS's `oauthDone` message (spec §13.3), with the request's `frame_id` beside `data` so the
+/// script accepts only its own popup's answer.
 private struct WebMessage: Encodable {
     struct Authorization: Encodable {
         var code: String?
@@ -107,9 +108,17 @@ private struct WebMessage: Encodable {
     }
 
     let method = "oauthDone"
+    let frameID: String?
     let data: Data
 
+    enum CodingKeys: String, CodingKey {
+        case method
+        case frameID = "frame_id"
+        case data
+    }
+
     init(_ answer: AuthorizationResponse) {
+        frameID = answer.frameID
         if let error = answer["error"] {
             data = Data(authorization: nil, user: nil, error: error)
         } else {

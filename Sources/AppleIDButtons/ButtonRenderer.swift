@@ -1,0 +1,88 @@
+import CFreeType
+import Logging
+
+/// Draws Sign in with Apple buttons as PNG images (spec §14): the rounded background, the
+/// optional border, the Apple logo and the localized title. FreeType is not thread-safe, so the
+/// fonts live in this actor.
+public actor ButtonRenderer {
+    private let fonts: FontLibrary
+
+    /// Opens the fonts once; missing ones are logged here, once.
+    public init(logger: Logger) throws {
+        fonts = try FontLibrary(logger: logger)
+    }
+
+    /// With other font files (tests: missing ones).
+    init(logger: Logger, fontSources: [FontLibrary.Source], cjkPath: String) throws {
+        fonts = try FontLibrary(sources: fontSources, cjkPath: cjkPath, logger: logger)
+    }
+
+    /// The title laid out at `pixelSize`, for tests of mark placement.
+    func layout(_ text: String, locale: ButtonLocale, pixelSize: Int) -> TextLayout {
+        TextLayout(text: text, locale: locale, pixelSize: pixelSize, fonts: fonts)
+    }
+
+    /// The button as a PNG.
+    public func png(_ spec: ButtonSpec) throws -> [UInt8] {
+        try PNGCodec.encode(canvas(spec))
+    }
+
+    /// The button's pixels.
+    public func canvas(_ spec: ButtonSpec) -> Canvas {
+        let width = spec.pixelWidth
+        let height = spec.pixelHeight
+        var canvas = Canvas(width: width, height: height)
+        let (fill, ink): (Canvas.RGB, Canvas.RGB) = spec.color == .black ? (.black, .white) : (.white, .black)
+        let radius = Double(spec.borderRadius) / 100 * Double(height)
+        let outer = VectorPath.roundedRectangle(x: 0, y: 0, width: Double(width), height: Double(height), radius: radius)
+        var inner: [UInt8]?
+        if spec.border {
+            let line = Double(spec.scale)
+            inner = VectorPath.roundedRectangle(
+                x: line, y: line, width: Double(width) - 2 * line, height: Double(height) - 2 * line, radius: max(0, radius - line)
+            ).coverage(width: width, height: height, library: fonts.library)
+        }
+        canvas.fill(outer: outer.coverage(width: width, height: height, library: fonts.library), inner: inner, fill: fill, border: .black)
+
+        let layout = ButtonGeometry(spec: spec)
+        if spec.layout == .logo {
+            drawLogo(on: &canvas, x: (Double(width) - layout.logoWidth) / 2, height: layout.logoHeight, color: ink)
+            return canvas
+        }
+        var fontSize = layout.fontSize
+        var text = TextLayout(text: spec.locale.text(spec.title), locale: spec.locale, pixelSize: fontSize, fonts: fonts)
+        for _ in 0..<4 {
+            let needed = layout.textStart + Double(Self.inkWidth(text)) + layout.rightMargin
+            guard needed > Double(width), fontSize > 6 else { break }
+            let room = Double(width) - layout.textStart - layout.rightMargin
+            fontSize = max(6, Int(Double(fontSize) * room / Double(max(1, Self.inkWidth(text)))))
+            text = TextLayout(text: spec.locale.text(spec.title), locale: spec.locale, pixelSize: fontSize, fonts: fonts)
+        }
+        let textWidth = Double(Self.inkWidth(text))
+        var logoX = layout.logoX
+        var textX = layout.textStart
+        if spec.layout == .center {
+            let group = layout.logoWidth + layout.gap + textWidth
+            logoX = (Double(width) - group) / 2
+            textX = logoX + layout.logoWidth + layout.gap
+        }
+        drawLogo(on: &canvas, x: logoX, height: layout.logoHeight, color: ink)
+        let baseline = Int((Double(height) / 2 + 0.36 * Double(fontSize)).rounded())
+        let penX = Int(textX.rounded()) - (text.inkExtent?.lowerBound ?? 0)
+        for glyph in text.glyphs {
+            canvas.paint(mask: glyph.pixels, maskWidth: glyph.width, x: penX + glyph.x, y: baseline - glyph.top, color: ink)
+        }
+        return canvas
+    }
+
+    private func drawLogo(on canvas: inout Canvas, x: Double, height logoHeight: Double, color: Canvas.RGB) {
+        let top = (Double(canvas.height) - logoHeight) / 2
+        let path = AppleLogo.path.transformed(scale: logoHeight / AppleLogo.height, dx: x, dy: top)
+        let mask = path.coverage(width: canvas.width, height: canvas.height, library: fonts.library)
+        canvas.paint(mask: mask, maskWidth: canvas.width, x: 0, y: 0, color: color)
+    }
+
+    private static func inkWidth(_ text: TextLayout) -> Int {
+        text.inkExtent.map { $0.upperBound - $0.lowerBound } ?? 0
+    }
+}

@@ -1,0 +1,40 @@
+import AppleIDButtons
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Apple's button image endpoints (spec §14): `GET /appleid/button` (centre-aligned), `/left`
+/// and `/logo`, answering a PNG of `width×scale` by `height×scale` pixels, or 404 with a JSON body
+/// for an invalid parameter; and `/appleid/button/gallery`, every variant beside the JS button.
+struct ButtonEndpoints {
+    let renderer: ButtonRenderer
+    let cache: ButtonImageCache
+    let pages: PageRenderer
+    let random: any RandomSource
+
+    func register(on router: Router<AppleIDRequestContext>) {
+        router.get("/appleid/button") { request, _ in try await image(request, layout: .center) }
+        router.get("/appleid/button/left") { request, _ in try await image(request, layout: .left) }
+        router.get("/appleid/button/logo") { request, _ in try await image(request, layout: .logo) }
+        router.get("/appleid/button/gallery") { request, _ in
+            let locales = request.uri.queryParameters.get("locale").flatMap(ButtonLocale.init(rawValue:)).map { [$0] } ?? ButtonLocale.all
+            let nonce = random.hex(bytes: 16)
+            return try pages.render(ButtonGallery(locales: locales, scriptNonce: nonce), template: "button_gallery", scriptNonce: nonce)
+        }
+    }
+
+    private func image(_ request: Request, layout: ButtonSpec.Layout) async throws -> Response {
+        let spec: ButtonSpec
+        do throws(ButtonQuery.Invalid) {
+            spec = try ButtonQuery(request).spec(for: layout)
+        } catch {
+            let body = try JSONEncoder().encode(error)
+            return Response(
+                status: .notFound, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        let renderer = self.renderer
+        let png = try await cache.image(spec) { try await renderer.png($0) }
+        return EntityTag.respond(to: request, body: png, contentType: "image/png", maxAge: 86_400)
+    }
+}
