@@ -10,8 +10,9 @@ struct AdminTransferEndpoints {
     struct TeamOrder: Decodable {
         var teamID: String?
         var name: String?
+        var kind: String?
         enum CodingKeys: String, CodingKey {
-            case name
+            case name, kind
             case teamID = "team_id"
         }
     }
@@ -50,9 +51,12 @@ struct AdminTransferEndpoints {
             if let id = order.teamID, id.count != 10 || !id.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
                 return AdminEndpoints.explained(.invalidRequest("team_id is 10 upper-case letters and digits"))
             }
+            guard let kind = TeamKind(rawValue: order.kind ?? TeamKind.organization.rawValue) else {
+                return AdminEndpoints.explained(.invalidRequest("kind is individual or organization"))
+            }
             do {
-                let team = try await provider.registerTeam(id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team")
-                return try AdminEndpoints.json(["team_id": team.id.rawValue, "name": team.name])
+                let team = try await provider.registerTeam(id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team", kind: kind)
+                return try AdminEndpoints.json(["team_id": team.id.rawValue, "name": team.name, "kind": team.kind.rawValue])
             } catch StoreError.conflict(let what) {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: what))
             }
