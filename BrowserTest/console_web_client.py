@@ -10,7 +10,6 @@ refusal. Every console page is saved as a PNG in --out.
 Usage: console_web_client.py --siwa URL --siwa-data-dir DIR --out DIR
 """
 import argparse
-import base64
 import hashlib
 import hmac
 import http.server
@@ -107,6 +106,9 @@ class Console:
 
     def shot(self, name):
         self.count += 1
+        # The whole page: the window grows to the document's height for the picture.
+        height = self.driver.execute_script("return document.documentElement.scrollHeight")
+        self.driver.set_window_size(1000, max(900, min(int(height) + 120, 3000)))
         path = os.path.join(self.out, f"console-{self.count:02d}-{name}.png")
         self.driver.save_screenshot(path)
         print(f"console test: {path}")
@@ -127,8 +129,9 @@ class Console:
 
 
 def totp(secret, at=None):
-    """RFC 6238 with SHA-1, 30-second steps, six digits: the code the page showed, for the current step."""
-    key = base64.b32decode(secret.upper() + "=" * (-len(secret) % 8))
+    """RFC 6238 with SHA-1, 30-second steps, six digits, keyed as the server keys it (HummingbirdOTP: the
+    secret's UTF-8 bytes): the code the page shows, for the current step."""
+    key = secret.encode()
     digest = hmac.new(key, struct.pack(">Q", int(at or time.time()) // 30), hashlib.sha1).digest()
     offset = digest[-1] & 0x0F
     return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000)
