@@ -103,3 +103,22 @@ struct ConsoleKeyAndRequestPageTests {
         }
     }
 }
+
+@Suite("Admin API: the console's operations for scripts")
+struct ConsoleAdminTests {
+    @Test("POST /admin/keys/{kid}/revoke revokes as the console does; an unknown key is a 404")
+    func revokeKey() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            let secret = try await server.clientSecret()
+            #expect(try await RP.revoke(client, token: "unknown", secret: secret).status == .ok)
+            let revoked = try await client.execute(uri: "/admin/keys/\(TestServer.keyID)/revoke", method: .post, headers: RP.adminHeaders)
+            #expect(revoked.status == .noContent)
+            #expect(try await server.provider.store.developerKey(TestServer.keyID)?.revokedAt == server.clock.now())
+            #expect(try await RP.revoke(client, token: "unknown", secret: secret).status == .badRequest)
+            let unknown = try await client.execute(uri: "/admin/keys/NOSUCHKEY1/revoke", method: .post, headers: RP.adminHeaders)
+            #expect(unknown.status == .notFound)
+            #expect(try await client.execute(uri: "/admin/keys/\(TestServer.keyID)/revoke", method: .post).status == .unauthorized)
+        }
+    }
+}

@@ -72,6 +72,11 @@ struct AdminTransferEndpoints {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: error.description))
             }
         }
+        // Revokes a key as the console's Keys page does: its client secrets are refused from now on.
+        admin.post("/keys/:kid/revoke") { _, context in
+            let kid = KeyID(rawValue: try context.parameters.requireDecoded("kid"))
+            return try await AdminClientEndpoints.answer { _ = try await provider.revokeKey(kid, teamID: nil) }
+        }
         admin.post("/transfers") { request, context in
             let order = try await request.decode(as: TransferOrder.self, context: context)
             do {
