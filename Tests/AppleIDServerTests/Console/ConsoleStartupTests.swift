@@ -12,14 +12,8 @@ struct ConsoleStartupTests {
     @Test("the first start seeds a demo developer of the demo team, prints it and writes it to demo.json; a demo.json without one gets one")
     func demoDeveloper() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-console-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (store, shutdown) = try await SQLStore.sqlite(path: directory.appendingPathComponent("siwa.sqlite").path, logger: Logger(label: "test"))
-        var configuration = ProviderConfiguration(issuer: "http://127.0.0.1:8080")
-        configuration.passwordHashCost = 4
-        let provider = try await AppleIDProvider.start(
-            configuration: configuration, store: store, clock: ManualClock(Fixtures.now), random: SeededRandomSource(seed: "console"),
-            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys))
+        let (_, shutdown, provider) = try await StartupTests.freshServer(in: directory, seed: "console")
         let files = DemoFiles(directory: directory)
         let (facts, _) = try await ServerBootstrap.prepareDemo(provider: provider, settings: ServeSettings(), files: files)
         let developer = try #require(facts.developer)
