@@ -111,4 +111,8 @@ extension SQLStore: ConsoleStore {
     public func deleteConsoleSession(idHash: String) async throws {
         try await delete(from: ConsoleSessionRow.table, where: "id_hash", equals: idHash)
     }
+
+    public func purgeConsoleSessions(expiredBefore date: Date) async throws -> Int {
+        try await db.raw("DELETE FROM console_sessions WHERE expires_at < \(bind: date.sqlSeconds) RETURNING id_hash").all().count
+    }
 }

@@ -77,6 +77,14 @@ extension StoreConformanceTests {
             #expect(try await store.consoleSession(idHash: "hash") == session)
             try await store.deleteConsoleSession(idHash: "hash")
             #expect(try await store.consoleSession(idHash: "hash") == nil)
+            var later = session
+            later.idHash = "later"
+            later.expiresAt = session.expiresAt.addingTimeInterval(60)
+            try await store.save(session)
+            try await store.save(later)
+            #expect(try await store.purgeConsoleSessions(expiredBefore: session.expiresAt.addingTimeInterval(1)) == 1)
+            #expect(try await store.consoleSession(idHash: "hash") == nil)
+            #expect(try await store.consoleSession(idHash: "later") == later)
         }
     }
 

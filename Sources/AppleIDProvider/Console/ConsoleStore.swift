@@ -31,6 +31,8 @@ public protocol ConsoleStore: Sendable {
     func save(_ session: ConsoleSession) async throws
     func consoleSession(idHash: String) async throws -> ConsoleSession?
     func deleteConsoleSession(idHash: String) async throws
+    /// Deletes the sessions that expired before `date`; returns how many.
+    func purgeConsoleSessions(expiredBefore date: Date) async throws -> Int
 }
 
 /// A person who signs in to the console. Belongs to one or more teams.

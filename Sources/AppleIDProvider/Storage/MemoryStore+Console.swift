@@ -84,6 +84,14 @@ extension MemoryStore: ConsoleStore {
     public func consoleSession(idHash: String) async throws -> ConsoleSession? { state.withLock { $0.console.sessions[idHash] } }
 
     public func deleteConsoleSession(idHash: String) async throws { state.withLock { $0.console.sessions[idHash] = nil } }
+
+    public func purgeConsoleSessions(expiredBefore date: Date) async throws -> Int {
+        state.withLock { state in
+            let expired = state.console.sessions.filter { $0.value.expiresAt < date }.keys
+            for key in expired { state.console.sessions[key] = nil }
+            return expired.count
+        }
+    }
 }
 
 extension MemoryStore: RequestLogStore {
