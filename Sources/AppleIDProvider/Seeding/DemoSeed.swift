@@ -111,9 +111,10 @@ public struct DemoSeed: Sendable {
         let store = provider.store
         let teamID = try await provider.registerTeam(name: "Juice Demo Team").id
         try await store.save(AppGroup(primaryAppID: bundleID, teamID: teamID, displayName: "Juice"))
-        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID))
+        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID, description: "Juice"))
         try await store.save(
-            RegisteredClient(id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: returnURLs))
+            RegisteredClient(
+                id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: returnURLs, description: "Juice on the web"))
         let (key, privateKeyPEM) = try await provider.registerKey(teamID: teamID, primaryAppID: bundleID)
         let keyID = key.id
 
