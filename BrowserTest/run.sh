@@ -3,9 +3,12 @@
 # and drives Juice's sign-in through the Apple ID pages in headless Chromium (BrowserTest/juice_signin.py).
 # The screenshot of the signed-in page is saved to .build/artifacts/juice-signed-in.png.
 # Then BrowserTest/apple_id_pages.py screenshots every Apple ID page of siwa in two locales
-# (PAGE_LOCALES, default en,cs) into .build/artifacts/pages/. Last, BrowserTest/signin_js.py drives the server's
+# (PAGE_LOCALES, default en,cs) into .build/artifacts/pages/. Then BrowserTest/signin_js.py drives the server's
 # Sign in with Apple JS from a relying-party page of its own (Apple's documentation page among them) and
 # screenshots the button gallery into .build/artifacts/button-gallery*.png.
+# Last, BrowserTest/console_web_client.py follows the talk in the developer console (/console): a new
+# Services ID whose Return URL is the script's own page, a key downloaded once, a sign-in through it,
+# and the Requests page explaining a wrong client secret; its screenshots go to .build/artifacts/console/.
 #
 # Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, READY_TIMEOUT (seconds, default 120),
 # TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1.
@@ -77,6 +80,12 @@ fi
 if [ "$status" -eq 0 ]; then
     timeout "$((TEST_TIMEOUT * 2))" "$PYTHON" BrowserTest/signin_js.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
         --artifacts "$PWD/.build/artifacts"
+    status=$?
+fi
+if [ "$status" -eq 0 ]; then
+    rm -rf "$PWD/.build/artifacts/console"
+    timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/console_web_client.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
+        --out "$PWD/.build/artifacts/console"
     status=$?
 fi
 if [ "$status" -ne 0 ]; then

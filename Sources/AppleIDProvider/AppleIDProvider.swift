@@ -70,9 +70,10 @@ public final class AppleIDProvider: Sendable {
     public func validate(_ request: AuthorizationRequest) async throws -> AuthorizationValidation {
         let validation = try await pipeline.validate(request)
         switch validation {
-        case .valid: break
+        case .valid: await logRequest(.authorize, clientID: request.clientID, refusal: nil)
         case .rejected(let error), .redirectedError(let error, _):
             logger.info("authorize refused", metadata: ["client_id": "\(request.clientID ?? "-")", "reason": "\(error.reason)"])
+            await logRequest(.authorize, clientID: request.clientID, refusal: error)
         }
         return validation
     }
@@ -134,6 +135,9 @@ public final class AppleIDProvider: Sendable {
         switch result {
         case .success: outcome = "ok"
         case .failure(let error): outcome = error.code.rawValue
+        }
+        if let logged = RequestLogEntry.Endpoint(rawValue: endpoint) {
+            await logRequest(logged, clientID: clientID, refusal: result.failure)
         }
         // Bounded labels: the endpoint and the OAuth error code (the precise reason stays in the log).
         Counter(label: "siwa_oauth_answers_total", dimensions: [("endpoint", endpoint), ("outcome", outcome)], factory: metrics).increment()

@@ -35,6 +35,13 @@ public struct ProviderConfiguration: Sendable {
     public var accountDeletionEvent: NotificationEventType = .accountDelete
     /// Accepts TOTP codes of the previous and next 30-second step as well.
     public var secondFactorWindowSteps: Int = 1
+    /// Development mode: the console accepts `http://127.0.0.1` and `http://localhost` Return URLs
+    /// (marked development-only), which Apple's portal refuses.
+    public var developmentMode: Bool = false
+    /// How long a developer stays signed in to the console.
+    public var consoleSessionLifetime: TimeInterval = 12 * 3600
+    /// Requests kept per client for the console's Requests page.
+    public var requestLogLength: Int = 50
 
     public init(issuer: String) { self.issuer = issuer }
 

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import Foundation
 import SQLKit
 
 extension SQLStore: RegistryStore {
@@ -40,13 +41,17 @@ struct TeamRow: Codable, Sendable {
     static let table = "teams"
     var id: String
     var name: String
+    var kind: String
 
     init(_ team: DeveloperTeam) {
         id = team.id.rawValue
         name = team.name
+        kind = team.kind.rawValue
     }
 
-    func team() -> DeveloperTeam { DeveloperTeam(id: TeamID(rawValue: id), name: name) }
+    func team() throws -> DeveloperTeam {
+        DeveloperTeam(id: TeamID(rawValue: id), name: name, kind: try .decoded(kind, table: Self.table, column: "kind"))
+    }
 }
 
 struct AppGroupRow: Codable, Sendable {
@@ -88,9 +93,12 @@ struct ClientRow: Codable, Sendable {
     var returnURLs: String
     /// JSON object (``ClientQuirks``).
     var quirks: String
+    var description: String
+    /// JSON array of strings.
+    var domains: String
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, quirks
+        case id, kind, quirks, description, domains
         case teamID = "team_id"
         case groupID = "group_id"
         case returnURLs = "return_urls"
@@ -103,6 +111,8 @@ struct ClientRow: Codable, Sendable {
         groupID = client.groupID.rawValue
         returnURLs = try JSONColumn.encode(client.returnURLs)
         quirks = try JSONColumn.encode(client.quirks)
+        description = client.description
+        domains = try JSONColumn.encode(client.domains)
     }
 
     func client() throws -> RegisteredClient {
@@ -112,7 +122,9 @@ struct ClientRow: Codable, Sendable {
             teamID: TeamID(rawValue: teamID),
             groupID: ClientID(rawValue: groupID),
             returnURLs: try JSONColumn.decode([String].self, from: returnURLs),
-            quirks: try JSONColumn.decode(ClientQuirks.self, from: quirks)
+            quirks: try JSONColumn.decode(ClientQuirks.self, from: quirks),
+            description: description,
+            domains: try JSONColumn.decode([String].self, from: domains)
         )
     }
 }
@@ -123,12 +135,14 @@ struct DeveloperKeyRow: Codable, Sendable {
     var teamID: String
     var primaryAppID: String
     var publicKeyPEM: String
+    var revokedAt: Double?
 
     enum CodingKeys: String, CodingKey {
         case id
         case teamID = "team_id"
         case primaryAppID = "primary_app_id"
         case publicKeyPEM = "public_key_pem"
+        case revokedAt = "revoked_at"
     }
 
     init(_ key: DeveloperKey) {
@@ -136,12 +150,13 @@ struct DeveloperKeyRow: Codable, Sendable {
         teamID = key.teamID.rawValue
         primaryAppID = key.primaryAppID.rawValue
         publicKeyPEM = key.publicKeyPEM
+        revokedAt = key.revokedAt?.sqlSeconds
     }
 
     func key() -> DeveloperKey {
         DeveloperKey(
             id: KeyID(rawValue: id), teamID: TeamID(rawValue: teamID), primaryAppID: ClientID(rawValue: primaryAppID),
-            publicKeyPEM: publicKeyPEM
+            publicKeyPEM: publicKeyPEM, revokedAt: revokedAt.map(Date.init(sqlSeconds:))
         )
     }
 }

@@ -81,8 +81,11 @@ struct Teams: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a team (a Team ID is made up unless given).")
         @Option(help: "The 10-character Team ID.") var teamID: String?
         @Option(help: "The team's name.") var name = "Team"
+        @Option(help: "individual (10 Return URLs, 32 e-mail sources) or organization (100 and 100).") var kind = "organization"
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await connection.client().run(.post, "/admin/teams", ["team_id": teamID, "name": name]) }
+        func run() async throws {
+            try await connection.client().run(.post, "/admin/teams", ["team_id": teamID, "name": name, "kind": kind])
+        }
     }
 
     struct Key: AsyncParsableCommand {

@@ -14,11 +14,12 @@ struct ProviderHarness {
     let clock: ManualClock
     let store: MemoryStore
 
-    static func make() async throws -> ProviderHarness {
+    static func make(configure: (inout ProviderConfiguration) -> Void = { _ in }) async throws -> ProviderHarness {
         let clock = ManualClock(now)
         let store = MemoryStore()
         var configuration = ProviderConfiguration(issuer: "https://id.example.com")
         configuration.passwordHashCost = 4
+        configure(&configuration)
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "provider"),
             keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"))

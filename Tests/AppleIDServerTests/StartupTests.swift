@@ -14,14 +14,8 @@ struct StartupTests {
     @Test("the first start seeds the demo team, writes the .p8 once and demo.json; a later start on another port reuses them")
     func seeding() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-startup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (store, shutdown) = try await SQLStore.sqlite(path: directory.appendingPathComponent("siwa.sqlite").path, logger: Logger(label: "test"))
-        var configuration = ProviderConfiguration(issuer: "http://127.0.0.1:8080")
-        configuration.passwordHashCost = 4
-        let provider = try await AppleIDProvider.start(
-            configuration: configuration, store: store, clock: ManualClock(Fixtures.now), random: SeededRandomSource(seed: "startup"),
-            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys))
+        let (store, shutdown, provider) = try await Self.freshServer(in: directory, seed: "startup")
         let files = DemoFiles(directory: directory)
         var settings = ServeSettings()
 
@@ -53,6 +47,18 @@ struct StartupTests {
             #expect(banner.contains(fact))
         }
         try await shutdown()
+    }
+
+    /// An SQLite store in `directory` (created) and an engine over it, as `siwa serve` starts them.
+    static func freshServer(in directory: URL, seed: String) async throws -> (SQLStore, SQLStoreShutdown, AppleIDProvider) {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (store, shutdown) = try await SQLStore.sqlite(path: directory.appendingPathComponent("siwa.sqlite").path, logger: Logger(label: "test"))
+        var configuration = ProviderConfiguration(issuer: "http://127.0.0.1:8080")
+        configuration.passwordHashCost = 4
+        let provider = try await AppleIDProvider.start(
+            configuration: configuration, store: store, clock: ManualClock(Fixtures.now), random: SeededRandomSource(seed: seed),
+            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys))
+        return (store, shutdown, provider)
     }
 
     @Test("--auto-approve: first means the first demo user; an Apple ID that does not exist is refused at start, naming the demo ones")

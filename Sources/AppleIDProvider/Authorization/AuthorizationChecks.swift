@@ -10,7 +10,9 @@ struct RedirectURIIsRegistered: AuthorizationCheck {
         guard context.client.returnURLs.containsExactly(redirectURI) else {
             throw OAuthError(
                 .invalidRequest, description: "Invalid web redirect url.",
-                reason: "redirect_uri \(redirectURI) is not a registered Return URL of \(context.client.id)")
+                reason:
+                    "redirect_uri \(redirectURI) is not a registered Return URL of \(context.client.id): \(ReturnURLDifference.explain(redirectURI, registered: context.client.returnURLs))"
+            )
         }
         context.redirectURI = redirectURI
         context.redirectURIProven = true

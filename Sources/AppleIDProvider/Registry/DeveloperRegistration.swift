@@ -4,8 +4,8 @@ import Foundation
 
 extension AppleIDProvider {
     /// Registers a developer team; a Team ID is made up (10 characters, Apple's shape) when none is given.
-    public func registerTeam(id: TeamID? = nil, name: String) async throws -> DeveloperTeam {
-        let team = DeveloperTeam(id: id ?? TeamID(rawValue: Self.appleStyleIdentifier(random)), name: name)
+    public func registerTeam(id: TeamID? = nil, name: String, kind: TeamKind = .organization) async throws -> DeveloperTeam {
+        let team = DeveloperTeam(id: id ?? TeamID(rawValue: Self.appleStyleIdentifier(random)), name: name, kind: kind)
         guard try await store.team(team.id) == nil else { throw StoreError.conflict("team \(team.id) exists") }
         try await store.save(team)
         return team
@@ -15,7 +15,9 @@ extension AppleIDProvider {
     /// the store keeps the public key; the private key (PEM, the `.p8` contents) is returned once.
     public func registerKey(teamID: TeamID, primaryAppID: ClientID) async throws -> (key: DeveloperKey, privateKeyPEM: String) {
         guard try await store.team(teamID) != nil else { throw RegistrationError.unknownTeam(teamID) }
-        guard try await store.appGroup(primaryAppID) != nil else { throw RegistrationError.unknownAppGroup(primaryAppID) }
+        guard let group = try await store.appGroup(primaryAppID), group.teamID == teamID else {
+            throw RegistrationError.unknownAppGroup(primaryAppID)
+        }
         let privateKey = P256.Signing.PrivateKey()
         let key = DeveloperKey(
             id: KeyID(rawValue: Self.appleStyleIdentifier(random)), teamID: teamID, primaryAppID: primaryAppID,

@@ -1,14 +1,18 @@
 import AppleIDProtocol
+import Foundation
 
 /// A developer team: owns App IDs, Services IDs and Sign in with Apple keys. `sub` values and relay
 /// addresses are scoped to it.
 public struct DeveloperTeam: Codable, Sendable, Hashable {
     public var id: TeamID
     public var name: String
+    /// Individual or organization: sets the console's limits.
+    public var kind: TeamKind
 
-    public init(id: TeamID, name: String) {
+    public init(id: TeamID, name: String, kind: TeamKind = .organization) {
         self.id = id
         self.name = name
+        self.kind = kind
     }
 }
 
@@ -37,11 +41,14 @@ public struct DeveloperKey: Codable, Sendable, Hashable {
     public var primaryAppID: ClientID
     /// The P-256 public key, PEM-encoded.
     public var publicKeyPEM: String
+    /// When the developer revoked the key: client secrets it signed are refused from then on.
+    public var revokedAt: Date?
 
-    public init(id: KeyID, teamID: TeamID, primaryAppID: ClientID, publicKeyPEM: String) {
+    public init(id: KeyID, teamID: TeamID, primaryAppID: ClientID, publicKeyPEM: String, revokedAt: Date? = nil) {
         self.id = id
         self.teamID = teamID
         self.primaryAppID = primaryAppID
         self.publicKeyPEM = publicKeyPEM
+        self.revokedAt = revokedAt
     }
 }

@@ -15,10 +15,14 @@ public struct RegisteredClient: Codable, Sendable, Hashable {
     /// Registered Return URLs; `redirect_uri` must equal one of them exactly (spec §12).
     public var returnURLs: [String]
     public var quirks: ClientQuirks
+    /// The description the developer gave it in the console.
+    public var description: String
+    /// A Services ID's "Domains and Subdomains" (bare host names, spec §12).
+    public var domains: [String]
 
     public init(
         id: ClientID, kind: Kind, teamID: TeamID, groupID: ClientID, returnURLs: [String] = [],
-        quirks: ClientQuirks = ClientQuirks()
+        quirks: ClientQuirks = ClientQuirks(), description: String = "", domains: [String] = []
     ) {
         self.id = id
         self.kind = kind
@@ -26,7 +30,13 @@ public struct RegisteredClient: Codable, Sendable, Hashable {
         self.groupID = groupID
         self.returnURLs = returnURLs
         self.quirks = quirks
+        self.description = description
+        self.domains = domains
     }
+
+    /// A Services ID disassociated from its primary App ID is its own group: no Return URLs, no
+    /// domains, and it no longer moves with the group.
+    public var isAssociated: Bool { kind == .app || groupID != id }
 }
 
 /// Per-client switches between Apple's current traffic (the default) and documented or older

@@ -49,6 +49,19 @@ public struct DemoFacts: Codable, Sendable, Hashable {
     public var returnURLs: [String]
     public var users: [User]
     public var adminToken: String
+    /// The demo developer who signs in to the console (`nil` in a `demo.json` written before it).
+    public var developer: Developer?
+
+    /// A developer account of the demo team, for `/console`.
+    public struct Developer: Codable, Sendable, Hashable {
+        public var email: String
+        public var password: String
+
+        public init(email: String, password: String) {
+            self.email = email
+            self.password = password
+        }
+    }
 
     public init(
         server: String, issuer: String, teamID: TeamID, keyID: KeyID, keyFile: String, bundleID: ClientID, servicesID: ClientID,
@@ -76,6 +89,7 @@ public struct DemoFacts: Codable, Sendable, Hashable {
         case returnURLs = "return_urls"
         case users
         case adminToken = "admin_token"
+        case developer
     }
 }
 
@@ -97,9 +111,10 @@ public struct DemoSeed: Sendable {
         let store = provider.store
         let teamID = try await provider.registerTeam(name: "Juice Demo Team").id
         try await store.save(AppGroup(primaryAppID: bundleID, teamID: teamID, displayName: "Juice"))
-        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID))
+        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID, description: "Juice"))
         try await store.save(
-            RegisteredClient(id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: returnURLs))
+            RegisteredClient(
+                id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: returnURLs, description: "Juice on the web"))
         let (key, privateKeyPEM) = try await provider.registerKey(teamID: teamID, primaryAppID: bundleID)
         let keyID = key.id
 
@@ -118,10 +133,19 @@ public struct DemoSeed: Sendable {
                 email: user.email, realUserStatus: RealUserStatus(rawValue: user.realUserStatus) ?? .unknown
             ).totpSecret
         }
-        let facts = DemoFacts(
+        var facts = DemoFacts(
             server: server, issuer: provider.configuration.issuer, teamID: teamID, keyID: keyID, keyFile: keyFilePath(keyID),
             bundleID: bundleID, servicesID: servicesID, returnURLs: returnURLs, users: users, adminToken: random.hex(bytes: 24))
+        facts.developer = try await seedDeveloper(provider: provider, teamID: teamID)
         return (facts, privateKeyPEM)
+    }
+
+    /// The demo developer, a member of the demo team, with a made-up password.
+    public func seedDeveloper(provider: AppleIDProvider, teamID: TeamID) async throws -> DemoFacts.Developer {
+        let developer = DemoFacts.Developer(
+            email: "developer@example.com", password: provider.random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789"))
+        _ = try await provider.registerDeveloper(email: developer.email, name: "Demo Developer", password: developer.password, teamIDs: [teamID])
+        return developer
     }
 
     /// Makes sure the Services ID lists `returnURLs` (a later start on another port adds its own).

@@ -47,6 +47,9 @@ struct ClientAuthenticator: Sendable {
         guard let key = try await registry.developerKey(KeyID(rawValue: kid)) else {
             throw OAuthError.invalidClient("client secret kid \(kid) is not a registered Sign in with Apple key")
         }
+        if let revokedAt = key.revokedAt {
+            throw OAuthError.invalidClient("client secret kid \(kid) names a key revoked at \(revokedAt.ISO8601Format()); create a new key")
+        }
         guard teams.contains(key.teamID) else {
             throw OAuthError.invalidClient("key \(kid) belongs to team \(key.teamID), not to \(client.id)'s team \(client.teamID)")
         }
@@ -56,7 +59,8 @@ struct ClientAuthenticator: Sendable {
         try await verifySignature(secret, key: key)
         try check(claims, client: client, teamID: key.teamID, now: now)
         cache.remember(
-            secretHash: secretHash, for: clientID, teamID: key.teamID, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)))
+            secretHash: secretHash, for: clientID, teamID: key.teamID, keyID: key.id,
+            expiresAt: min(Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)), now.addingTimeInterval(VerifiedSecretCache.recheckInterval)))
         return AuthenticatedClient(client: client, teamID: key.teamID)
     }
 
@@ -139,11 +143,16 @@ final class VerifiedSecretCache: Sendable {
     private struct Entry {
         let clientID: ClientID
         let teamID: TeamID
+        let keyID: KeyID
         let expiresAt: Date
     }
 
     private let entries = Mutex<[SHA256.Digest: Entry]>([:])
     private let capacity: Int
+
+    /// A verified secret is checked again after this long, so a key revoked through another server
+    /// instance is refused here within this time as well.
+    static let recheckInterval: TimeInterval = 300
 
     init(capacity: Int = 10_000) { self.capacity = capacity }
 
@@ -159,10 +168,15 @@ final class VerifiedSecretCache: Sendable {
         }
     }
 
-    func remember(secretHash: SHA256.Digest, for clientID: ClientID, teamID: TeamID, expiresAt: Date) {
+    func remember(secretHash: SHA256.Digest, for clientID: ClientID, teamID: TeamID, keyID: KeyID, expiresAt: Date) {
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[secretHash] = Entry(clientID: clientID, teamID: teamID, expiresAt: expiresAt)
+            entries[secretHash] = Entry(clientID: clientID, teamID: teamID, keyID: keyID, expiresAt: expiresAt)
         }
+    }
+
+    /// Forgets every secret the key signed (the key was revoked in this process).
+    func forget(keyID: KeyID) {
+        entries.withLock { entries in entries = entries.filter { $0.value.keyID != keyID } }
     }
 }

@@ -20,7 +20,9 @@ public struct ExpiredRecordSweeper: Service {
     @discardableResult
     public func sweep() async throws -> Int {
         let now = provider.clock.now()
-        let removed = try await provider.store.purgeExpired(now: now, codesExpiredBefore: now.addingTimeInterval(-86_400))
+        let removed =
+            try await provider.store.purgeExpired(now: now, codesExpiredBefore: now.addingTimeInterval(-86_400))
+            + provider.store.purgeConsoleSessions(expiredBefore: now)
         if removed > 0 { logger.info("expired records purged", metadata: ["rows": "\(removed)"]) }
         return removed
     }

@@ -39,6 +39,7 @@ public enum ServerBootstrap {
         do {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
+            configuration.developmentMode = settings.resolvedDevelopmentMode
             let clock = SystemClock()
             let registry = PrometheusCollectorRegistry()
             let provider = try await AppleIDProvider.start(
@@ -93,6 +94,9 @@ public enum ServerBootstrap {
             facts.server = settings.baseURL
             facts.issuer = provider.configuration.issuer
             facts.returnURLs = try await provider.store.client(facts.servicesID)?.returnURLs ?? returnURLs
+            if facts.developer == nil, try await provider.store.developer(email: "developer@example.com") == nil {
+                facts.developer = try await seed.seedDeveloper(provider: provider, teamID: facts.teamID)
+            }
             for index in facts.users.indices where facts.users[index].totpSecret == nil {
                 facts.users[index].totpSecret = try await provider.store.account(appleID: facts.users[index].appleID)?.totpSecret
             }
@@ -133,6 +137,9 @@ public enum ServerBootstrap {
             "  App ID (bundle):   \(facts.bundleID)",
             "  Services ID:       \(facts.servicesID)",
             "  return URLs:       \(facts.returnURLs.joined(separator: ", "))",
+            "",
+            "Developer console:   \(options.baseURL)/console",
+            facts.developer.map { "  \($0.email)  password: \($0.password)" } ?? "  (no demo developer)",
             "",
             options.developmentMode
                 ? "Demo Apple IDs (development mode: the two-factor code is shown on the sign-in page)"

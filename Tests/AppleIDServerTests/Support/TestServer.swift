@@ -36,6 +36,7 @@ struct TestServer {
         let clock = ManualClock(Fixtures.now)
         var configuration = ProviderConfiguration(issuer: issuer)
         configuration.passwordHashCost = 4
+        configuration.developmentMode = true
         configure(&configuration)
         let store = MemoryStore()
         let registry = PrometheusCollectorRegistry()

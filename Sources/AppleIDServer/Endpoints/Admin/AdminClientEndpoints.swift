@@ -65,57 +65,39 @@ struct AdminClientEndpoints {
             }
             return try AdminEndpoints.json(ClientView(client))
         }
-        // Adds a Return URL to a Services ID (idempotent): exact matching makes every port its own URL.
+        // Adds a Return URL to a Services ID (idempotent), by the engine's rules (spec §12).
         admin.post("/clients/:client/return-urls") { request, context in
             let order = try await request.decode(as: ReturnURLOrder.self, context: context)
-            guard let url = URL(string: order.url), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.fragment == nil else {
-                return AdminEndpoints.explained(.invalidRequest("a Return URL is an absolute http or https URL without a fragment"))
-            }
-            return try await change(context) { client in
-                guard client.kind == .service else {
-                    throw OAuthError.invalidRequest("\(client.id) is an App ID; Return URLs belong to Services IDs")
-                }
-                if !client.returnURLs.containsExactly(order.url) { client.returnURLs.append(order.url) }
-            }
+            let clientID = ClientID(rawValue: try context.parameters.requireDecoded("client"))
+            return try await Self.answer { _ = try await provider.addReturnURL(order.url, servicesID: clientID) }
         }
         admin.put("/clients/:client/quirks") { request, context in
             let order = try await request.decode(as: QuirksOrder.self, context: context)
-            return try await change(context) { client in
-                if let strings = order.booleansAsStrings { client.quirks.booleanStyle = strings ? .string : .boolean }
-                if let lifetime = order.idTokenLifetime {
-                    guard ClientQuirks.idTokenLifetimes.contains(lifetime) else {
-                        throw OAuthError.invalidRequest(
-                            "id_token_lifetime is a number of seconds from \(ClientQuirks.idTokenLifetimes.lowerBound) to \(ClientQuirks.idTokenLifetimes.upperBound)"
-                        )
-                    }
-                    client.quirks.idTokenLifetime = lifetime
-                }
-                if let spelling = order.deletionEvent {
-                    let event = NotificationEventType(rawValue: spelling)
-                    guard event.isAccountDeletion else { throw OAuthError.invalidRequest("deletion_event is account-delete or account-deleted") }
-                    client.quirks.deletionEvent = event
-                }
-                if let issuer = order.issuer {
-                    guard URL(string: issuer)?.host != nil else { throw OAuthError.invalidRequest("issuer must be an absolute URL") }
-                    client.quirks.issuer = issuer
-                }
-            }
+            let clientID = ClientID(rawValue: try context.parameters.requireDecoded("client"))
+            let changes = QuirkChanges(
+                booleansAsStrings: order.booleansAsStrings, idTokenLifetime: order.idTokenLifetime, deletionEvent: order.deletionEvent,
+                issuer: order.issuer)
+            return try await Self.answer { _ = try await provider.changeQuirks(clientID: clientID, changes) }
         }
     }
 
-    /// Loads the client of the path, applies `edit`, saves it and drops the registry cache.
-    private func change(_ context: AppleIDRequestContext, _ edit: (inout RegisteredClient) throws -> Void) async throws -> Response {
-        let clientID = ClientID(rawValue: try context.parameters.requireDecoded("client"))
-        guard var client = try await provider.store.client(clientID) else {
-            return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
-        }
+    /// Runs a registry change: 204 when done, the console's message as an admin error when refused.
+    static func answer(_ change: () async throws -> Void) async throws -> Response {
         do {
-            try edit(&client)
-        } catch let error as OAuthError {
-            return AdminEndpoints.explained(error)
+            try await change()
+            return Response(status: .noContent)
+        } catch let error as ConsoleError {
+            return AdminEndpoints.explained(error.oauthError)
         }
-        try await provider.store.save(client)
-        provider.registryDidChange()
-        return Response(status: .noContent)
+    }
+}
+
+extension ConsoleError {
+    /// The admin API's rendering: a missing thing is a 404, anything else a 400 `invalid_request`.
+    var oauthError: OAuthError {
+        switch kind {
+        case .notFound: OAuthError(.invalidClient, status: 404, reason: message)
+        case .invalid, .refused: OAuthError.invalidRequest(message)
+        }
     }
 }

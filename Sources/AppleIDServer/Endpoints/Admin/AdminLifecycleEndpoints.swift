@@ -26,15 +26,7 @@ struct AdminLifecycleEndpoints {
         admin.put("/app-groups/:group/notification-endpoint") { request, context in
             let groupID = ClientID(rawValue: try context.parameters.requireDecoded("group"))
             let change = try await request.decode(as: EndpointChange.self, context: context)
-            guard var group = try await provider.store.appGroup(groupID) else { return explained(.invalidRequest("no app group \(groupID)"), 404) }
-            if let url = change.url {
-                guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
-                    return explained(.invalidRequest("the endpoint must be an absolute http or https URL"), 400)
-                }
-            }
-            group.notificationEndpoint = change.url
-            try await provider.store.save(group)
-            return Response(status: .noContent)
+            return try await AdminClientEndpoints.answer { _ = try await provider.setNotificationEndpoint(change.url, groupID: groupID, teamID: nil) }
         }
         admin.post("/users/:appleID/stop-using") { request, context in
             let action = try await request.decode(as: GroupAction.self, context: context)

@@ -10,8 +10,9 @@ struct AdminTransferEndpoints {
     struct TeamOrder: Decodable {
         var teamID: String?
         var name: String?
+        var kind: String?
         enum CodingKeys: String, CodingKey {
-            case name
+            case name, kind
             case teamID = "team_id"
         }
     }
@@ -50,9 +51,12 @@ struct AdminTransferEndpoints {
             if let id = order.teamID, id.count != 10 || !id.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
                 return AdminEndpoints.explained(.invalidRequest("team_id is 10 upper-case letters and digits"))
             }
+            guard let kind = TeamKind(rawValue: order.kind ?? TeamKind.organization.rawValue) else {
+                return AdminEndpoints.explained(.invalidRequest("kind is individual or organization"))
+            }
             do {
-                let team = try await provider.registerTeam(id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team")
-                return try AdminEndpoints.json(["team_id": team.id.rawValue, "name": team.name])
+                let team = try await provider.registerTeam(id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team", kind: kind)
+                return try AdminEndpoints.json(["team_id": team.id.rawValue, "name": team.name, "kind": team.kind.rawValue])
             } catch StoreError.conflict(let what) {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: what))
             }
@@ -67,6 +71,11 @@ struct AdminTransferEndpoints {
             } catch let error as RegistrationError {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: error.description))
             }
+        }
+        // Revokes a key as the console's Keys page does: its client secrets are refused from now on.
+        admin.post("/keys/:kid/revoke") { _, context in
+            let kid = KeyID(rawValue: try context.parameters.requireDecoded("kid"))
+            return try await AdminClientEndpoints.answer { _ = try await provider.revokeKey(kid, teamID: nil) }
         }
         admin.post("/transfers") { request, context in
             let order = try await request.decode(as: TransferOrder.self, context: context)

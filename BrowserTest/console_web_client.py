@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Follows the talk in the developer console, in headless Chromium: the demo developer signs in,
+registers a Services ID for a new web app (its domain and a Return URL on this script's own page,
+served on 127.0.0.1, which development mode allows), creates a key and downloads its .p8 once. Then
+this script's page signs in with Apple through the new Services ID: the browser goes through the
+Apple ID pages, the callback redeems the code once with a deliberately wrong client secret (refused)
+and once with a secret signed by the downloaded key. The console's Requests page must explain the
+refusal. Every console page is saved as a PNG in --out.
+
+Usage: console_web_client.py --siwa URL --siwa-data-dir DIR --out DIR
+"""
+import argparse
+import hashlib
+import hmac
+import http.server
+import json
+import os
+import struct
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import jwt
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from juice_signin import TIMEOUT, chromium_driver
+
+SERVICES_ID = "com.example.juice.fresh"
+PRIMARY_APP_ID = "com.example.juice"
+
+
+class WebApp:
+    """The new web app: a page with a sign-in link and the Return URL (form_post callback), which
+    redeems the code as a backend would. Serves 127.0.0.1 only."""
+
+    def __init__(self, siwa):
+        self.siwa = siwa
+        self.result = None
+        self.pem = None
+        self.key_id = None
+        self.team_id = None
+        app = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                query = urllib.parse.urlencode({
+                    "client_id": SERVICES_ID, "redirect_uri": app.return_url, "response_type": "code id_token",
+                    "response_mode": "form_post", "scope": "name email", "state": "fresh-state", "nonce": "fresh-nonce"})
+                self.answer(f'<!doctype html><title>Fresh</title><h1>Fresh web app</h1>'
+                            f'<a id="sign-in-with-apple" href="{app.siwa}/auth/authorize?{query}">Sign in with Apple</a>')
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", "0"))
+                form = urllib.parse.parse_qs(self.rfile.read(length).decode())
+                code = form.get("code", [""])[0]
+                wrong = app.redeem(code, app.secret(team_id="WRONGTEAM1"))
+                right = app.redeem(code, app.secret(team_id=app.team_id))
+                app.result = {"wrong": wrong, "right": right, "state": form.get("state", [""])[0]}
+                claims = jwt.decode(right[1].get("id_token", ""), options={"verify_signature": False}) if right[0] == 200 else {}
+                self.answer(f'<!doctype html><title>Fresh</title><h1 id="result">Signed in: {claims.get("sub", "no")}</h1>'
+                            f'<p>aud {claims.get("aud")}; the wrong secret got {wrong[0]} {wrong[1].get("error")}</p>')
+
+            def answer(self, html):
+                body = html.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.return_url = f"http://127.0.0.1:{self.server.server_address[1]}/callback"
+        self.home = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def secret(self, team_id):
+        now = int(time.time())
+        claims = {"iss": team_id, "iat": now, "exp": now + 300, "aud": "https://appleid.apple.com", "sub": SERVICES_ID}
+        return jwt.encode(claims, self.pem, algorithm="ES256", headers={"kid": self.key_id})
+
+    def redeem(self, code, secret):
+        body = urllib.parse.urlencode({"client_id": SERVICES_ID, "client_secret": secret, "code": code,
+                                       "grant_type": "authorization_code", "redirect_uri": self.return_url}).encode()
+        request = urllib.request.Request(self.siwa + "/auth/token", data=body,
+                                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.load(response)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+
+class Console:
+    def __init__(self, driver, siwa, out):
+        self.driver, self.siwa, self.out = driver, siwa, out
+        self.wait = WebDriverWait(driver, TIMEOUT)
+        self.count = 0
+
+    def shot(self, name):
+        self.count += 1
+        # The whole page: the window grows to the document's height for the picture.
+        height = self.driver.execute_script("return document.documentElement.scrollHeight")
+        self.driver.set_window_size(1000, max(900, min(int(height) + 120, 3000)))
+        path = os.path.join(self.out, f"console-{self.count:02d}-{name}.png")
+        self.driver.save_screenshot(path)
+        print(f"console test: {path}")
+
+    def message(self):
+        return self.wait.until(EC.presence_of_element_located((By.ID, "message"))).text
+
+    def download(self, kid):
+        """POSTs the download form as the browser would, with its cookies and CSRF token (a headless
+        download would land in a folder; the bytes are what matters)."""
+        csrf = self.driver.find_element(By.CSS_SELECTOR, f"form[action='/console/keys/{kid}/download'] input[name=csrf]").get_attribute("value")
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in self.driver.get_cookies())
+        request = urllib.request.Request(f"{self.siwa}/console/keys/{kid}/download", data=urllib.parse.urlencode({"csrf": csrf}).encode(),
+                                         headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookies})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert f'AuthKey_{kid}.p8' in response.headers.get("Content-Disposition", ""), response.headers
+            return response.read().decode()
+
+
+def totp(secret, at=None):
+    """RFC 6238 with SHA-1, 30-second steps, six digits, keyed as the server keys it (HummingbirdOTP: the
+    secret's UTF-8 bytes): the code the page shows, for the current step."""
+    key = secret.encode()
+    digest = hmac.new(key, struct.pack(">Q", int(at or time.time()) // 30), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000)
+
+
+def wait_for_fresh_code():
+    """A two-factor code signs in once: wait for the next 30-second window (earlier tests used these Apple IDs)."""
+    window = int(time.time()) // 30
+    while int(time.time()) // 30 == window:
+        time.sleep(0.5)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--siwa", required=True)
+    parser.add_argument("--siwa-data-dir", required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    with open(os.path.join(args.siwa_data_dir, "demo.json")) as file:
+        demo = json.load(file)
+    siwa = args.siwa.rstrip("/")
+    os.makedirs(args.out, exist_ok=True)
+    app = WebApp(siwa)
+    app.team_id = demo["team_id"]
+    driver = chromium_driver()
+    console = Console(driver, siwa, args.out)
+    wait = console.wait
+    step = "start"
+    try:
+        step = "console sign-in"
+        driver.get(siwa + "/console")
+        wait.until(EC.presence_of_element_located((By.ID, "email"))).send_keys(demo["developer"]["email"])
+        driver.find_element(By.ID, "password").send_keys(demo["developer"]["password"])
+        console.shot("sign-in")
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+        step = "Identifiers: register a Services ID"
+        wait.until(EC.presence_of_element_located((By.ID, "new-services-id")))
+        driver.find_element(By.ID, "services-description").send_keys("Fresh web")
+        driver.find_element(By.ID, "identifier").send_keys(SERVICES_ID)
+        Select(driver.find_element(By.ID, "primary")).select_by_value(PRIMARY_APP_ID)
+        driver.find_element(By.ID, "domains").send_keys("fresh.example.com")
+        driver.find_element(By.ID, "return-urls").send_keys(app.return_url)
+        console.shot("identifiers")
+        driver.find_element(By.ID, "register-services-id").click()
+
+        step = "the new Services ID"
+        wait.until(EC.text_to_be_present_in_element((By.ID, "services-id"), SERVICES_ID))
+        assert "development only" in driver.find_element(By.ID, "return-url-list").text, "the Return URL is not marked development-only"
+        console.shot("services-id")
+
+        step = "Keys: create and download once"
+        driver.get(siwa + "/console/keys")
+        Select(wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#new-key select")))).select_by_value(PRIMARY_APP_ID)
+        driver.find_element(By.CSS_SELECTOR, "#new-key button").click()
+        created = console.message()
+        app.key_id = created.split()[1]
+        console.shot("key-created")
+        app.pem = console.download(app.key_id)
+        assert app.pem.startswith("-----BEGIN PRIVATE KEY-----"), "the download is not a .p8"
+        driver.get(siwa + "/console/keys")
+        wait.until(EC.presence_of_element_located((By.ID, "keys")))
+        assert not driver.find_elements(By.ID, f"download-{app.key_id}"), "the key can be downloaded again"
+        console.shot("keys-downloaded")
+
+        step = "Notifications and e-mail, Transfer"
+        driver.get(siwa + "/console/notifications")
+        wait.until(EC.presence_of_element_located((By.ID, "sources"))).send_keys("mail.fresh.example.com, hello@fresh.example.com")
+        driver.find_element(By.CSS_SELECTOR, "#new-sources button").click()
+        wait.until(EC.presence_of_element_located((By.ID, "email-sources")))
+        console.shot("notifications")
+        driver.get(siwa + "/console/transfer")
+        wait.until(EC.presence_of_element_located((By.ID, "transfer")))
+        console.shot("transfer")
+
+        step = "the web app signs in with Apple through the new Services ID"
+        user = demo["users"][-1]
+        driver.get(app.home)
+        wait.until(EC.element_to_be_clickable((By.ID, "sign-in-with-apple"))).click()
+        wait.until(EC.presence_of_element_located((By.ID, "apple_id"))).send_keys(user["apple_id"])
+        driver.find_element(By.ID, "password").send_keys(user["password"])
+        driver.find_element(By.CSS_SELECTOR, "button[name=action][value=sign-in]").click()
+        wait.until(EC.any_of(EC.presence_of_element_located((By.ID, "development-code")),
+                             EC.presence_of_element_located((By.CSS_SELECTOR, "button[name=action][value=approve]"))))
+        if driver.find_elements(By.ID, "development-code"):
+            wait_for_fresh_code()
+            code = totp(user["totp_secret"])
+            driver.find_element(By.ID, "code").send_keys(code)
+            driver.find_element(By.CSS_SELECTOR, "button[name=action][value=verify]").click()
+        approve = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "button[name=action][value=approve]")))
+        shares = driver.find_elements(By.CSS_SELECTOR, "input[name=email][value=share]")
+        if shares:
+            shares[0].click()
+        approve.click()
+        result = wait.until(EC.presence_of_element_located((By.ID, "result"))).text
+        assert app.result and app.result["right"][0] == 200, f"the code exchange failed: {app.result}"
+        assert app.result["wrong"][0] == 400 and app.result["wrong"][1].get("error") == "invalid_client", app.result
+        assert app.result["state"] == "fresh-state"
+        console.shot("web-app-signed-in")
+
+        step = "Requests explains the wrong client secret"
+        driver.get(f"{siwa}/console/requests?client_id={SERVICES_ID}")
+        table = wait.until(EC.presence_of_element_located((By.ID, "requests"))).text
+        reason = f"client secret iss is WRONGTEAM1, must be the Team ID {app.team_id}"
+        assert reason in table, f"the Requests page does not explain the refusal: {table}"
+        assert "/auth/authorize" in table and "/auth/token" in table, table
+        console.shot("requests")
+        print(f"console test: {result}; the Requests page explains: {reason}")
+    except Exception as error:
+        print(f"console test failed at step '{step}': {error!r}", file=sys.stderr)
+        print(f"  url: {driver.current_url}", file=sys.stderr)
+        print(driver.page_source[:3000], file=sys.stderr)
+        try:
+            driver.save_screenshot(os.path.join(args.out, "console-failure.png"))
+        except Exception:
+            pass
+        return 1
+    finally:
+        driver.quit()
+        app.server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+import AppleIDProtocol
+import Foundation
+
+/// The console's Identifiers: App IDs with Sign in with Apple and Services IDs (spec §12, §17.1).
+/// Every operation takes the acting team; `nil` is the admin API, which may act on any team.
+extension AppleIDProvider {
+    /// Registers an App ID with Sign in with Apple: a primary App ID (its own group, with a name shown
+    /// on the consent page), or one grouped with an existing primary App ID of the team.
+    public func createAppID(
+        teamID: TeamID, bundleID: String, description: String, groupedWith primary: ClientID? = nil
+    ) async throws
+        -> RegisteredClient
+    {
+        let id = try await newIdentifier(bundleID, what: "bundle ID")
+        guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
+        let name = description.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw ConsoleError.invalid("Enter a description.") }
+        let groupID: ClientID
+        if let primary {
+            _ = try await primaryAppGroup(primary, teamID: team.id)
+            groupID = primary
+        } else {
+            groupID = id
+            try await store.save(AppGroup(primaryAppID: id, teamID: team.id, displayName: name))
+        }
+        let client = RegisteredClient(id: id, kind: .app, teamID: team.id, groupID: groupID, description: name)
+        try await store.save(client)
+        registryDidChange()
+        return client
+    }
+
+    /// Registers a Services ID (the web `client_id`) for a primary App ID, with its domains and
+    /// Return URLs.
+    public func createServicesID(
+        teamID: TeamID, identifier: String, description: String, primaryAppID: ClientID, domains: [String] = [], returnURLs: [String] = []
+    ) async throws -> RegisteredClient {
+        let id = try await newIdentifier(identifier, what: "identifier")
+        let name = description.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw ConsoleError.invalid("Enter a description.") }
+        let group = try await primaryAppGroup(primaryAppID, teamID: teamID)
+        var client = RegisteredClient(id: id, kind: .service, teamID: teamID, groupID: group.primaryAppID, description: name)
+        try await applyWebsite(to: &client, domains: domains, returnURLs: returnURLs)
+        try await store.save(client)
+        registryDidChange()
+        return client
+    }
+
+    /// Replaces a Services ID's primary App ID, domains and Return URLs (the "Configure" sheet).
+    public func configureWebsite(
+        servicesID: ClientID, teamID: TeamID?, primaryAppID: ClientID, domains: [String], returnURLs: [String]
+    ) async throws -> RegisteredClient {
+        var client = try await ownServicesID(servicesID, teamID: teamID)
+        client.groupID = try await primaryAppGroup(primaryAppID, teamID: client.teamID).primaryAppID
+        try await applyWebsite(to: &client, domains: domains, returnURLs: returnURLs)
+        try await store.save(client)
+        registryDidChange()
+        return client
+    }
+
+    /// Adds one Return URL (idempotent: exact matching makes every port its own URL).
+    public func addReturnURL(_ url: String, servicesID: ClientID, teamID: TeamID? = nil) async throws -> RegisteredClient {
+        var client = try await ownServicesID(servicesID, teamID: teamID)
+        guard client.isAssociated else {
+            throw ConsoleError.refused("\(client.id) is not associated with a primary App ID. Configure it first.")
+        }
+        let checked = try ReturnURL.check(url, developmentMode: configuration.developmentMode)
+        guard !client.returnURLs.containsExactly(checked.value) else { return client }
+        try await applyWebsite(to: &client, domains: client.domains, returnURLs: client.returnURLs + [checked.value])
+        try await store.save(client)
+        registryDidChange()
+        return client
+    }
+
+    /// Disassociates a Services ID from its primary App ID: its Return URLs and domains leave the
+    /// group, it can no longer sign anyone in, and it does not move with the group in a transfer.
+    public func disassociate(servicesID: ClientID, teamID: TeamID?) async throws -> RegisteredClient {
+        var client = try await ownServicesID(servicesID, teamID: teamID)
+        client.groupID = client.id
+        client.returnURLs = []
+        client.domains = []
+        try await store.save(client)
+        registryDidChange()
+        return client
+    }
+
+    /// The team's App ID groups, Services IDs and keys, for the console's lists.
+    public func identifiers(teamID: TeamID) async throws -> (groups: [AppGroup], clients: [RegisteredClient]) {
+        (try await store.appGroups(teamID: teamID), try await store.clients(teamID: teamID))
+    }
+
+    /// How many Apple IDs have authorized the client and not revoked it.
+    public func authorizationCount(clientID: ClientID) async throws -> Int { try await store.authorizationCount(clientID: clientID) }
+
+    /// Checks the domains and Return URLs against Apple's rules and the team's limit, then sets them.
+    private func applyWebsite(to client: inout RegisteredClient, domains: [String], returnURLs: [String]) async throws {
+        guard let team = try await store.team(client.teamID) else { throw ConsoleError.notFound("There is no team \(client.teamID).") }
+        var checkedDomains: [String] = []
+        for domain in domains where !domain.trimmingCharacters(in: .whitespaces).isEmpty {
+            let name = try DomainName.check(domain)
+            if !checkedDomains.contains(name) { checkedDomains.append(name) }
+        }
+        var urls: [String] = []
+        for url in returnURLs where !url.trimmingCharacters(in: .whitespaces).isEmpty {
+            let checked = try ReturnURL.check(url, developmentMode: configuration.developmentMode)
+            if !urls.containsExactly(checked.value) { urls.append(checked.value) }
+        }
+        guard urls.count <= team.kind.returnURLLimit else {
+            throw ConsoleError.refused(
+                "You can register up to \(team.kind.returnURLLimit) Return URLs as an \(team.kind.rawValue); you entered \(urls.count).")
+        }
+        client.domains = checkedDomains
+        client.returnURLs = urls
+    }
+
+    private func ownServicesID(_ id: ClientID, teamID: TeamID?) async throws -> RegisteredClient {
+        guard let client = try await store.client(id), teamID == nil || client.teamID == teamID else {
+            throw ConsoleError.notFound("There is no identifier \(id) in this team.")
+        }
+        guard client.kind == .service else {
+            throw ConsoleError.invalid("\(client.id) is an App ID; Return URLs belong to Services IDs.")
+        }
+        return client
+    }
+
+    private func primaryAppGroup(_ id: ClientID, teamID: TeamID) async throws -> AppGroup {
+        guard let group = try await store.appGroup(id), group.teamID == teamID else {
+            throw ConsoleError.notFound("\(id) is not a primary App ID of this team.")
+        }
+        return group
+    }
+
+    /// A new App ID or Services ID identifier: reverse-DNS style, letters, digits, hyphens and periods
+    /// (Apple's rule), not yet registered by anyone.
+    private func newIdentifier(_ text: String, what: String) async throws -> ClientID {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        let allowed = value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+        guard !value.isEmpty, value.count <= 155, allowed, !value.hasPrefix("."), !value.hasSuffix("."), value.contains(".") else {
+            throw ConsoleError.invalid(
+                "The \(what) \(value) is not valid. Use a reverse-domain string (com.example.app) of letters, digits, hyphens and periods.")
+        }
+        let id = ClientID(rawValue: value)
+        guard try await store.client(id) == nil, try await store.appGroup(id) == nil else {
+            throw ConsoleError.refused("An identifier \(value) is already registered. Choose another.")
+        }
+        return id
+    }
+}

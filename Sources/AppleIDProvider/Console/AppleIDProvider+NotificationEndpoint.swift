@@ -1,0 +1,39 @@
+import AppleIDProtocol
+import Foundation
+
+extension AppleIDProvider {
+    /// Registers (or with `nil` removes) the server-to-server notification endpoint of a primary App ID
+    /// (spec §10.1): an absolute `https` URL; in development mode `http` as well.
+    public func setNotificationEndpoint(_ url: String?, groupID: ClientID, teamID: TeamID?) async throws -> AppGroup {
+        guard var group = try await store.appGroup(groupID), teamID == nil || group.teamID == teamID else {
+            throw ConsoleError.notFound("\(groupID) is not a primary App ID of this team.")
+        }
+        let trimmed = url?.trimmingCharacters(in: .whitespaces)
+        if let trimmed, !trimmed.isEmpty {
+            guard let parsed = URLComponents(string: trimmed), let scheme = parsed.scheme?.lowercased(), parsed.host?.isEmpty == false,
+                scheme == "https" || (scheme == "http" && configuration.developmentMode)
+            else {
+                throw ConsoleError.invalid(
+                    configuration.developmentMode
+                        ? "The endpoint must be an absolute http or https URL." : "The endpoint must be an absolute https URL.")
+            }
+            group.notificationEndpoint = trimmed
+        } else {
+            group.notificationEndpoint = nil
+        }
+        try await store.save(group)
+        return group
+    }
+
+    /// The group's latest notifications with their delivery attempts, newest first.
+    public func deliveries(groupID: ClientID, teamID: TeamID, limit: Int = 20) async throws -> [(OutboxMessage, [DeliveryAttempt])] {
+        guard let group = try await store.appGroup(groupID), group.teamID == teamID else {
+            throw ConsoleError.notFound("\(groupID) is not a primary App ID of this team.")
+        }
+        var log: [(OutboxMessage, [DeliveryAttempt])] = []
+        for message in try await store.messages(groupID: group.primaryAppID, limit: limit) {
+            log.append((message, try await store.attempts(messageID: message.id)))
+        }
+        return log
+    }
+}

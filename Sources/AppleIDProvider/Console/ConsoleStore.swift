@@ -1,0 +1,97 @@
+import AppleIDProtocol
+import Foundation
+
+/// What the developer console reads and writes beyond ``RegistryStore``: a team's identifiers and
+/// keys, the one-time key download, e-mail sources, developer accounts and their sessions.
+public protocol ConsoleStore: Sendable {
+    func appGroups(teamID: TeamID) async throws -> [AppGroup]
+    func clients(teamID: TeamID) async throws -> [RegisteredClient]
+    func developerKeys(teamID: TeamID) async throws -> [DeveloperKey]
+    /// Transfers from or to the team, newest first.
+    func transfers(involving teamID: TeamID) async throws -> [AppTransfer]
+    /// How many Apple IDs hold a live (unrevoked) grant issued to the client.
+    func authorizationCount(clientID: ClientID) async throws -> Int
+
+    /// Keeps a new key's private half until its one download.
+    func savePendingDownload(keyID: KeyID, privateKeyPEM: String) async throws
+    /// Removes and returns the private half, atomically: of any number of callers, one gets it.
+    func takePendingDownload(keyID: KeyID) async throws -> String?
+    func hasPendingDownload(keyID: KeyID) async throws -> Bool
+
+    /// The team's e-mail sources, in the order they were added.
+    func emailSources(teamID: TeamID) async throws -> [EmailSource]
+    /// Adds the sources unless that would pass `limit` for the team; returns whether they were added.
+    func add(_ sources: [EmailSource], limit: Int) async throws -> Bool
+    func deleteEmailSource(teamID: TeamID, value: String) async throws
+
+    func developer(id: String) async throws -> DeveloperAccount?
+    func developer(email: String) async throws -> DeveloperAccount?
+    /// Inserts or replaces; the e-mail address is unique.
+    func save(_ developer: DeveloperAccount) async throws
+    func save(_ session: ConsoleSession) async throws
+    func consoleSession(idHash: String) async throws -> ConsoleSession?
+    func deleteConsoleSession(idHash: String) async throws
+    /// Deletes the sessions that expired before `date`; returns how many.
+    func purgeConsoleSessions(expiredBefore date: Date) async throws -> Int
+}
+
+/// A person who signs in to the console. Belongs to one or more teams.
+public struct DeveloperAccount: Codable, Sendable, Hashable {
+    public var id: String
+    /// Lower-cased; the sign-in name.
+    public var email: String
+    public var name: String
+    /// bcrypt.
+    public var passwordHash: String
+    public var teamIDs: [TeamID]
+
+    public init(id: String, email: String, name: String, passwordHash: String, teamIDs: [TeamID]) {
+        self.id = id
+        self.email = email.lowercased()
+        self.name = name
+        self.passwordHash = passwordHash
+        self.teamIDs = teamIDs
+    }
+}
+
+/// A signed-in console browser. Only the cookie's hash is stored; the CSRF token is checked on every
+/// form post.
+public struct ConsoleSession: Codable, Sendable, Hashable {
+    public var idHash: String
+    public var developerID: String
+    /// The team the developer is working in (one of theirs).
+    public var teamID: TeamID
+    public var csrfToken: String
+    public var expiresAt: Date
+
+    public init(idHash: String, developerID: String, teamID: TeamID, csrfToken: String, expiresAt: Date) {
+        self.idHash = idHash
+        self.developerID = developerID
+        self.teamID = teamID
+        self.csrfToken = csrfToken
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A domain or address registered to send mail to the team's private relay addresses (spec §11).
+public struct EmailSource: Codable, Sendable, Hashable {
+    public enum Check: String, Codable, Sendable, Hashable {
+        /// Not checked: this server does not query DNS, so it cannot see an SPF record.
+        case notChecked = "not-checked"
+    }
+
+    public var teamID: TeamID
+    /// A domain name or an e-mail address, lower-cased.
+    public var value: String
+    public var addedAt: Date
+    public var check: Check
+
+    public init(teamID: TeamID, value: String, addedAt: Date, check: Check = .notChecked) {
+        self.teamID = teamID
+        self.value = value
+        self.addedAt = addedAt
+        self.check = check
+    }
+
+    public var isAddress: Bool { value.contains("@") }
+}

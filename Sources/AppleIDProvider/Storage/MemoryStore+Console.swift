@@ -1,0 +1,110 @@
+import AppleIDProtocol
+import Foundation
+
+extension MemoryStore: ConsoleStore {
+    struct ConsoleState {
+        var pendingDownloads: [KeyID: String] = [:]
+        var emailSources: [EmailSource] = []
+        var developers: [String: DeveloperAccount] = [:]
+        var sessions: [String: ConsoleSession] = [:]
+        var requestLog: [ClientID: [RequestLogEntry]] = [:]
+    }
+
+    public func appGroups(teamID: TeamID) async throws -> [AppGroup] {
+        state.withLock { $0.groups.values.filter { $0.teamID == teamID }.sorted { $0.primaryAppID.rawValue < $1.primaryAppID.rawValue } }
+    }
+
+    public func clients(teamID: TeamID) async throws -> [RegisteredClient] {
+        state.withLock { $0.clients.values.filter { $0.teamID == teamID }.sorted { $0.id.rawValue < $1.id.rawValue } }
+    }
+
+    public func developerKeys(teamID: TeamID) async throws -> [DeveloperKey] {
+        state.withLock { $0.keys.values.filter { $0.teamID == teamID }.sorted { $0.id.rawValue < $1.id.rawValue } }
+    }
+
+    public func transfers(involving teamID: TeamID) async throws -> [AppTransfer] {
+        state.withLock { state in
+            state.transfers.values.filter { $0.fromTeamID == teamID || $0.toTeamID == teamID }.sorted { $0.transferredAt > $1.transferredAt }
+        }
+    }
+
+    public func authorizationCount(clientID: ClientID) async throws -> Int {
+        state.withLock { Set($0.grants.values.filter { $0.clientID == clientID && $0.revokedAt == nil }.map(\.accountID)).count }
+    }
+
+    public func savePendingDownload(keyID: KeyID, privateKeyPEM: String) async throws {
+        state.withLock { $0.console.pendingDownloads[keyID] = privateKeyPEM }
+    }
+
+    public func takePendingDownload(keyID: KeyID) async throws -> String? {
+        state.withLock { $0.console.pendingDownloads.removeValue(forKey: keyID) }
+    }
+
+    public func hasPendingDownload(keyID: KeyID) async throws -> Bool {
+        state.withLock { $0.console.pendingDownloads[keyID] != nil }
+    }
+
+    public func emailSources(teamID: TeamID) async throws -> [EmailSource] {
+        state.withLock { $0.console.emailSources.filter { $0.teamID == teamID } }
+    }
+
+    public func add(_ sources: [EmailSource], limit: Int) async throws -> Bool {
+        state.withLock { state in
+            guard let teamID = sources.first?.teamID else { return true }
+            let existing = state.console.emailSources.filter { $0.teamID == teamID }
+            let new = sources.filter { source in !existing.contains { $0.value == source.value } }
+            guard existing.count + new.count <= limit else { return false }
+            state.console.emailSources.append(contentsOf: new)
+            return true
+        }
+    }
+
+    public func deleteEmailSource(teamID: TeamID, value: String) async throws {
+        state.withLock { $0.console.emailSources.removeAll { $0.teamID == teamID && $0.value == value } }
+    }
+
+    public func developer(id: String) async throws -> DeveloperAccount? { state.withLock { $0.console.developers[id] } }
+
+    public func developer(email: String) async throws -> DeveloperAccount? {
+        let email = email.lowercased()
+        return state.withLock { $0.console.developers.values.first { $0.email == email } }
+    }
+
+    public func save(_ developer: DeveloperAccount) async throws {
+        try state.withLock { state in
+            if state.console.developers.values.contains(where: { $0.email == developer.email && $0.id != developer.id }) {
+                throw StoreError.conflict("developer \(developer.email) already exists")
+            }
+            state.console.developers[developer.id] = developer
+        }
+    }
+
+    public func save(_ session: ConsoleSession) async throws { state.withLock { $0.console.sessions[session.idHash] = session } }
+
+    public func consoleSession(idHash: String) async throws -> ConsoleSession? { state.withLock { $0.console.sessions[idHash] } }
+
+    public func deleteConsoleSession(idHash: String) async throws { state.withLock { $0.console.sessions[idHash] = nil } }
+
+    public func purgeConsoleSessions(expiredBefore date: Date) async throws -> Int {
+        state.withLock { state in
+            let expired = state.console.sessions.filter { $0.value.expiresAt < date }.keys
+            for key in expired { state.console.sessions[key] = nil }
+            return expired.count
+        }
+    }
+}
+
+extension MemoryStore: RequestLogStore {
+    public func record(_ entry: RequestLogEntry, keepingLast: Int) async throws {
+        state.withLock { state in
+            var entries = state.console.requestLog[entry.clientID, default: []]
+            entries.append(entry)
+            if entries.count > keepingLast { entries.removeFirst(entries.count - keepingLast) }
+            state.console.requestLog[entry.clientID] = entries
+        }
+    }
+
+    public func requestLog(clientID: ClientID, limit: Int) async throws -> [RequestLogEntry] {
+        state.withLock { Array(($0.console.requestLog[clientID] ?? []).reversed().prefix(limit)) }
+    }
+}

@@ -1,0 +1,81 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// `/console`: the developer console (Certificates, Identifiers & Profiles for Sign in with Apple).
+/// Sign-in, sign-out and the team switcher live here; each section has its own endpoints.
+struct ConsoleEndpoints {
+    let site: ConsoleSite
+
+    func register(on router: Router<AppleIDRequestContext>) {
+        router.get("/console") { request, _ in
+            if try await site.visit(request) != nil { return ConsoleSite.redirect("/console/identifiers") }
+            return try signInPage(request, locale: PageLocale.choose(for: request))
+        }
+        router.post("/console/sign-in") { request, _ in
+            let form = try await site.decode(request)
+            let locale = PageLocale.choose(for: request, formLocale: form.locale)
+            // Login CSRF: another site must not sign this browser in to the attacker's developer account.
+            guard let loginCookie = request.cookies[ConsoleSite.loginCookie]?.value, let csrf = form.csrf,
+                ConstantTime.equal(csrf, AccountEndpoints.derived("console-login-csrf:", loginCookie))
+            else { return try signInPage(request, locale: locale, message: site.text("console_form_expired", locale), status: .badRequest) }
+            switch try await site.provider.signInDeveloper(email: form.email ?? "", password: form.password ?? "") {
+            case .passed(let signIn):
+                var response = ConsoleSite.redirect("/console/identifiers")
+                response.setCookie(site.sessionCookie(signIn.cookie))
+                return response
+            case .incorrect:
+                return try signInPage(request, locale: locale, message: site.text("console_incorrect_password", locale), status: .unauthorized)
+            case .locked(let until):
+                let minutes = max(1, Int((until.timeIntervalSince(site.provider.clock.now()) / 60).rounded(.up)))
+                let message = site.text("console_locked", locale, values: ["minutes": "\(minutes)"])
+                return try signInPage(request, locale: locale, message: message, status: .tooManyRequests)
+            }
+        }
+        router.post("/console/sign-out") { request, _ in
+            try await site.action(
+                request,
+                { visit, _ in
+                    try await site.provider.signOutDeveloper(cookie: visit.cookie)
+                    var response = ConsoleSite.redirect("/console")
+                    response.setCookie(Cookie(name: ConsoleSite.sessionCookie, value: "", maxAge: 0, path: "/console", httpOnly: true))
+                    return response
+                }, onError: { _, _ in ConsoleSite.redirect("/console") })
+        }
+        router.post("/console/team") { request, _ in
+            try await site.action(
+                request,
+                { visit, form in
+                    try await site.provider.switchTeam(cookie: visit.cookie, to: TeamID(rawValue: form.teamID ?? ""))
+                    return ConsoleSite.redirect("/console/identifiers")
+                }, onError: { _, _ in ConsoleSite.redirect("/console/identifiers") })
+        }
+    }
+
+    /// The sign-in form. It carries a token derived from the login cookie (set here when the browser
+    /// has none), which `/console/sign-in` requires.
+    private func signInPage(_ request: Request, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
+        let existing = request.cookies[ConsoleSite.loginCookie]?.value.filter(\.isHexDigit)
+        let loginCookie = existing.flatMap { $0.count == 64 ? $0 : nil } ?? site.provider.random.hex(bytes: 32)
+        var response = try site.renderer.render(
+            ConsoleSignInPage(
+                locale: locale, t: site.renderer.strings.table(locale), message: message,
+                csrf: AccountEndpoints.derived("console-login-csrf:", loginCookie)),
+            template: "console_sign_in", status: status)
+        if loginCookie != existing {
+            response.setCookie(
+                Cookie(
+                    name: ConsoleSite.loginCookie, value: loginCookie, path: "/console", secure: site.secureCookies, httpOnly: true,
+                    sameSite: .lax))
+        }
+        return response
+    }
+}
+
+struct ConsoleSignInPage: Sendable {
+    let locale: String
+    let t: [String: String]
+    let message: String?
+    let csrf: String
+}

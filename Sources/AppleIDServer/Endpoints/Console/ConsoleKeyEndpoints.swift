@@ -1,0 +1,80 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Keys: create a Sign in with Apple key for a primary App ID, download its `.p8` exactly once,
+/// revoke it.
+struct ConsoleKeyEndpoints {
+    let site: ConsoleSite
+
+    func register(on router: Router<AppleIDRequestContext>) {
+        router.get("/console/keys") { request, _ in
+            try await site.page(request) { try await list($0) }
+        }
+        router.post("/console/keys") { request, _ in
+            try await site.action(
+                request,
+                { visit, form in
+                    let key = try await site.provider.createKey(teamID: visit.teamID, primaryAppID: ClientID(rawValue: form.primaryAppID ?? ""))
+                    return try await list(visit, message: site.text("console_key_created", visit.locale, values: ["kid": key.id.rawValue]))
+                }, onError: { visit, error in try await list(visit, error: error) })
+        }
+        // A POST, so that the one download needs the CSRF token and no prefetch can use it up.
+        router.post("/console/keys/:kid/download") { request, context in
+            let kid = KeyID(rawValue: try context.parameters.require("kid"))
+            return try await site.action(
+                request,
+                { visit, _ in
+                    let pem = try await site.provider.downloadKey(kid, teamID: visit.teamID)
+                    return Response(
+                        status: .ok,
+                        headers: [
+                            .contentType: "application/octet-stream", .cacheControl: "no-store",
+                            .contentDisposition: "attachment; filename=\"AuthKey_\(kid.rawValue).p8\"",
+                        ],
+                        body: .init(byteBuffer: ByteBuffer(string: pem)))
+                }, onError: { visit, error in try await list(visit, error: error) })
+        }
+        router.post("/console/keys/:kid/revoke") { request, context in
+            let kid = KeyID(rawValue: try context.parameters.require("kid"))
+            return try await site.action(
+                request,
+                { visit, _ in
+                    _ = try await site.provider.revokeKey(kid, teamID: visit.teamID)
+                    return try await list(visit, message: site.text("console_key_revoked", visit.locale, values: ["kid": kid.rawValue]))
+                }, onError: { visit, error in try await list(visit, error: error) })
+        }
+    }
+
+    private func list(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
+        var keys: [KeyRow] = []
+        for key in try await site.provider.developerKeys(teamID: visit.teamID) {
+            keys.append(
+                KeyRow(
+                    id: key.id.rawValue, primaryAppID: key.primaryAppID.rawValue, revokedAt: key.revokedAt?.ISO8601Format(),
+                    canDownload: key.revokedAt == nil ? try await site.provider.canDownloadKey(key.id) : false))
+        }
+        let groups = try await site.provider.store.appGroups(teamID: visit.teamID)
+        let content = KeysContent(
+            keys: keys, hasKeys: !keys.isEmpty, primaries: groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: false) },
+            hasPrimaries: !groups.isEmpty)
+        return try site.render(
+            visit, template: "console_keys", section: "keys", content: content, message: message, error: error?.message,
+            status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
+    }
+}
+
+struct KeyRow: Sendable {
+    let id: String
+    let primaryAppID: String
+    let revokedAt: String?
+    let canDownload: Bool
+}
+
+struct KeysContent: Sendable {
+    let keys: [KeyRow]
+    let hasKeys: Bool
+    let primaries: [PrimaryChoice]
+    let hasPrimaries: Bool
+}

@@ -1,0 +1,98 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Notifications and e-mail: the server-to-server endpoint per primary App ID with its delivery log,
+/// and the e-mail sources of the private relay (spec §10.1, §11).
+struct ConsoleNotificationEndpoints {
+    let site: ConsoleSite
+
+    func register(on router: Router<AppleIDRequestContext>) {
+        router.get("/console/notifications") { request, _ in
+            try await site.page(request) { try await page($0) }
+        }
+        router.post("/console/notifications/endpoint") { request, _ in
+            try await site.action(
+                request,
+                { visit, form in
+                    let group = try await site.provider.setNotificationEndpoint(
+                        form.url, groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                    return try await page(
+                        visit, message: site.text("console_endpoint_saved", visit.locale, values: ["id": group.primaryAppID.rawValue]))
+                }, onError: { visit, error in try await page(visit, error: error) })
+        }
+        router.post("/console/email-sources") { request, _ in
+            try await site.action(
+                request,
+                { visit, form in
+                    _ = try await site.provider.addEmailSources(form.sources ?? "", teamID: visit.teamID)
+                    return try await page(visit, message: site.text("console_sources_added", visit.locale))
+                }, onError: { visit, error in try await page(visit, error: error) })
+        }
+        router.post("/console/email-sources/remove") { request, _ in
+            try await site.action(
+                request,
+                { visit, form in
+                    try await site.provider.removeEmailSource(form.value ?? "", teamID: visit.teamID)
+                    return try await page(visit, message: site.text("console_source_removed", visit.locale))
+                }, onError: { visit, error in try await page(visit, error: error) })
+        }
+    }
+
+    private func page(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
+        var groups: [EndpointRow] = []
+        for group in try await site.provider.store.appGroups(teamID: visit.teamID) {
+            let deliveries = try await site.provider.deliveries(groupID: group.primaryAppID, teamID: visit.teamID).map { message, attempts in
+                DeliveryRow(
+                    event: message.event.type.rawValue, createdAt: message.createdAt.ISO8601Format(), attempts: attempts.count,
+                    state: message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending",
+                    lastStatus: attempts.last?.status.map(String.init) ?? attempts.last?.error ?? "",
+                    latency: attempts.last.map { "\($0.latencyMilliseconds) ms" } ?? "")
+            }
+            groups.append(
+                EndpointRow(
+                    id: group.primaryAppID.rawValue, endpoint: group.notificationEndpoint ?? "", deliveries: deliveries,
+                    hasDeliveries: !deliveries.isEmpty))
+        }
+        let sources = try await site.provider.emailSources(teamID: visit.teamID).map {
+            SourceRow(value: $0.value, kind: $0.isAddress ? "address" : "domain", check: $0.check.rawValue)
+        }
+        let content = NotificationsContent(
+            groups: groups, sources: sources, hasSources: !sources.isEmpty, sourceCount: sources.count,
+            sourceLimit: visit.team.kind.emailSourceLimit)
+        return try site.render(
+            visit, template: "console_notifications", section: "notifications", content: content, message: message, error: error?.message,
+            status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
+    }
+}
+
+struct DeliveryRow: Sendable {
+    let event: String
+    let createdAt: String
+    let attempts: Int
+    let state: String
+    let lastStatus: String
+    let latency: String
+}
+
+struct EndpointRow: Sendable {
+    let id: String
+    let endpoint: String
+    let deliveries: [DeliveryRow]
+    let hasDeliveries: Bool
+}
+
+struct SourceRow: Sendable {
+    let value: String
+    let kind: String
+    let check: String
+}
+
+struct NotificationsContent: Sendable {
+    let groups: [EndpointRow]
+    let sources: [SourceRow]
+    let hasSources: Bool
+    let sourceCount: Int
+    let sourceLimit: Int
+}

@@ -1,0 +1,63 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Transfer: move an app group to another team (the engine's transfer operation), with the 60-day
+/// window in which both teams may migrate users.
+struct ConsoleTransferEndpoints {
+    let site: ConsoleSite
+
+    func register(on router: Router<AppleIDRequestContext>) {
+        router.get("/console/transfer") { request, _ in
+            try await site.page(request) { try await page($0) }
+        }
+        router.post("/console/transfer") { request, _ in
+            try await site.action(
+                request,
+                { visit, form in
+                    let transfer = try await site.provider.transfer(
+                        groupID: ClientID(rawValue: form.groupID ?? ""), from: visit.teamID, to: TeamID(rawValue: form.teamID ?? ""))
+                    let values = [
+                        "id": transfer.groupID.rawValue, "team": transfer.toTeamID.rawValue, "until": transfer.windowEndsAt.ISO8601Format(),
+                    ]
+                    return try await page(visit, message: site.text("console_transferred", visit.locale, values: values))
+                }, onError: { visit, error in try await page(visit, error: error) })
+        }
+    }
+
+    private func page(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
+        let now = site.provider.clock.now()
+        let groups = try await site.provider.store.appGroups(teamID: visit.teamID)
+        let transfers = try await site.provider.transfers(teamID: visit.teamID).map { transfer in
+            TransferRow(
+                group: transfer.groupID.rawValue, from: transfer.fromTeamID.rawValue, to: transfer.toTeamID.rawValue,
+                at: transfer.transferredAt.ISO8601Format(), windowEndsAt: transfer.windowEndsAt.ISO8601Format(),
+                daysLeft: transfer.isOpen(at: now) ? Int((transfer.windowEndsAt.timeIntervalSince(now) / 86_400).rounded(.up)) : 0,
+                isOpen: transfer.isOpen(at: now))
+        }
+        let content = TransferContent(
+            primaries: groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: false) }, hasPrimaries: !groups.isEmpty,
+            transfers: transfers, hasTransfers: !transfers.isEmpty)
+        return try site.render(
+            visit, template: "console_transfer", section: "transfer", content: content, message: message, error: error?.message,
+            status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
+    }
+}
+
+struct TransferRow: Sendable {
+    let group: String
+    let from: String
+    let to: String
+    let at: String
+    let windowEndsAt: String
+    let daysLeft: Int
+    let isOpen: Bool
+}
+
+struct TransferContent: Sendable {
+    let primaries: [PrimaryChoice]
+    let hasPrimaries: Bool
+    let transfers: [TransferRow]
+    let hasTransfers: Bool
+}

@@ -1,0 +1,62 @@
+/// The developer console's schema (versions 7 to 9 are the console's range).
+extension SQLStore {
+    static let consoleMigrations: [SchemaMigration] = [
+        SchemaMigration(
+            version: 7,
+            statements: [
+                "ALTER TABLE teams ADD COLUMN kind TEXT NOT NULL DEFAULT 'organization'",
+                "ALTER TABLE clients ADD COLUMN description TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE clients ADD COLUMN domains TEXT NOT NULL DEFAULT '[]'",
+                "ALTER TABLE developer_keys ADD COLUMN revoked_at DOUBLE PRECISION",
+                "CREATE INDEX IF NOT EXISTS clients_team ON clients (team_id)",
+                "CREATE INDEX IF NOT EXISTS app_groups_team ON app_groups (team_id)",
+                "CREATE INDEX IF NOT EXISTS developer_keys_team ON developer_keys (team_id)",
+                // A new key's private half, sealed, until its one download.
+                """
+                CREATE TABLE IF NOT EXISTS developer_key_downloads (
+                    key_id TEXT PRIMARY KEY,
+                    private_key_pem TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS email_sources (
+                    team_id TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    added_at DOUBLE PRECISION NOT NULL,
+                    check_status TEXT NOT NULL,
+                    PRIMARY KEY (team_id, value)
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS developers (
+                    id TEXT PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    team_ids TEXT NOT NULL
+                )
+                """,
+                "CREATE UNIQUE INDEX IF NOT EXISTS developers_email ON developers (email)",
+                """
+                CREATE TABLE IF NOT EXISTS console_sessions (
+                    id_hash TEXT PRIMARY KEY,
+                    developer_id TEXT NOT NULL,
+                    team_id TEXT NOT NULL,
+                    csrf_token TEXT NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS request_log (
+                    id TEXT PRIMARY KEY,
+                    client_id TEXT NOT NULL,
+                    endpoint TEXT NOT NULL,
+                    at DOUBLE PRECISION NOT NULL,
+                    outcome TEXT NOT NULL,
+                    reason TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS request_log_client ON request_log (client_id, at)",
+            ])
+    ]
+}

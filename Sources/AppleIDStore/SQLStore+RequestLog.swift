@@ -1,0 +1,53 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import SQLKit
+
+extension SQLStore: RequestLogStore {
+    /// Inserts the entry, then deletes the client's entries older than its newest `keepingLast`.
+    public func record(_ entry: RequestLogEntry, keepingLast: Int) async throws {
+        try await db.insert(into: RequestLogRow.table).model(RequestLogRow(entry, id: UUID().uuidString), with: Self.rowEncoder).run()
+        try await db.raw(
+            """
+            DELETE FROM request_log WHERE client_id = \(bind: entry.clientID.rawValue) AND id NOT IN (
+                SELECT id FROM request_log WHERE client_id = \(bind: entry.clientID.rawValue) ORDER BY at DESC, id DESC LIMIT \(bind: keepingLast))
+            """
+        ).run()
+    }
+
+    public func requestLog(clientID: ClientID, limit: Int) async throws -> [RequestLogEntry] {
+        try await db.select().column("*").from(RequestLogRow.table).where("client_id", .equal, clientID.rawValue)
+            .orderBy("at", .descending).orderBy("id", .descending).limit(limit)
+            .all(decoding: RequestLogRow.self).map { try $0.entry() }
+    }
+}
+
+struct RequestLogRow: Codable, Sendable {
+    static let table = "request_log"
+    var id: String
+    var clientID: String
+    var endpoint: String
+    var at: Double
+    var outcome: String
+    var reason: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, endpoint, at, outcome, reason
+        case clientID = "client_id"
+    }
+
+    init(_ entry: RequestLogEntry, id: String) {
+        self.id = id
+        clientID = entry.clientID.rawValue
+        endpoint = entry.endpoint.rawValue
+        at = entry.at.sqlSeconds
+        outcome = entry.outcome
+        reason = entry.reason
+    }
+
+    func entry() throws -> RequestLogEntry {
+        RequestLogEntry(
+            clientID: ClientID(rawValue: clientID), endpoint: try .decoded(endpoint, table: Self.table, column: "endpoint"),
+            at: Date(sqlSeconds: at), outcome: outcome, reason: reason)
+    }
+}

@@ -1,0 +1,109 @@
+import AppleIDProtocol
+import AppleIDProvider
+import AppleIDStore
+import Foundation
+import Testing
+
+extension StoreConformanceTests {
+    // MARK: Console
+
+    @Test("the console's registry fields round-trip: team kind, description, domains, a key's revocation", arguments: StoreKind.available)
+    func consoleRegistryFields(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let team = DeveloperTeam(id: "TEAMINDIVI", name: "Solo", kind: .individual)
+            let web = RegisteredClient(
+                id: "com.solo.web", kind: .service, teamID: team.id, groupID: "com.solo.app", returnURLs: ["https://solo.example.com/cb"],
+                description: "Solo web", domains: ["solo.example.com"])
+            let key = DeveloperKey(
+                id: "KEYREVOKED", teamID: team.id, primaryAppID: "com.solo.app", publicKeyPEM: "pem",
+                revokedAt: Date(timeIntervalSince1970: 1_800_000_000))
+            try await store.save(team)
+            try await store.save(AppGroup(primaryAppID: "com.solo.app", teamID: team.id, displayName: "Solo"))
+            try await store.save(web)
+            try await store.save(key)
+            #expect(try await store.team(team.id) == team)
+            #expect(try await store.client(web.id) == web)
+            #expect(try await store.developerKey(key.id) == key)
+            #expect(try await store.clients(teamID: team.id) == [web])
+            #expect(try await store.appGroups(teamID: team.id).map(\.primaryAppID) == ["com.solo.app"])
+            #expect(try await store.developerKeys(teamID: team.id) == [key])
+            #expect(try await store.clients(teamID: "OTHERTEAM0").isEmpty)
+        }
+    }
+
+    @Test("a pending key download is taken once", arguments: StoreKind.available)
+    func pendingDownloadTakenOnce(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            try await store.savePendingDownload(keyID: "KEY1234567", privateKeyPEM: "private")
+            #expect(try await store.hasPendingDownload(keyID: "KEY1234567"))
+            async let first = store.takePendingDownload(keyID: "KEY1234567")
+            async let second = store.takePendingDownload(keyID: "KEY1234567")
+            let taken = try await [first, second].compactMap { $0 }
+            #expect(taken == ["private"])
+            #expect(try await !store.hasPendingDownload(keyID: "KEY1234567"))
+        }
+    }
+
+    @Test("e-mail sources stop at the limit, all or none", arguments: StoreKind.available)
+    func emailSourcesLimit(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let at = Date(timeIntervalSince1970: 1_800_000_000)
+            let sources = (0..<3).map { EmailSource(teamID: "TEAM123456", value: "m\($0).example.com", addedAt: at) }
+            #expect(try await store.add(Array(sources.prefix(2)), limit: 3))
+            #expect(
+                try await !store.add(Array(sources.suffix(2)) + [EmailSource(teamID: "TEAM123456", value: "x.example.com", addedAt: at)], limit: 3))
+            #expect(try await store.emailSources(teamID: "TEAM123456").map(\.value) == ["m0.example.com", "m1.example.com"])
+            #expect(try await store.add(Array(sources.suffix(2)), limit: 3))
+            #expect(try await store.emailSources(teamID: "TEAM123456").count == 3)
+            try await store.deleteEmailSource(teamID: "TEAM123456", value: "m0.example.com")
+            #expect(try await store.emailSources(teamID: "TEAM123456").map(\.value) == ["m1.example.com", "m2.example.com"])
+        }
+    }
+
+    @Test("developers have unique e-mail addresses; console sessions are found by their hash and deleted", arguments: StoreKind.available)
+    func developersAndSessions(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let developer = DeveloperAccount(
+                id: "d1", email: "Dev@Example.com", name: "Dev", passwordHash: "$2b$", teamIDs: ["TEAM123456", "OTHER12345"])
+            try await store.save(developer)
+            #expect(try await store.developer(email: "dev@example.com") == developer)
+            #expect(try await store.developer(id: "d1")?.teamIDs == ["TEAM123456", "OTHER12345"])
+            await #expect(throws: StoreError.self) {
+                try await store.save(DeveloperAccount(id: "d2", email: "dev@example.com", name: "Twin", passwordHash: "x", teamIDs: ["TEAM123456"]))
+            }
+            let session = ConsoleSession(
+                idHash: "hash", developerID: "d1", teamID: "TEAM123456", csrfToken: "csrf", expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
+            try await store.save(session)
+            #expect(try await store.consoleSession(idHash: "hash") == session)
+            try await store.deleteConsoleSession(idHash: "hash")
+            #expect(try await store.consoleSession(idHash: "hash") == nil)
+            var later = session
+            later.idHash = "later"
+            later.expiresAt = session.expiresAt.addingTimeInterval(60)
+            try await store.save(session)
+            try await store.save(later)
+            #expect(try await store.purgeConsoleSessions(expiredBefore: session.expiresAt.addingTimeInterval(1)) == 1)
+            #expect(try await store.consoleSession(idHash: "hash") == nil)
+            #expect(try await store.consoleSession(idHash: "later") == later)
+        }
+    }
+
+    @Test("the request log keeps each client's newest entries, newest first", arguments: StoreKind.available)
+    func requestLogBounded(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            for second in 0..<5 {
+                for client: ClientID in ["com.a.web", "com.b.web"] {
+                    try await store.record(
+                        RequestLogEntry(
+                            clientID: client, endpoint: .token, at: Date(timeIntervalSince1970: 1_800_000_000 + Double(second)),
+                            outcome: second == 4 ? "invalid_client" : "ok", reason: second == 4 ? "client secret expired 3 s ago" : ""),
+                        keepingLast: 3)
+                }
+            }
+            let log = try await store.requestLog(clientID: "com.a.web", limit: 10)
+            #expect(log.map(\.at.timeIntervalSince1970) == [1_800_000_004, 1_800_000_003, 1_800_000_002])
+            #expect(log.first?.reason == "client secret expired 3 s ago")
+            #expect(try await store.requestLog(clientID: "com.b.web", limit: 2).count == 2)
+        }
+    }
+}
