@@ -1,3 +1,6 @@
+// What the user chooses on the consent page, for `signIn(as:with:choices:)`: available with
+// `import SignInWithAppleTesting` alone.
+@_exported import struct AppleIDProvider.ConsentChoices
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -89,6 +92,3 @@ extension AppleIDEmulator {
     }
 }
 
-/// What the user chooses on the consent page (name, and whether to hide the e-mail), for
-/// ``AppleIDEmulator/signIn(as:with:choices:scopes:)``: available with `import SignInWithAppleTesting` alone.
-public typealias ConsentChoices = AppleIDProvider.ConsentChoices

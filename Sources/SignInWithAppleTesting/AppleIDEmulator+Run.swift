@@ -51,6 +51,7 @@ private func runAppleIDEmulator<T: Sendable>(
     var configuration = ProviderConfiguration(issuer: baseURL)
     configuration.passwordHashCost = 4
     configuration.registryCacheLifetime = 0
+    configuration.developmentMode = true  // a test may register http://127.0.0.1 Return URLs
     // The server logs the precise reason of each refusal and sends Apple's terse answer: the emulator
     // reads the reasons from the log, so that tests see them while the wire stays Apple's.
     let refusalLog = RefusalLog()
