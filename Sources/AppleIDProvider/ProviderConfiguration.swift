@@ -35,6 +35,9 @@ public struct ProviderConfiguration: Sendable {
     public var accountDeletionEvent: NotificationEventType = .accountDelete
     /// Accepts TOTP codes of the previous and next 30-second step as well.
     public var secondFactorWindowSteps: Int = 1
+    /// When the signing keys rotate (every 30 days, the next key published a day ahead at least,
+    /// retired keys kept 7 days).
+    public var keyRotation = KeyRotationSchedule()
 
     public init(issuer: String) { self.issuer = issuer }
 

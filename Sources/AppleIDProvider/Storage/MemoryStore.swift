@@ -25,6 +25,7 @@ public final class MemoryStore: Sendable {
         var transferSubjects: [String: TransferSubject] = [:]
         var migrationTokens: [String: MigrationToken] = [:]
         var signInAttempts: [String: SignInAttemptRecord] = [:]
+        var outboxLeases: [String: OutboxLease] = [:]
     }
 
     let state = Mutex(State())
