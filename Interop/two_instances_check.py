@@ -40,7 +40,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import requests
 
@@ -48,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from interop_check import mint_client_secret  # noqa: E402
 
 TIMEOUT = 10
+ADMIN_TIMEOUT = 120  # a batch of codes from a debug build takes a while
 
 
 class Instance:
@@ -66,7 +66,7 @@ class Instance:
             audience="https://appleid.apple.com", private_key_pem=self.key_pem)
 
     def admin_json(self, method: str, path: str, body: dict | None = None) -> dict:
-        response = requests.request(method, self.url + path, headers=self.admin, json=body, timeout=TIMEOUT)
+        response = requests.request(method, self.url + path, headers=self.admin, json=body, timeout=ADMIN_TIMEOUT)
         if response.status_code >= 300:
             raise AssertionError(f"{method} {path} answered {response.status_code}: {response.text[:200]}")
         return response.json() if response.content else {}
@@ -97,8 +97,9 @@ class Instance:
 
 
 def totp(secret: str, at: float) -> str:
-    """RFC 6238 with SHA-1, 30 s steps, 6 digits (what an authenticator app shows)."""
-    key = base64.b32decode(secret.upper() + "=" * (-len(secret) % 8))
+    """RFC 6238 with SHA-1, 30 s steps, 6 digits, keyed as the server keys it (HummingbirdOTP's TOTP
+    takes the UTF-8 bytes of the stored secret as the HMAC key)."""
+    key = secret.encode()
     digest = hmac.new(key, struct.pack(">Q", int(at // 30)), hashlib.sha1).digest()
     offset = digest[-1] & 0x0F
     return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000)
@@ -109,6 +110,10 @@ def hidden(html: str, name: str) -> str:
     if not match:
         raise AssertionError(f"no hidden field {name} on the page")
     return match.group(1).replace("&amp;", "&")
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"<[^>]+>|\s+", " ", html)
 
 
 def jwt_claims(token: str) -> dict:
@@ -189,17 +194,21 @@ class Check:
             "response_mode": "form_post", "scope": "name email", "state": "cross-instance",
         }
         started = browser.get(self.a.url + "/auth/authorize", params=query, allow_redirects=False, timeout=TIMEOUT)
-        assert started.status_code in (302, 303), f"authorize on A answered {started.status_code}"
-        path = urlsplit(started.headers["Location"]).path
-        page = browser.get(self.b.url + path, timeout=TIMEOUT)
+        assert started.status_code == 200, f"authorize on A answered {started.status_code}"
+        form = re.search(r'action="(/auth/interaction/[^"]+)"', started.text)
+        assert form, "A's sign-in page has no interaction form"
+        path = form.group(1)
+        page = browser.get(self.b.url + path, timeout=TIMEOUT)  # the same page, from B
         steps = [
             (self.b, {"action": "sign-in", "apple_id": user["apple_id"], "password": user["password"]}),
             (self.a, {"action": "verify", "code": totp(user["totp_secret"], time.time())}),
             (self.b, {"action": "approve", "first_name": user["first_name"], "last_name": user["last_name"], "email": "hide"}),
         ]
+        done = "the sign-in page from B"
         for instance, form in steps:
-            assert page.status_code == 200, f"the sign-in page answered {page.status_code}"
+            assert page.status_code == 200, f"{done} answered {page.status_code}: {text_of(page.text)[:300]}"
             page = browser.post(instance.url + path, data={"csrf": hidden(page.text, "csrf"), **form}, timeout=TIMEOUT)
+            done = f"{form['action']} on {'A' if instance is self.a else 'B'}"
         assert page.status_code == 200, f"consent on B answered {page.status_code}"
         assert hidden(page.text, "state") == "cross-instance", "the state came back changed"
         tokens = self.a.redeem(hidden(page.text, "code"))
@@ -226,8 +235,10 @@ class Check:
         receiver = Receiver(self.args.receiver_port, delay=0.2)
         group = self.a.facts["bundle_id"]
         self.a.admin_json("PUT", f"/admin/app-groups/{group}/notification-endpoint", {"url": receiver.url})
-        apple_id = self.a.facts["users"][0]["apple_id"]
-        self.a.codes(1, apple_id, hide_email=True)  # a relay address to switch off and on
+        # A new Apple ID whose first authorization hides the address: a relay address to switch off and on.
+        apple_id = f"relay-{int(time.time())}@example.com"
+        self.a.admin_json("POST", "/admin/users", {"apple_id": apple_id, "password": "relay-password", "two_factor_enabled": False})
+        self.a.codes(1, apple_id, hide_email=True)
         codes = self.a.codes(400, apple_id)
         refresh_tokens: list[str] = []
         lock = threading.Lock()
@@ -262,6 +273,7 @@ class Check:
         failed = [token for token in refresh_tokens if self.a.refresh(token).status_code != 200]
         assert not failed, f"{len(failed)} of {len(refresh_tokens)} refresh tokens from 200 answers fail on A"
         outbox = {entry["message"]["id"] for entry in self.a.admin_json("GET", f"/admin/deliveries?group_id={group}")["deliveries"]}
+        assert len(outbox) >= 60, f"only {len(outbox)} notifications were written for 60 relay switches"
         deadline = time.monotonic() + self.args.lease + 60
         while not outbox <= receiver.jtis():
             assert time.monotonic() < deadline, f"{len(outbox - receiver.jtis())} of {len(outbox)} notifications never arrived"
