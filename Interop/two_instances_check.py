@@ -299,20 +299,22 @@ class Check:
                 statuses[status] = statuses.get(status, 0) + 1
                 time.sleep(0.05)
 
-        worker = threading.Thread(target=load)
+        worker = threading.Thread(target=load, daemon=True)
         worker.start()
-        subprocess.run(self.args.db_restart_command, shell=True, check=True, timeout=120)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if self.a.redeem(self.a.codes(1, apple_id)[0]).status_code == 200:
-                    break
-            except (requests.RequestException, AssertionError):
-                pass
-            assert time.monotonic() < deadline, "A did not recover within 60 s of the restart"
-            time.sleep(1)
-        stop.set()
-        worker.join()
+        try:
+            subprocess.run(self.args.db_restart_command, shell=True, check=True, timeout=120)
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if self.a.redeem(self.a.codes(1, apple_id)[0]).status_code == 200:
+                        break
+                except (requests.RequestException, AssertionError):
+                    pass
+                assert time.monotonic() < deadline, f"A did not recover within 60 s of the restart (answers meanwhile: {statuses})"
+                time.sleep(1)
+        finally:
+            stop.set()
+            worker.join(timeout=TIMEOUT + 5)
         bad = {status: count for status, count in statuses.items() if status not in (200, 503)}
         assert not bad, f"during the outage some requests did not answer 200 or 503: {bad}"
         return f"A answers again; answers during the restart: {statuses}"
