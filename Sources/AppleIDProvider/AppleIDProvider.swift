@@ -32,7 +32,9 @@ public final class AppleIDProvider: Sendable {
         random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
         logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory
     ) async throws -> AppleIDProvider {
-        let keyRing = try await SigningKeyRing.load(store: store, keyFactory: keyFactory, random: random, now: clock.now())
+        let keyRing = try await SigningKeyRing.load(
+            store: store, keyFactory: keyFactory, random: random, now: clock.now(),
+            retiredKeyRetention: configuration.keyRotation.retiredKeyRetention)
         return AppleIDProvider(
             configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics)
     }
@@ -123,10 +125,34 @@ public final class AppleIDProvider: Sendable {
     /// Drops cached registry entries; call after changing clients through ``store``.
     public func registryDidChange() { registryCache.invalidate() }
 
-    /// Rotates the signing keys: next becomes active, a new next key is published.
-    public func rotateSigningKeys() async throws {
-        try await keyRing.rotate(now: clock.now())
-        logger.notice("signing keys rotated", metadata: ["active_kid": "\(keyRing.activeKeyID)"])
+    /// Rotates the signing keys now: next becomes active, a new next key is published. Returns
+    /// `false` when another instance rotated the same keys at the same moment (the ring shows its
+    /// rotation then).
+    @discardableResult
+    public func rotateSigningKeys() async throws -> Bool {
+        let rotated = try await keyRing.rotate(now: clock.now())
+        logRotation(rotated, scheduled: false)
+        return rotated
+    }
+
+    /// Rotates the signing keys if ``ProviderConfiguration/keyRotation`` says they are due, then
+    /// reads the ring again from the store, so that a rotation by another instance is published here
+    /// too. Every instance calls it on a short interval.
+    public func rotateSigningKeysIfDue() async throws {
+        if try await keyRing.rotateIfDue(now: clock.now(), schedule: configuration.keyRotation) {
+            logRotation(true, scheduled: true)
+        } else {
+            try await keyRing.reload(now: clock.now())
+        }
+    }
+
+    private func logRotation(_ rotated: Bool, scheduled: Bool) {
+        let metadata: Logger.Metadata = ["active_kid": "\(keyRing.activeKeyID)", "scheduled": "\(scheduled)"]
+        if rotated {
+            logger.notice("signing keys rotated", metadata: metadata)
+        } else {
+            logger.notice("signing keys were rotated by another instance at the same moment", metadata: metadata)
+        }
     }
 
     func answer<T>(endpoint: String, clientID: String?, _ work: () async throws -> T) async -> Result<T, OAuthError> {

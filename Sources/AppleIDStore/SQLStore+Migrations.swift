@@ -258,6 +258,28 @@ extension SQLStore {
                 )
                 """
             ]),
+        SchemaMigration(
+            version: 13,
+            statements: [
+                // One active and one next signing key at most: instances that start or rotate at the
+                // same moment cannot both add one (SigningKeyRotationStore).
+                "CREATE UNIQUE INDEX IF NOT EXISTS signing_keys_one_per_state ON signing_keys (state) WHERE state <> 'retired'",
+                // Delivery leases (OutboxLeaseStore): which instance delivers a message, until when.
+                "ALTER TABLE notification_outbox ADD COLUMN leased_by TEXT",
+                "ALTER TABLE notification_outbox ADD COLUMN lease_expires_at DOUBLE PRECISION",
+            ]),
+        SchemaMigration(
+            version: 14,
+            statements: [
+                // The hourly purge (ExpiredRecordStore) finds expired rows by index, not by reading
+                // every row: with millions of refresh tokens (no expiry, left out of the index) a scan
+                // of `tokens` took the write lock for seconds.
+                "CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at) WHERE expires_at IS NOT NULL",
+                "CREATE INDEX IF NOT EXISTS authorization_codes_expiry ON authorization_codes (expires_at)",
+                "CREATE INDEX IF NOT EXISTS interactions_expiry ON interactions (expires_at)",
+                "CREATE INDEX IF NOT EXISTS browser_sessions_expiry ON browser_sessions (expires_at)",
+                "CREATE INDEX IF NOT EXISTS migration_tokens_expiry ON migration_tokens (expires_at)",
+            ]),
     ]
 
     /// Brings the schema up to the newest version. Safe to call on every start, and from several

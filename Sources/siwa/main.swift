@@ -10,7 +10,7 @@ struct Siwa: AsyncParsableCommand {
         abstract: "Sign in with Apple, end to end: a local Apple ID server and the tools around it.",
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
-            Quirks.self, ReturnURL.self, Teams.self, Transfer.self,
+            Quirks.self, ReturnURL.self, Teams.self, Transfer.self, Keys.self, Bench.self,
         ])
 }
 
@@ -38,6 +38,13 @@ struct Serve: AsyncParsableCommand {
     var playground: Switch?
     @Option(help: "How long an undelivered notification is retried, e.g. 24h (then it is abandoned).") var notificationRetryWindow = "24h"
     @Option(help: "The longest wait between two delivery attempts, e.g. 1h.") var notificationMaxBackoff = "1h"
+    @Option(help: "How long an instance holds the notifications it is delivering before another instance may take them over.")
+    var notificationLease = "60s"
+    @Option(help: "How long a signing key signs before the next one takes over, e.g. 30d.") var keyRotationInterval = "30d"
+    @Option(help: "How long, at least, the next signing key is published before it signs.") var keyPublicationLead = "1d"
+    @Option(help: "How long a retired signing key stays in /auth/keys.") var retiredKeyRetention = "7d"
+    @Option(help: "How often to check whether the keys are due and to read them again (what other instances rotated).")
+    var keyCheckInterval = "10s"
 
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
@@ -59,6 +66,7 @@ struct Serve: AsyncParsableCommand {
         else { throw ValidationError("--notification-retry-window and --notification-max-backoff are durations such as 30m, 24h, 2d") }
         settings.deliveryPolicy.deliveryWindow = TimeInterval(window)
         settings.deliveryPolicy.maximumDelay = TimeInterval(backoff)
+        try applyInstanceOptions(to: &settings)
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json") }
         let json = logFormat == "json"
         // Every line logged while a request is handled carries its request_id.

@@ -232,11 +232,16 @@ struct StoreConformanceTests {
             for key in [activeB, nextA, retired] { try await store.save(key) }
             #expect(try await store.signingKeys() == [retired, nextA, activeB])
 
+            // Retire before promoting: there is one active key at most.
+            var retiredB = activeB
+            retiredB.state = .retired
+            retiredB.retiredAt = Fixture.date(1)
+            try await store.save(retiredB)
             var promoted = nextA
             promoted.state = .active
             promoted.activatedAt = Fixture.date(1)
             try await store.save(promoted)
-            #expect(try await store.signingKeys() == [retired, promoted, activeB])
+            #expect(try await store.signingKeys() == [retired, promoted, retiredB])
         }
     }
 }

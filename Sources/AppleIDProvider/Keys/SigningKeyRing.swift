@@ -16,28 +16,23 @@ public final class SigningKeyRing: Sendable {
         let publishedIDs: [SigningKeyID]
     }
 
-    private let snapshot: Mutex<Snapshot>
-    private let store: any SigningKeyStore
-    private let keyFactory: any SigningKeyFactory
-    private let random: any RandomSource
+    let snapshot: Mutex<Snapshot>
+    let store: any SigningKeyStore & SigningKeyRotationStore
+    let keyFactory: any SigningKeyFactory
+    let random: any RandomSource
     /// How long a retired key stays in `/auth/keys`: longer than any token it signed can live.
-    private let retiredKeyRetention: TimeInterval
+    let retiredKeyRetention: TimeInterval
 
-    /// Loads the ring from the store, creating the active and next keys when missing.
+    /// Loads the ring from the store, creating the active and next keys when missing. Instances
+    /// starting together on an empty store agree on one key of each (the store inserts only one).
     public static func load(
-        store: any SigningKeyStore, keyFactory: any SigningKeyFactory, random: any RandomSource, now: Date,
+        store: any SigningKeyStore & SigningKeyRotationStore, keyFactory: any SigningKeyFactory, random: any RandomSource, now: Date,
         retiredKeyRetention: TimeInterval = 7 * 86_400
     ) async throws -> SigningKeyRing {
         var records = try await store.signingKeys()
-        if !records.contains(where: { $0.state == .active }) {
-            let active = try makeRecord(state: .active, factory: keyFactory, random: random, now: now)
-            try await store.save(active)
-            records.append(active)
-        }
-        if !records.contains(where: { $0.state == .next }) {
-            let next = try makeRecord(state: .next, factory: keyFactory, random: random, now: now)
-            try await store.save(next)
-            records.append(next)
+        for state in [SigningKeyRecord.State.active, .next] where !records.contains(where: { $0.state == state }) {
+            let key = try makeRecord(state: state, factory: keyFactory, random: random, now: now)
+            if try await store.insertSigningKeyIfAbsent(key) { records.append(key) } else { records = try await store.signingKeys() }
         }
         let snapshot = try makeSnapshot(records, now: now, retention: retiredKeyRetention)
         return SigningKeyRing(
@@ -45,8 +40,8 @@ public final class SigningKeyRing: Sendable {
     }
 
     private init(
-        snapshot: Snapshot, store: any SigningKeyStore, keyFactory: any SigningKeyFactory, random: any RandomSource,
-        retention: TimeInterval
+        snapshot: Snapshot, store: any SigningKeyStore & SigningKeyRotationStore, keyFactory: any SigningKeyFactory,
+        random: any RandomSource, retention: TimeInterval
     ) {
         self.snapshot = Mutex(snapshot)
         self.store = store
@@ -61,30 +56,7 @@ public final class SigningKeyRing: Sendable {
     public var activeKeyID: SigningKeyID { snapshot.withLock { $0.active.id } }
     var activeKey: LoadedSigningKey { snapshot.withLock { $0.active } }
 
-    /// Promotes the next key to active, retires the active one and publishes a fresh next key.
-    public func rotate(now: Date) async throws {
-        var records = try await store.signingKeys()
-        for index in records.indices {
-            switch records[index].state {
-            case .active:
-                records[index].state = .retired
-                records[index].retiredAt = now
-            case .next:
-                records[index].state = .active
-                records[index].activatedAt = now
-            case .retired:
-                continue
-            }
-            try await store.save(records[index])
-        }
-        let next = try Self.makeRecord(state: .next, factory: keyFactory, random: random, now: now)
-        try await store.save(next)
-        records.append(next)
-        let fresh = try Self.makeSnapshot(records, now: now, retention: retiredKeyRetention)
-        snapshot.withLock { $0 = fresh }
-    }
-
-    private static func makeRecord(
+    static func makeRecord(
         state: SigningKeyRecord.State, factory: any SigningKeyFactory, random: any RandomSource, now: Date
     ) throws -> SigningKeyRecord {
         let id = SigningKeyID(rawValue: random.string(length: 10, alphabet: keyIDAlphabet))
@@ -95,7 +67,7 @@ public final class SigningKeyRing: Sendable {
 
     private static let keyIDAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
-    private static func makeSnapshot(_ records: [SigningKeyRecord], now: Date, retention: TimeInterval) throws -> Snapshot {
+    static func makeSnapshot(_ records: [SigningKeyRecord], now: Date, retention: TimeInterval) throws -> Snapshot {
         guard let activeRecord = records.first(where: { $0.state == .active }) else {
             throw SigningKeyError.noActiveKey
         }
@@ -116,6 +88,7 @@ public final class SigningKeyRing: Sendable {
 
 public enum SigningKeyError: Error, Equatable {
     case noActiveKey
+    case noNextKey
     case notAnRSA2048Key
 }
 

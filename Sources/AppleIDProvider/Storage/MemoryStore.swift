@@ -26,6 +26,7 @@ public final class MemoryStore: Sendable {
         var migrationTokens: [String: MigrationToken] = [:]
         var signInAttempts: [String: SignInAttemptRecord] = [:]
         var console = ConsoleState()
+        var outboxLeases: [String: OutboxLease] = [:]
     }
 
     let state = Mutex(State())

@@ -19,6 +19,9 @@ public struct NotificationDelivery: Sendable {
         public var deliveryWindow: TimeInterval = 24 * 3600
         public var requestTimeout: TimeInterval = 10
         public var batchSize = 50
+        /// How long one pass holds the messages it took: other instances leave them alone until then,
+        /// and take them over after (this instance died or hangs).
+        public var leaseDuration: TimeInterval = 60
 
         public init() {}
     }
@@ -27,20 +30,47 @@ public struct NotificationDelivery: Sendable {
     let sender: any NotificationSender
     let policy: Policy
     let logger: Logger
+    /// This instance's name on the leases it takes.
+    let leaseHolder: String
 
-    public init(provider: AppleIDProvider, sender: any NotificationSender, policy: Policy = Policy(), logger: Logger) {
+    public init(
+        provider: AppleIDProvider, sender: any NotificationSender, policy: Policy = Policy(), logger: Logger, leaseHolder: String? = nil
+    ) {
         self.provider = provider
         self.sender = sender
         self.policy = policy
         self.logger = logger
+        self.leaseHolder = leaseHolder ?? "instance-" + provider.random.string(length: 16, alphabet: "0123456789abcdef")
     }
 
-    /// One pass over the messages due now; returns how many were attempted.
+    /// One pass: leases the messages due now, delivers them, hands the leases back; returns how many
+    /// were attempted. With several instances, each message is in one instance's pass at a time.
     @discardableResult
     public func deliverDueMessages() async throws -> Int {
-        let due = try await provider.store.dueMessages(at: provider.clock.now(), limit: policy.batchSize)
-        for message in due { try await deliver(message) }
-        return due.count
+        let now = provider.clock.now()
+        let expiry = now.addingTimeInterval(policy.leaseDuration)
+        let leased = try await provider.store.leaseDueMessages(at: now, holder: leaseHolder, until: expiry, limit: policy.batchSize)
+        guard !leased.isEmpty else { return 0 }
+        var attempted = 0
+        do {
+            // A message whose lease could run out during its request waits for the next pass, since
+            // another instance may take it over from then on.
+            for message in leased where provider.clock.now().addingTimeInterval(policy.requestTimeout) < expiry {
+                try await deliver(message)
+                attempted += 1
+            }
+        } catch {
+            try? await releaseLeases()
+            throw error
+        }
+        try await releaseLeases()
+        return attempted
+    }
+
+    /// Hands back every lease this instance holds, so that another instance delivers those messages
+    /// without waiting for the leases to run out (graceful shutdown).
+    public func releaseLeases() async throws {
+        try await provider.store.releaseLeases(holder: leaseHolder)
     }
 
     private func deliver(_ message: OutboxMessage) async throws {

@@ -23,5 +23,7 @@ public struct NotificationDeliveryService: Service {
             // A graceful shutdown cancels the wait at once.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
+        // Leases of an interrupted pass go back now rather than when they run out.
+        try? await delivery.releaseLeases()
     }
 }

@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Foundation
 import Logging
 
@@ -25,6 +26,11 @@ public struct ServeSettings: Sendable {
     public var playground: Bool?
     /// Retries of server-to-server notifications: backoff bounds and how long to keep trying.
     public var deliveryPolicy = NotificationDelivery.Policy()
+    /// When the signing keys rotate.
+    public var keyRotation = KeyRotationSchedule()
+    /// How often each instance checks whether the keys are due and reads them again from the store:
+    /// the longest an instance publishes an old key set after another instance rotated.
+    public var keyCheckInterval: TimeInterval = 10
 
     public init() {}
 
@@ -50,10 +56,25 @@ public struct ServeSettings: Sendable {
         guard backoff > 0, backoff <= window else {
             throw StartupError("--notification-max-backoff must be more than 0 and at most the retry window (\(Int(window)) s)")
         }
+        try validateInstanceSettings()
         if let issuer, issuer != "apple" {
             guard let url = URL(string: issuer), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw StartupError("--issuer \(issuer) is not 'apple' or an http(s) URL")
             }
+        }
+    }
+
+    /// Key rotation and delivery leases: what several instances sharing one database agree on.
+    func validateInstanceSettings() throws {
+        guard keyRotation.rotationInterval > 0, keyRotation.publicationLead >= 0,
+            keyRotation.publicationLead <= keyRotation.rotationInterval
+        else { throw StartupError("--key-rotation-interval must be more than 0 and at least --key-publication-lead") }
+        guard keyRotation.retiredKeyRetention >= 86_400 else {
+            throw StartupError("--retired-key-retention must be at least 1d: an id_token lives a day and must keep verifying")
+        }
+        guard keyCheckInterval >= 1, keyCheckInterval <= 3600 else { throw StartupError("--key-check-interval must be from 1s to 1h") }
+        guard deliveryPolicy.leaseDuration > deliveryPolicy.requestTimeout else {
+            throw StartupError("--notification-lease must be longer than one delivery request (\(Int(deliveryPolicy.requestTimeout)) s)")
         }
     }
 

@@ -40,6 +40,7 @@ public enum ServerBootstrap {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
             configuration.developmentMode = settings.resolvedDevelopmentMode
+            configuration.keyRotation = settings.keyRotation
             let clock = SystemClock()
             let registry = PrometheusCollectorRegistry()
             let provider = try await AppleIDProvider.start(
@@ -62,7 +63,10 @@ public enum ServerBootstrap {
             let startLogger = logger
             let app = try await buildApplication(
                 provider: provider, options: options, logger: logger,
-                services: [NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger)],
+                services: [
+                    NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger),
+                    SigningKeyRotationService(provider: provider, interval: .seconds(settings.keyCheckInterval), logger: logger),
+                ],
                 onServerRunning: {
                     // Only now that the socket listens: demo.json points at this server, and the banner is true.
                     do {

@@ -1,0 +1,61 @@
+import AppleIDProtocol
+import Foundation
+
+/// Who holds a message's delivery lease, and until when.
+struct OutboxLease: Sendable, Hashable {
+    var holder: String
+    var expiry: Date
+}
+
+extension MemoryStore: SigningKeyRotationStore {
+    public func insertSigningKeyIfAbsent(_ key: SigningKeyRecord) async throws -> Bool {
+        state.withLock { state in
+            let taken = key.state != .retired && state.signingKeys.values.contains { $0.state == key.state }
+            guard !taken, state.signingKeys[key.id] == nil else { return false }
+            state.signingKeys[key.id] = key
+            return true
+        }
+    }
+
+    public func rotateSigningKeys(_ rotation: SigningKeyRotation) async throws -> Bool {
+        state.withLock { state in
+            guard var retiring = state.signingKeys[rotation.retiring], retiring.state == .active,
+                var promoting = state.signingKeys[rotation.promoting], promoting.state == .next
+            else { return false }
+            retiring.state = .retired
+            retiring.retiredAt = rotation.date
+            promoting.state = .active
+            promoting.activatedAt = rotation.date
+            var published = rotation.publishing
+            published.state = .next
+            state.signingKeys[retiring.id] = retiring
+            state.signingKeys[promoting.id] = promoting
+            state.signingKeys[published.id] = published
+            return true
+        }
+    }
+}
+
+extension MemoryStore: OutboxLeaseStore {
+    public func leaseDueMessages(at now: Date, holder: String, until expiry: Date, limit: Int) async throws -> [OutboxMessage] {
+        state.withLock { state in
+            let due = state.outbox.values.filter { message in
+                guard message.isPending, message.nextAttemptAt <= now else { return false }
+                guard let lease = state.outboxLeases[message.id] else { return true }
+                return lease.expiry <= now || lease.holder == holder
+            }
+            let leased = Array(due.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.prefix(max(0, limit)))
+            for message in leased { state.outboxLeases[message.id] = OutboxLease(holder: holder, expiry: expiry) }
+            return leased
+        }
+    }
+
+    @discardableResult
+    public func releaseLeases(holder: String) async throws -> Int {
+        state.withLock { state in
+            let held = state.outboxLeases.filter { $0.value.holder == holder }.keys
+            for id in held { state.outboxLeases[id] = nil }
+            return held.count
+        }
+    }
+}

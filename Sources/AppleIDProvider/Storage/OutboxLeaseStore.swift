@@ -1,0 +1,14 @@
+import Foundation
+
+/// Leases on outbox messages, so that with several server instances each message is delivered by
+/// one instance at a time. A lease that runs out (its instance died or hangs) is taken over by the
+/// next instance that looks: delivery stays at least once.
+public protocol OutboxLeaseStore: Sendable {
+    /// Claims up to `limit` messages due at `now` for `holder` until `expiry`, oldest first, in one
+    /// step: pending messages whose next attempt is due and which are not leased, whose lease ran out,
+    /// or which `holder` leased already. Of concurrent callers, each message goes to one.
+    func leaseDueMessages(at now: Date, holder: String, until expiry: Date, limit: Int) async throws -> [OutboxMessage]
+    /// Hands back every lease `holder` holds (after a pass, or at shutdown); returns how many.
+    @discardableResult
+    func releaseLeases(holder: String) async throws -> Int
+}

@@ -1,0 +1,39 @@
+import AppleIDProvider
+import Foundation
+import SQLKit
+
+extension SQLStore: OutboxLeaseStore {
+    /// One statement: `WITH picked AS (SELECT … LIMIT n) UPDATE … WHERE id IN picked … RETURNING *`.
+    /// The pick is a common table expression so that it runs once: PostgreSQL may run a plain
+    /// `IN (SELECT … LIMIT n)` again for each row and hand out more than `n`. The `UPDATE` repeats
+    /// the lease condition: PostgreSQL checks it again on a row another transaction claimed meanwhile,
+    /// and leaves that row out. PostgreSQL also skips rows locked by a concurrent claim instead of
+    /// waiting for them; SQLite has one writer at a time.
+    public func leaseDueMessages(at now: Date, holder: String, until expiry: Date, limit: Int) async throws -> [OutboxMessage] {
+        let skipLocked: SQLQueryString = db.dialect.name == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
+        let claimable: SQLQueryString = """
+            delivered_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= \(bind: now.sqlSeconds) \
+            AND (lease_expires_at IS NULL OR lease_expires_at <= \(bind: now.sqlSeconds) OR leased_by = \(bind: holder))
+            """
+        let claim: SQLQueryString = """
+            WITH picked AS (SELECT id FROM notification_outbox WHERE \(claimable) \
+            ORDER BY created_at, id LIMIT \(literal: max(0, limit))\(skipLocked)) \
+            UPDATE notification_outbox SET leased_by = \(bind: holder), lease_expires_at = \(bind: expiry.sqlSeconds) \
+            WHERE id IN (SELECT id FROM picked) AND \(claimable) RETURNING *
+            """
+        return try await db.raw(claim).all(decoding: OutboxRow.self)
+            .map { try $0.message() }
+            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    @discardableResult
+    public func releaseLeases(holder: String) async throws -> Int {
+        try await db.update(OutboxRow.table)
+            .set("leased_by", to: SQLLiteral.null)
+            .set("lease_expires_at", to: SQLLiteral.null)
+            .where("leased_by", .equal, holder)
+            .returning("id")
+            .all()
+            .count
+    }
+}
