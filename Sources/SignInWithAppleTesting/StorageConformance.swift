@@ -55,6 +55,7 @@ public enum StorageConformance {
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         try expect(inserted == 1, "of 20 concurrent inserts of one key exactly one is accepted (got \(inserted))")
+        try expect(try await storage.take("insert-race.\(run)") != nil, "the winner of the insert race is there")
     }
 
     /// A bounded storage refuses new entries when full instead of evicting live ones, and accepts

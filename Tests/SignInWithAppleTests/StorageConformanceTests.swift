@@ -48,7 +48,9 @@ struct StorageConformanceTests {
         let storage = SQLSignInWithAppleStorage(database: connection.sql(), table: table, capacity: 40)
         try await storage.migrate()
         try await StorageConformance.check(storage)
-        try await StorageConformance.checkBound(storage, capacity: 40)
-        try await connection.sql().raw("DROP TABLE \(ident: table)").run()
+        let bounded = SQLSignInWithAppleStorage(database: connection.sql(), table: table + "_bounded", capacity: 40)
+        try await bounded.migrate()
+        try await StorageConformance.checkBound(bounded, capacity: 40)
+        for name in [table, table + "_bounded"] { try await connection.sql().raw("DROP TABLE \(ident: name)").run() }
     }
 }
