@@ -1,10 +1,11 @@
-// What the user chooses on the consent page, for `signIn(as:with:choices:)`: available with
-// `import SignInWithAppleTesting` alone.
-@_exported import struct AppleIDProvider.ConsentChoices
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import SignInWithApple
+
+// What the user chooses on the consent page, for `signIn(as:with:choices:)`: available with
+// `import SignInWithAppleTesting` alone.
+@_exported import struct AppleIDProvider.ConsentChoices
 
 /// What a test does to the emulated Apple, in the words of Apple's documentation: no reaching into
 /// the server's engine or store.
@@ -91,4 +92,3 @@ extension AppleIDEmulator {
         return account.id
     }
 }
-

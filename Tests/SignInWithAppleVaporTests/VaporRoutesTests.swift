@@ -33,7 +33,7 @@ struct VaporRoutesTests {
                 #expect(start.status == .seeOther)
                 #expect(start.headers.first(name: .cacheControl) == "no-store")
                 let setCookie = try #require(start.headers.first(name: .setCookie))
-                #expect(setCookie.hasPrefix("siwa_browser="))
+                #expect(setCookie.hasPrefix("apple_sign_in_browser="))
                 #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/"))
                 let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
                 let location = try #require(start.headers.first(name: .location))

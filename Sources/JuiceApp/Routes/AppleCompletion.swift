@@ -3,7 +3,7 @@ import SignInWithApple
 
 /// Sign in with Apple, completed: the kit calls this in `GET /auth/apple/complete`, the same-site
 /// navigation that follows Apple's callback, and only in the browser that started the sign-in (its
-/// `siwa_browser` cookie). A callback replayed in another browser never gets here: no login CSRF,
+/// `apple_sign_in_browser` cookie). A callback replayed in another browser never gets here: no login CSRF,
 /// no link CSRF, and the kit revokes what it issued.
 ///
 /// Then, by the intent kept under the sign-in's `state`: an upgrade attaches the Apple ID to the

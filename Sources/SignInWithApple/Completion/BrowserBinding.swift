@@ -10,8 +10,9 @@ import Foundation
 /// CSRF). The kit keeps the hash of this secret with the started sign-in and completes it only in a
 /// request that presents the same secret.
 public struct BrowserBinding: Sendable, Hashable {
-    /// The cookie the kit's route helpers use.
-    public static let cookieName = "siwa_browser"
+    /// The cookie the kit's route helpers use (not `siwa_browser`, the Apple ID server's own: on
+    /// 127.0.0.1 cookies are shared across ports, so a local app and server would overwrite each other's).
+    public static let cookieName = "apple_sign_in_browser"
 
     public let secret: String
 
