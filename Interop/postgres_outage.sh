@@ -15,7 +15,7 @@ set -u -o pipefail
 
 cd "$(dirname "$0")/.."
 : "${SIWA_BIN:?set SIWA_BIN to the siwa binary}"
-: "${PG_CLUSTER:?set PG_CLUSTER to the cluster's version and name, e.g. \"15 main\"}"
+: "${PG_CLUSTER:?set PG_CLUSTER to the version and name of the cluster, e.g. 15 main}"
 : "${SIWA_DATABASE_URL:?set SIWA_DATABASE_URL to the PostgreSQL URL}"
 READY_TIMEOUT="${READY_TIMEOUT:-120}"
 SUDO=""
@@ -62,10 +62,11 @@ $SUDO pg_ctlcluster $PG_CLUSTER restart || fail "pg_ctlcluster restart failed"
 answers=""
 for _ in 1 2 3; do answers="$answers $(status 10 /admin/users)"; done
 echo "   three requests after the restart:$answers"
-case "$answers" in *000*) fail "a request hung after the restart";; esac
-[ "${answers##* }" = 200 ] || fail "the server did not recover after the restart (last answer ${answers##* })"
+if [[ "$answers" == *000* ]]; then fail "a request hung after the restart"; fi
+last="${answers##* }"
+[ "$last" = 200 ] || fail "the server did not recover after the restart: last answer $last"
 
-echo "== PostgreSQL stopped: 503 with Retry-After, at once"
+echo "== PostgreSQL stopped: 503 with Retry-After, within the --database-wait"
 $SUDO pg_ctlcluster $PG_CLUSTER stop || fail "pg_ctlcluster stop failed"
 started=$SECONDS
 down="$(status 10 /admin/users)"
