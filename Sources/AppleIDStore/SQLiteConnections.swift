@@ -31,20 +31,12 @@ final class ReaderRotation: Sendable {
 }
 
 /// Sends `SELECT` statements to a reader and everything else to the writer.
-struct ReadRoutingDatabase: SQLDatabase {
+struct ReadRoutingDatabase: SQLDatabaseWrapper {
     let writer: any SQLDatabase
     let readers: [any SQLDatabase]
     let rotation: ReaderRotation
 
-    var logger: Logger { writer.logger }
-    var eventLoop: any EventLoop { writer.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { writer.version }
-    var dialect: any SQLDialect { writer.dialect }
-    var queryLogLevel: Logger.Level? { writer.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
-    }
+    var wrapped: any SQLDatabase { writer }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         // Only the select builder's statements are known to read; raw SQL may write, so it goes to the writer.

@@ -93,19 +93,11 @@ final class StatementGate: Sendable {
 }
 
 /// A database whose every statement passes through a ``StatementGate``.
-struct GatedDatabase: SQLDatabase {
+struct GatedDatabase: SQLDatabaseWrapper {
     let inner: any SQLDatabase
     let gate: StatementGate
 
-    var logger: Logger { inner.logger }
-    var eventLoop: any EventLoop { inner.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { inner.version }
-    var dialect: any SQLDialect { inner.dialect }
-    var queryLogLevel: Logger.Level? { inner.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
-    }
+    var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await gate.withShared { try await inner.execute(sql: query, onRow) }

@@ -78,19 +78,11 @@ final class Outage: Sendable {
 }
 
 /// Fails every statement with ``StoreUnavailableError`` during an outage, as the PostgreSQL pool does.
-struct OutageDatabase: SQLDatabase {
+struct OutageDatabase: SQLDatabaseWrapper {
     let inner: any SQLDatabase
     let outage: Outage
 
-    var logger: Logger { inner.logger }
-    var eventLoop: any EventLoop { inner.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { inner.version }
-    var dialect: any SQLDialect { inner.dialect }
-    var queryLogLevel: Logger.Level? { inner.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
-    }
+    var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         if outage.isDown { throw StoreUnavailableError(reason: "test outage") }

@@ -93,7 +93,7 @@ struct FailingStatementSource: SQLConnectionSource {
     }
 }
 
-final class FailingStatementDatabase: SQLDatabase, Sendable {
+final class FailingStatementDatabase: SQLDatabaseWrapper, Sendable {
     let inner: any SQLDatabase
     let failing: Int
     private let count = Mutex(0)
@@ -103,15 +103,7 @@ final class FailingStatementDatabase: SQLDatabase, Sendable {
         self.failing = failing
     }
 
-    var logger: Logger { inner.logger }
-    var eventLoop: any EventLoop { inner.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { inner.version }
-    var dialect: any SQLDialect { inner.dialect }
-    var queryLogLevel: Logger.Level? { inner.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
-    }
+    var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let number = count.withLock { count in
