@@ -178,6 +178,9 @@ public final class AppleIDProvider: Sendable {
                 "\(endpoint) refused",
                 metadata: ["client_id": "\(clientID ?? "-")", "error": "\(error.code.rawValue)", "reason": "\(error.reason)"])
             return .failure(error)
+        } catch let error as StoreUnavailableError {
+            logger.warning("\(endpoint) unavailable", metadata: ["client_id": "\(clientID ?? "-")", "reason": "\(error.reason)"])
+            return .failure(OAuthError(.temporarilyUnavailable, status: 503, reason: error.description))
         } catch {
             logger.error("\(endpoint) failed", metadata: ["client_id": "\(clientID ?? "-")", "error": "\(String(reflecting: type(of: error)))"])
             return .failure(OAuthError(.serverError, status: 500, reason: "internal error"))

@@ -60,6 +60,7 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     let router = Router(context: AppleIDRequestContext.self)
     router.add(middleware: RequestObservationMiddleware(metrics: PrometheusMetricsFactory(registry: options.metricsRegistry)))
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: StoreUnavailableMiddleware())
     let renderer = try await PageRenderer.load()
     let pages = InteractionPages(provider: provider, renderer: renderer, developmentMode: options.developmentMode)
     let delivery = AuthorizationDelivery(pages: renderer, random: provider.random)

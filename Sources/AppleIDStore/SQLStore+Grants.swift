@@ -8,6 +8,20 @@ extension SQLStore: GrantStore {
         try await upsert(try GrantRow(grant), into: GrantRow.table, key: ["id"])
     }
 
+    /// One transaction, in the order a reader follows the references: identity, consent, grant, code.
+    public func save(_ approval: Approval) async throws {
+        let identity = approval.identity.map(TeamIdentityRow.init)
+        let consent = try approval.consent.map(ConsentRow.init)
+        let grant = try GrantRow(approval.grant)
+        let code = CodeRow(approval.code)
+        try await transaction { db in
+            if let identity { try await Self.upsert(identity, into: TeamIdentityRow.table, key: TeamIdentityRow.key, on: db) }
+            if let consent { try await Self.upsert(consent, into: ConsentRow.table, key: ConsentRow.key, on: db) }
+            try await Self.upsert(grant, into: GrantRow.table, key: ["id"], on: db)
+            try await Self.upsert(code, into: CodeRow.table, key: ["code_hash"], on: db)
+        }
+    }
+
     public func grant(id: String) async throws -> Grant? {
         try await row(GrantRow.self, from: GrantRow.table, where: "id", equals: id)?.grant()
     }

@@ -13,16 +13,17 @@ extension SQLStore {
     /// Opens (creating it and its parent directories if needed) the SQLite database at `path`,
     /// configures it and runs ``migrate()``. `":memory:"` opens a private in-memory database.
     ///
-    /// Concurrency: the store uses exactly **one** SQLite connection, and that connection's work runs
-    /// on a thread pool of its own with **one** thread. sqlite-nio submits each query (prepare, bind,
-    /// every step) as one work item, so queries execute one after another in submission order: no
-    /// two statements of this process ever contend for SQLite's locks, so `SQLITE_BUSY` cannot arise
-    /// within the process, and an in-memory database (which exists per connection) is one database.
-    /// `busy_timeout` bounds the wait when another process (say, a CLI reading the file) holds a lock;
-    /// WAL lets such readers run alongside the server's writes.
+    /// Concurrency: **one** writer connection, whose work runs on a thread pool of its own with **one**
+    /// thread. sqlite-nio submits each query (prepare, bind, every step) as one work item, so writes
+    /// execute one after another in submission order: no two writes of this process ever contend for
+    /// SQLite's lock, so `SQLITE_BUSY` cannot arise within the process. A file database also gets
+    /// ``readerCount`` reader connections (WAL lets them read the last committed state while the
+    /// writer writes) for plain `SELECT`s; an in-memory database exists per connection, so it has the
+    /// writer only. `busy_timeout` bounds the wait when another process (say, a CLI reading the file)
+    /// holds a lock.
     ///
-    /// Call the returned `shutdown` once the store is no longer used: it closes the connection, then
-    /// stops the thread pool.
+    /// Call the returned `shutdown` once the store is no longer used: it closes the connections, then
+    /// stops the thread pools.
     ///
     /// With a `sealer`, signing keys are sealed at rest and any written earlier without one are sealed now.
     public static func sqlite(
@@ -36,31 +37,33 @@ extension SQLStore {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             storage = .file(path: url.path)
         }
-
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        let connection: SQLiteConnection
+        let resources = SQLiteResources()
         do {
-            connection = try await SQLiteConnection.open(
-                storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()
-            )
-        } catch {
-            try? await threadPool.shutdownGracefully()
-            throw error
-        }
-
-        let resources = SQLiteResources(connection: connection, threadPool: threadPool)
-        do {
-            try await configure(connection, isFile: storage != .memory, logger: logger)
-            let store = SQLStore(database: connection.sql(queryLogLevel: .trace), sealer: sealer)
-            try await store.migrate()
-            try await store.sealPlaintextSecrets(logger: logger)
+            let writer = try await resources.open(storage, threads: 1, logger: logger)
+            try await configure(writer, isFile: storage != .memory, logger: logger)
+            let migrating = SQLStore(database: writer.sql(queryLogLevel: .trace), sealer: sealer)
+            try await migrating.migrate()
+            try await migrating.sealPlaintextSecrets(logger: logger)
+            var readers: [any SQLDatabase] = []
+            if storage != .memory {
+                for _ in 0..<readerCount {
+                    let reader = try await resources.open(storage, threads: 1, logger: logger)
+                    _ = try await reader.query("PRAGMA busy_timeout = 5000")
+                    _ = try await reader.query("PRAGMA query_only = ON")
+                    readers.append(reader.sql(queryLogLevel: .trace))
+                }
+            }
+            let store = SQLStore(connections: SQLiteConnections(writer: writer.sql(queryLogLevel: .trace), readers: readers), sealer: sealer)
             return (store, { try await resources.shutdown() })
         } catch {
             try? await resources.shutdown()
             throw error
         }
     }
+
+    /// Reader connections of a file database: enough to keep both cores of a small machine reading
+    /// while the writer writes.
+    static let readerCount = 2
 
     /// A private in-memory SQLite store: ``sqlite(path:logger:)`` with ``sqliteMemoryPath``.
     public static func sqliteInMemory(logger: Logger) async throws -> (store: SQLStore, shutdown: SQLStoreShutdown) {
@@ -83,30 +86,42 @@ extension SQLStore {
     }
 }
 
-/// The connection and the thread pool behind a SQLite ``SQLStore``.
+/// The connections and their thread pools behind a SQLite ``SQLStore``: each connection has a
+/// one-thread pool of its own, so its queries run in submission order.
 final class SQLiteResources: Sendable {
-    let connection: SQLiteConnection
-    let threadPool: NIOThreadPool
-    private let isShutDown = Mutex(false)
-
-    init(connection: SQLiteConnection, threadPool: NIOThreadPool) {
-        self.connection = connection
-        self.threadPool = threadPool
+    private struct Opened {
+        var connections: [SQLiteConnection] = []
+        var threadPools: [NIOThreadPool] = []
+        var isShutDown = false
     }
 
-    /// Closes the connection, then stops the thread pool (which the close runs on). Idempotent.
+    private let opened = Mutex(Opened())
+
+    func open(_ storage: SQLiteConnection.Storage, threads: Int, logger: Logger) async throws -> SQLiteConnection {
+        let threadPool = NIOThreadPool(numberOfThreads: threads)
+        threadPool.start()
+        opened.withLock { $0.threadPools.append(threadPool) }
+        let connection = try await SQLiteConnection.open(
+            storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+        opened.withLock { $0.connections.append(connection) }
+        return connection
+    }
+
+    /// Closes the connections, then stops the thread pools (which the closes run on). Idempotent.
     func shutdown() async throws {
-        let isFirst = isShutDown.withLock { done in
-            defer { done = true }
-            return !done
+        let toClose = opened.withLock { opened -> Opened? in
+            guard !opened.isShutDown else { return nil }
+            opened.isShutDown = true
+            return opened
         }
-        guard isFirst else { return }
-        do {
-            try await connection.close().get()
-        } catch {
-            try? await threadPool.shutdownGracefully()
-            throw error
+        guard let toClose else { return }
+        var firstError: (any Error)?
+        for connection in toClose.connections {
+            do { try await connection.close().get() } catch { firstError = firstError ?? error }
         }
-        try await threadPool.shutdownGracefully()
+        for threadPool in toClose.threadPools {
+            do { try await threadPool.shutdownGracefully() } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
     }
 }

@@ -14,25 +14,35 @@ import SQLKit
 ///   PostgreSQL.
 ///
 /// Most operations whose atomicity matters are a single statement, guarded by a unique constraint or a
-/// `WHERE` precondition. The lifecycle changes that must be written together with their notifications
-/// run in ``transaction(_:)``; every statement passes a ``StatementGate`` so that no other caller's
-/// statement lands inside a transaction on the shared connection.
+/// `WHERE` precondition. Operations that write more than one row run in ``transaction(_:)``, on one
+/// connection of the store's ``SQLConnectionSource``: SQLite's single connection behind a
+/// ``StatementGate``, or a leased connection of the PostgreSQL pool.
 ///
 /// Call ``migrate()`` before use (``sqlite(path:logger:)`` does).
 public final class SQLStore: Sendable {
-    /// Every statement outside a transaction goes through the gate.
+    /// Single statements run here.
     let db: any SQLDatabase
-    /// The database itself, used only inside ``transaction(_:)`` while the gate is held.
-    let raw: any SQLDatabase
-    let gate = StatementGate()
+    /// Where statements and transactions run.
+    let connections: any SQLConnectionSource
     /// Seals the signing keys' private halves; `nil` stores them as they are.
     let sealer: SecretSealer?
 
-    /// Wraps a database. The schema is not touched until ``migrate()``.
-    public init(database: any SQLDatabase, sealer: SecretSealer? = nil) {
-        self.raw = database
-        self.db = GatedDatabase(inner: database, gate: gate)
+    /// Wraps one database connection, shared by every caller through a ``StatementGate``. The schema
+    /// is not touched until ``migrate()``.
+    public convenience init(database: any SQLDatabase, sealer: SecretSealer? = nil) {
+        self.init(connections: GatedConnection(database: database), sealer: sealer)
+    }
+
+    init(connections: any SQLConnectionSource, sealer: SecretSealer?) {
+        self.connections = connections
+        self.db = connections.database
         self.sealer = sealer
+    }
+
+    /// Runs `body` as one transaction on one connection: committed when it returns, rolled back when
+    /// it throws, so a failure in the middle leaves nothing half-written.
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await connections.transaction(body)
     }
 
     /// Encodes row structs for `INSERT`: `nil` becomes `NULL` (instead of the column being left out),

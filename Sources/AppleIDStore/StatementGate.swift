@@ -93,39 +93,46 @@ final class StatementGate: Sendable {
 }
 
 /// A database whose every statement passes through a ``StatementGate``.
-struct GatedDatabase: SQLDatabase {
+struct GatedDatabase: SQLDatabaseWrapper {
     let inner: any SQLDatabase
     let gate: StatementGate
 
-    var logger: Logger { inner.logger }
-    var eventLoop: any EventLoop { inner.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { inner.version }
-    var dialect: any SQLDialect { inner.dialect }
-    var queryLogLevel: Logger.Level? { inner.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
-    }
+    var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await gate.withShared { try await inner.execute(sql: query, onRow) }
     }
 }
 
-extension SQLStore {
-    /// Runs `body` as one transaction: committed when it returns, rolled back when it throws. No other
-    /// statement of this store runs in between.
+/// One shared connection: ordinary statements pass the gate with shared access, a transaction holds
+/// it exclusively so that no other caller's statement runs between its `BEGIN` and `COMMIT`.
+struct GatedConnection: SQLConnectionSource {
+    let raw: any SQLDatabase
+    let gate = StatementGate()
+    let database: any SQLDatabase
+
+    init(database: any SQLDatabase) {
+        self.raw = database
+        self.database = GatedDatabase(inner: database, gate: gate)
+    }
+
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await gate.withExclusive {
-            try await raw.raw("BEGIN").run()
-            do {
-                let result = try await body(raw)
-                try await raw.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await raw.raw("ROLLBACK").run()
-                throw error
-            }
+        try await gate.withExclusive { try await raw.inTransaction(body) }
+    }
+}
+
+extension SQLDatabase {
+    /// `BEGIN`, `body`, then `COMMIT`; `ROLLBACK` when `body` or the commit throws. The caller makes
+    /// sure that nothing else runs on this connection meanwhile.
+    func inTransaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await raw("BEGIN").run()
+        do {
+            let result = try await body(self)
+            try await raw("COMMIT").run()
+            return result
+        } catch {
+            try? await raw("ROLLBACK").run()
+            throw error
         }
     }
 }

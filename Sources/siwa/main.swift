@@ -22,6 +22,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Where the database, the demo key and demo.json live.") var dataDir = ".siwa"
     @Option(help: "A PostgreSQL URL (postgres://user:password@host:5432/database) instead of SQLite in the data directory.")
     var database: String?
+    @Option(help: "PostgreSQL only: the most connections this instance opens.") var databasePoolSize = 16
+    @Option(help: "PostgreSQL only: how long a request waits for a free connection before it is answered 503, e.g. 5s.")
+    var databaseWait = "5s"
     @Option(help: "Issuer of the tokens: the server's URL (default), 'apple' for https://appleid.apple.com, or a URL.")
     var issuer: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
@@ -55,6 +58,11 @@ struct Serve: AsyncParsableCommand {
         settings.port = port
         settings.dataDirectory = dataDir
         settings.databaseURL = database
+        guard let wait = Secret.seconds(databaseWait), wait > 0, wait <= 60 else {
+            throw ValidationError("--database-wait is a duration from 1s to 60s, such as 5s")
+        }
+        settings.databasePool.leaseTimeout = .seconds(wait)
+        settings.databasePool.maximumConnections = databasePoolSize
         settings.issuer = issuer
         settings.logLevel = level
         settings.autoApprove = autoApprove

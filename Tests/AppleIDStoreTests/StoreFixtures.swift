@@ -42,12 +42,25 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .postgres:
             let url = try #require(Self.postgresURL, "SIWA_TEST_POSTGRES_URL is not set")
             let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let (store, shutdown) = try await SQLStore.postgres(url: url, schema: schema, logger: testLogger)
+            let (store, shutdown) = try await SQLStore.postgres(url: url, schema: schema, pool: Self.testPool, logger: testLogger)
             return try await run(body, on: store) {
                 try await store.db.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
                 try await shutdown()
             }
         }
+    }
+
+    /// The pool of a test store waits long for a connection: the whole test run shares two cores and a
+    /// swift concurrency pool that other suites' blocking calls can hold for a minute or more, so a
+    /// production-sized wait would fail tests that are not about waiting (PostgresPoolTests are).
+    static let testPool = PostgresPoolSettings(leaseTimeout: .seconds(300))
+
+    /// The kinds backed by SQL, for tests that reach below the ``ProviderStore`` protocol.
+    static var sqlKinds: [StoreKind] { available.filter { $0 != .memory } }
+
+    /// ``withStore(_:)`` for a SQL kind, with the ``SQLStore`` itself.
+    func withSQLStore<R>(_ body: (SQLStore) async throws -> R) async throws -> R {
+        try await withStore { store in try await body(try #require(store as? SQLStore, "\(self) is not a SQL store")) }
     }
 
     private func run<R>(

@@ -13,4 +13,7 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Sendable, Codable {
     /// The only error Apple sends back to a `redirect_uri`: the user pressed Cancel (spec §3.3).
     public static let userCancelledAuthorize = OAuthErrorCode(rawValue: "user_cancelled_authorize")
     public static let serverError = OAuthErrorCode(rawValue: "server_error")
+    /// The server cannot answer now (its database is unavailable); sent with `503` and `Retry-After`
+    /// (RFC 6749 §4.1.2.1).
+    public static let temporarilyUnavailable = OAuthErrorCode(rawValue: "temporarily_unavailable")
 }

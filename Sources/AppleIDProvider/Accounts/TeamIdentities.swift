@@ -16,12 +16,18 @@ struct TeamIdentities: Sendable {
     /// The identity with a relay address, creating the address the first time it is needed. The
     /// same address serves every app of the team.
     func identityWithRelayAddress(accountID: String, teamID: TeamID) async throws -> TeamIdentity {
-        var identity = try await identity(accountID: accountID, teamID: teamID)
-        if identity.relayAddress == nil {
-            identity.relayAddress = random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@" + relayDomain
-            try await store.save(identity)
-        }
+        let (identity, isNew) = try await identityAssigningRelayAddress(accountID: accountID, teamID: teamID)
+        if isNew { try await store.save(identity) }
         return identity
+    }
+
+    /// The identity with a relay address; `isNew` when one was assigned now and is still to be saved
+    /// (an approval saves it together with the rest of what it writes).
+    func identityAssigningRelayAddress(accountID: String, teamID: TeamID) async throws -> (identity: TeamIdentity, isNew: Bool) {
+        var identity = try await identity(accountID: accountID, teamID: teamID)
+        guard identity.relayAddress == nil else { return (identity, false) }
+        identity.relayAddress = random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@" + relayDomain
+        return (identity, true)
     }
 
     /// Apple's shape: six digits, 32 lowercase hex characters, four digits.

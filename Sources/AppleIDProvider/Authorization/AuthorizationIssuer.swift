@@ -19,6 +19,8 @@ struct AuthorizationIssuer: Sendable {
         var identity = try await identities.identity(accountID: account.id, teamID: request.teamID)
         var user: AuthorizedUser?
         let consent: Consent
+        var newConsent: Consent?
+        var newIdentity: TeamIdentity?
         if let existing = try await store.consent(accountID: account.id, groupID: request.groupID) {
             consent = existing
         } else {
@@ -28,7 +30,9 @@ struct AuthorizationIssuer: Sendable {
             var email: String?
             if request.asksForEmail {
                 if choices.hideEmail {
-                    identity = try await identities.identityWithRelayAddress(accountID: account.id, teamID: request.teamID)
+                    let assigned = try await identities.identityAssigningRelayAddress(accountID: account.id, teamID: request.teamID)
+                    identity = assigned.identity
+                    if assigned.isNew { newIdentity = assigned.identity }
                     email = identity.relayAddress
                 } else {
                     email = choices.sharedEmail.flatMap { account.emails.containsExactly($0) ? $0 : nil } ?? account.email
@@ -37,7 +41,7 @@ struct AuthorizationIssuer: Sendable {
             consent = Consent(
                 accountID: account.id, groupID: request.groupID, grantedAt: now, scopes: request.scopes, email: email,
                 isPrivateEmail: request.asksForEmail && choices.hideEmail)
-            try await store.save(consent)
+            newConsent = consent
             if request.asksForName || request.asksForEmail {
                 user = AuthorizedUser(
                     name: request.asksForName ? .init(firstName: choices.firstName, lastName: choices.lastName) : nil,
@@ -51,14 +55,13 @@ struct AuthorizationIssuer: Sendable {
         if let (subject, windowEnd) = try await transferSubject(accountID: account.id, groupID: request.groupID, teamID: request.teamID, now: now) {
             (grant.transferSubject, grant.transferWindowEndsAt) = (subject, windowEnd)
         }
-        try await store.save(grant)
-
         let code = OpaqueToken.make(.code, random: random)
-        try await store.save(
-            AuthorizationCodeRecord(
-                codeHash: OpaqueToken.hash(code), grantID: grant.id, clientID: request.clientID,
-                redirectURI: request.isNative ? nil : request.redirectURI, codeChallenge: request.codeChallenge, nonce: request.nonce,
-                expiresAt: now.addingTimeInterval(configuration.codeLifetime)))
+        let codeRecord = AuthorizationCodeRecord(
+            codeHash: OpaqueToken.hash(code), grantID: grant.id, clientID: request.clientID,
+            redirectURI: request.isNative ? nil : request.redirectURI, codeChallenge: request.codeChallenge, nonce: request.nonce,
+            expiresAt: now.addingTimeInterval(configuration.codeLifetime))
+        // One transaction: the consent, the relay address, the grant and the code, or none of them.
+        try await store.save(Approval(consent: newConsent, identity: newIdentity, grant: grant, code: codeRecord))
 
         var parameters: [(name: String, value: String)] = [("code", code)]
         if request.includesIDToken {

@@ -24,8 +24,9 @@ struct Revocation: Sendable {
         try await revokeAuthorization(accountID: grant.accountID, groupID: grant.groupID, now: now)
     }
 
+    /// The grants' revocation and the consent's removal, in one transaction (the same change as the
+    /// user's "Stop using Apple ID", without its notification).
     func revokeAuthorization(accountID: String, groupID: ClientID, now: Date) async throws {
-        try await store.revokeGrants(accountID: accountID, groupID: groupID, at: now)
-        try await store.deleteConsent(accountID: accountID, groupID: groupID)
+        try await store.stopUsing(accountID: accountID, groupID: groupID, at: now, notifying: [])
     }
 }

@@ -106,6 +106,16 @@ extension MemoryStore: ConsentStore {
 
 extension MemoryStore: GrantStore {
     public func save(_ grant: Grant) async throws { state.withLock { $0.grants[grant.id] = grant } }
+
+    public func save(_ approval: Approval) async throws {
+        state.withLock { state in
+            if let identity = approval.identity { state.identities[Self.pair(identity.accountID, identity.teamID.rawValue)] = identity }
+            if let consent = approval.consent { state.consents[Self.pair(consent.accountID, consent.groupID.rawValue)] = consent }
+            state.grants[approval.grant.id] = approval.grant
+            state.codes[approval.code.codeHash] = approval.code
+        }
+    }
+
     public func grant(id: String) async throws -> Grant? { state.withLock { $0.grants[id] } }
 
     public func revokeGrants(accountID: String, groupID: ClientID, at date: Date) async throws -> Int {

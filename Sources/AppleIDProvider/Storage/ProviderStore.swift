@@ -39,6 +39,8 @@ public protocol ConsentStore: Sendable {
 /// Grants, authorization codes, access and refresh tokens.
 public protocol GrantStore: Sendable {
     func save(_ grant: Grant) async throws
+    /// Writes the approval's consent, identity, grant and code in one transaction.
+    func save(_ approval: Approval) async throws
     func grant(id: String) async throws -> Grant?
     /// Marks every live grant of the user for the group revoked; returns how many.
     @discardableResult
@@ -146,4 +148,24 @@ public protocol TransferStore: Sendable {
     func apply(_ plan: TransferPlan) async throws
     func save(_ token: MigrationToken) async throws
     func migrationToken(hash: String) async throws -> MigrationToken?
+}
+
+/// The database cannot answer now: it is unreachable, or every pooled connection stayed busy for
+/// longer than the store waits. Nothing was written by the failed call. Callers answer `503` with
+/// `Retry-After`: the condition is expected to pass (a database restart, a burst of load).
+public struct StoreUnavailableError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong, for the log: never SQL, never a bound value.
+    public var reason: String
+    /// How long a client should wait before it tries again.
+    public var retryAfterSeconds: Int
+
+    public init(reason: String, retryAfterSeconds: Int = StoreUnavailableError.defaultRetryAfterSeconds) {
+        self.reason = reason
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// A database restart takes a few seconds; load bursts pass sooner.
+    public static let defaultRetryAfterSeconds = 2
+
+    public var description: String { "the database is unavailable: \(reason)" }
 }

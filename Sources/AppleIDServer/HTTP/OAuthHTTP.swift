@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import HTTPTypes
 import Hummingbird
 
@@ -13,8 +14,13 @@ enum OAuthHTTP {
             body: .init(byteBuffer: ByteBuffer(bytes: OrderedJSON.encode(value))))
     }
 
+    /// A `503` (the database is unavailable) also says when to try again.
     static func error(_ error: OAuthError) -> Response {
-        json(OAuthErrorResponse(error), status: HTTPResponse.Status(code: error.status))
+        var response = json(OAuthErrorResponse(error), status: HTTPResponse.Status(code: error.status))
+        if response.status == .serviceUnavailable {
+            response.headers[.retryAfter] = String(StoreUnavailableError.defaultRetryAfterSeconds)
+        }
+        return response
     }
 }
 

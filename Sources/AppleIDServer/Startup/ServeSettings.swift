@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDStore
 import Foundation
 import Logging
 
@@ -11,6 +12,8 @@ public struct ServeSettings: Sendable {
     /// A PostgreSQL URL (`postgres://user:password@host/database`); `nil` keeps the SQLite file in the
     /// data directory. The demo key and `demo.json` stay in the data directory either way.
     public var databaseURL: String?
+    /// The PostgreSQL pool: its size and how long a request waits for a connection.
+    public var databasePool = PostgresPoolSettings()
     /// `nil`: the server's own URL; `"apple"`: `https://appleid.apple.com`; otherwise the URL given.
     public var issuer: String?
     public var logLevel: Logger.Level = .info
@@ -48,6 +51,9 @@ public struct ServeSettings: Sendable {
     /// Every setting within its range, checked before anything starts.
     public func validate() throws {
         guard (1...65_535).contains(port) else { throw StartupError("--port \(port) is not a port: choose one from 1 to 65535") }
+        guard (1...1_000).contains(databasePool.maximumConnections) else {
+            throw StartupError("--database-pool-size \(databasePool.maximumConnections) must be from 1 to 1000")
+        }
         let window = deliveryPolicy.deliveryWindow
         guard window > 0, window <= Self.longestRetryWindow else {
             throw StartupError("--notification-retry-window must be more than 0 and at most 30 days")

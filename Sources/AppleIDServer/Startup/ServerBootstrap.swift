@@ -30,9 +30,11 @@ public enum ServerBootstrap {
         } catch let error as CocoaError {
             throw StartupError.dataDirectory(directory.path, "cannot be used: \(error.localizedDescription)")
         }
+        let registry = PrometheusCollectorRegistry()
         let (store, shutdownStore) =
             if let url = settings.databaseURL {
-                try await SQLStore.postgres(url: url, logger: logger, sealer: sealer)
+                try await SQLStore.postgres(
+                    url: url, pool: settings.databasePool, logger: logger, sealer: sealer, metrics: PrometheusMetricsFactory(registry: registry))
             } else {
                 try await SQLStore.sqlite(path: databaseFile.path, logger: logger, sealer: sealer)
             }
@@ -42,7 +44,6 @@ public enum ServerBootstrap {
             configuration.developmentMode = settings.resolvedDevelopmentMode
             configuration.keyRotation = settings.keyRotation
             let clock = SystemClock()
-            let registry = PrometheusCollectorRegistry()
             let provider = try await AppleIDProvider.start(
                 configuration: configuration, store: store, clock: clock, logger: logger, metrics: PrometheusMetricsFactory(registry: registry))
             let files = DemoFiles(directory: directory)

@@ -31,14 +31,13 @@ struct TestServer {
 
     static func make(
         autoApprove: String? = nil, playground: Bool = false, logger: Logger = Logger(label: "test"),
-        configure: (inout ProviderConfiguration) -> Void = { _ in }
+        store: any ProviderStore = MemoryStore(), configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
         var configuration = ProviderConfiguration(issuer: issuer)
         configuration.passwordHashCost = 4
         configuration.developmentMode = true
         configure(&configuration)
-        let store = MemoryStore()
         let registry = PrometheusCollectorRegistry()
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "tests"),

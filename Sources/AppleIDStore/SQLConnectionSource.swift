@@ -1,0 +1,9 @@
+import SQLKit
+
+/// Where a ``SQLStore`` runs its statements: SQLite's gated connection or PostgreSQL's pool.
+protocol SQLConnectionSource: Sendable {
+    /// Runs each statement on its own (for a pool: on any free connection).
+    var database: any SQLDatabase { get }
+    /// Runs `body` as one transaction on one connection that nothing else uses meanwhile.
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+}

@@ -1,0 +1,105 @@
+import AppleIDProvider
+import Foundation
+import Logging
+import PostgresKit
+import Testing
+
+@testable import AppleIDStore
+
+/// Issue 13: the PostgreSQL store survives a database restart and never waits without bound.
+/// Runs when `SIWA_TEST_POSTGRES_URL` names a test database (`.ci/run` sets it).
+@Suite("PostgreSQL pool: reconnect, bounded waits", .enabled(if: StoreKind.postgresURL != nil))
+struct PostgresPoolTests {
+    @Test("after PostgreSQL ends every connection of the store (as a restart does), later calls reconnect")
+    func reconnectsAfterTheConnectionsEnd() async throws {
+        let name = "siwa-test-" + UUID().uuidString.prefix(8).lowercased()
+        try await withPostgresStore(PostgresPoolSettings(leaseTimeout: StoreKind.testPool.leaseTimeout, applicationName: name)) { store in
+            try await store.save(Fixture.account())
+            let ended = try await Self.terminateConnections(applicationName: name)
+            #expect(ended >= 1)
+            // A call that meets a connection which has not yet noticed its end fails as unavailable
+            // (never hangs); each dead connection fails at most once, then the pool opens new ones.
+            var failures = 0
+            while true {
+                do {
+                    let account = try await store.account(id: Fixture.account().id)
+                    #expect(account?.appleID == Fixture.account().appleID)
+                    break
+                } catch is StoreUnavailableError {
+                    failures += 1
+                    try #require(failures <= ended, "more failures than connections that ended")
+                }
+            }
+        }
+    }
+
+    @Test("when every connection stays busy past the lease timeout, a call throws StoreUnavailableError")
+    func exhaustedPoolIsUnavailable() async throws {
+        let settings = PostgresPoolSettings(maximumConnections: 1, leaseTimeout: .seconds(2))
+        try await withPostgresStore(settings) { store in
+            let (held, holding) = AsyncStream.makeStream(of: Void.self)
+            let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+            async let transaction: Void = store.transaction { _ in
+                holding.yield()
+                for await _ in release { break }
+            }
+            for await _ in held { break }
+            await #expect(throws: StoreUnavailableError.self) { try await store.account(id: "acct-1") }
+            releasing.yield()
+            try await transaction
+            #expect(try await store.account(id: "acct-1") == nil)
+        }
+    }
+
+    @Test("a database that cannot be reached fails the start within the lease timeout, as unavailable")
+    func unreachableDatabase() async throws {
+        // Port 1 on loopback: nothing listens, the connection is refused at once.
+        let url = "postgres://siwa:siwa@127.0.0.1:1/none?sslmode=disable"
+        let started = ContinuousClock.now
+        await #expect(throws: StoreUnavailableError.self) {
+            _ = try await SQLStore.postgres(url: url, pool: PostgresPoolSettings(leaseTimeout: .seconds(1)), logger: testLogger)
+        }
+        // Bounded, not forever (the bound is loose: other suites may hold the concurrency pool meanwhile).
+        #expect(ContinuousClock.now - started < .seconds(300))
+    }
+
+    /// A store in a fresh schema of the test database, dropped afterwards.
+    private func withPostgresStore(_ settings: PostgresPoolSettings, _ body: (SQLStore) async throws -> Void) async throws {
+        let url = try #require(StoreKind.postgresURL)
+        let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let (store, shutdown) = try await SQLStore.postgres(url: url, schema: schema, pool: settings, logger: testLogger)
+        do {
+            try await body(store)
+        } catch {
+            try? await store.db.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
+            try? await shutdown()
+            throw error
+        }
+        try await store.db.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
+        try await shutdown()
+    }
+
+    /// Ends the server side of every connection named `applicationName`, from a connection of its own,
+    /// and returns once PostgreSQL lists none of them any more.
+    private static func terminateConnections(applicationName: String) async throws -> Int {
+        let url = try #require(StoreKind.postgresURL)
+        let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 99, logger: testLogger)
+        do {
+            let rows = try await connection.sql().raw(
+                "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = \(bind: applicationName)"
+            ).all()
+            for _ in 0..<1_000 {
+                let left = try await connection.sql().raw(
+                    "SELECT count(*) AS left FROM pg_stat_activity WHERE application_name = \(bind: applicationName)"
+                ).first()?.decode(column: "left", as: Int.self)
+                if left == 0 { break }
+            }
+            try await connection.close()
+            return rows.count
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
