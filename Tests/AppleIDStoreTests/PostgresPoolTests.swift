@@ -35,7 +35,8 @@ struct PostgresPoolTests {
 
     @Test("when every connection stays busy past the lease timeout, a call throws StoreUnavailableError")
     func exhaustedPoolIsUnavailable() async throws {
-        let settings = PostgresPoolSettings(maximumConnections: 1, leaseTimeout: .seconds(2))
+        // 10 s, not less: under the whole suite's load the store's own start-up waits for CPU too.
+        let settings = PostgresPoolSettings(maximumConnections: 1, leaseTimeout: .seconds(10))
         try await withPostgresStore(settings) { store in
             let (held, holding) = AsyncStream.makeStream(of: Void.self)
             let (release, releasing) = AsyncStream.makeStream(of: Void.self)
@@ -99,6 +100,8 @@ struct PostgresPoolTests {
             return rows.count
         } catch {
             try? await connection.close()
+            // PSQLError hides its details from `description`; a failure here must say what it was.
+            Issue.record("ending the store's connections failed: \(String(reflecting: error))")
             throw error
         }
     }
