@@ -38,6 +38,9 @@ struct PostgresPoolTests {
         // 10 s, not less: under the whole suite's load the store's own start-up waits for CPU too.
         let settings = PostgresPoolSettings(maximumConnections: 1, leaseTimeout: .seconds(10))
         try await withPostgresStore(settings) { store in
+            // The only connection is opened first, so that the transaction below takes an open one:
+            // on a loaded machine opening it may itself take longer than the lease.
+            try await Self.warmUp(store)
             let (held, holding) = AsyncStream.makeStream(of: Void.self)
             let (release, releasing) = AsyncStream.makeStream(of: Void.self)
             async let transaction: Void = store.transaction { _ in
@@ -64,11 +67,28 @@ struct PostgresPoolTests {
         #expect(ContinuousClock.now - started < .seconds(300))
     }
 
-    /// A store in a fresh schema of the test database, dropped afterwards.
+    /// One statement that succeeds, retried while the pool cannot open its connection in time.
+    private static func warmUp(_ store: SQLStore) async throws {
+        for attempt in 1... {
+            do {
+                _ = try await store.account(id: "warm-up")
+                return
+            } catch is StoreUnavailableError where attempt < 10 {}
+        }
+    }
+
+    /// A store in a fresh schema of the test database, dropped afterwards. Its start (migrations) is
+    /// retried while the machine is too loaded to open a connection within a short lease.
     private func withPostgresStore(_ settings: PostgresPoolSettings, _ body: (SQLStore) async throws -> Void) async throws {
         let url = try #require(StoreKind.postgresURL)
         let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let (store, shutdown) = try await SQLStore.postgres(url: url, schema: schema, pool: settings, logger: testLogger)
+        var started: (SQLStore, @Sendable () async throws -> Void)?
+        for attempt in 1...10 where started == nil {
+            do {
+                started = try await SQLStore.postgres(url: url, schema: schema, pool: settings, logger: testLogger)
+            } catch is StoreUnavailableError where attempt < 10 {}
+        }
+        let (store, shutdown) = try #require(started)
         do {
             try await body(store)
         } catch {
