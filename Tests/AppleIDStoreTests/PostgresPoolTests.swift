@@ -114,7 +114,7 @@ struct PostgresPoolTests {
         for attempt in 1...5 where opened == nil {
             do {
                 opened = try await PostgresConnection.connect(configuration: configuration, id: 99, logger: testLogger)
-            } catch where attempt < 5 {
+            } catch  where attempt < 5 {
                 try await Task.sleep(for: .milliseconds(200))
             }
         }
