@@ -10,14 +10,8 @@ import Vapor
 /// needs the browser that started it), but an entry is then single use only per request in
 /// sequence, not under concurrency. Where that matters, use `SQLSignInWithAppleStorage` (the
 /// `SignInWithAppleSQL` product) on the app's database. Bounding is the cache's.
-// Vapor's `Cache` is not declared Sendable; its implementations (the memory cache's lock, Redis's
-// and Fluent's connection pools) are used from every request's task, which is what this does too.
+// @unchecked: Vapor's `Cache` is not declared Sendable, yet Vapor itself shares app.cache with every request's task.
 public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Sendable {
-    struct Entry: Codable, Sendable {
-        var value: [UInt8]
-        var expiresAt: Date
-    }
-
     public let cache: any Cache
     /// Prepended to every key, to keep the kit's entries apart from the app's.
     public let prefix: String
@@ -28,15 +22,15 @@ public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Se
     }
 
     public func insert(_ value: [UInt8], forKey key: String, expiresAt: Date, now: Date) async throws -> Bool {
-        if let existing = try await cache.get(prefix + key, as: Entry.self), existing.expiresAt > now { return false }
+        if let existing = try await cache.get(prefix + key, as: StoredEntry.self), existing.expiresAt > now { return false }
         let seconds = max(1, Int(expiresAt.timeIntervalSince(now).rounded(.up)))
-        try await cache.set(prefix + key, to: Entry(value: value, expiresAt: expiresAt), expiresIn: .seconds(seconds))
+        try await cache.set(prefix + key, to: StoredEntry(value: value, expiresAt: expiresAt), expiresIn: .seconds(seconds))
         return true
     }
 
     public func take(_ key: String) async throws -> StoredEntry? {
-        guard let entry = try await cache.get(prefix + key, as: Entry.self) else { return nil }
+        guard let entry = try await cache.get(prefix + key, as: StoredEntry.self) else { return nil }
         try await cache.delete(prefix + key)
-        return StoredEntry(value: entry.value, expiresAt: entry.expiresAt)
+        return entry
     }
 }

@@ -22,10 +22,11 @@ public struct BrowserBinding: Sendable, Hashable {
         self.secret = secret
     }
 
-    /// A new binding with 256 random bits.
+    private init(generated secret: String) { self.secret = secret }
+
+    /// A new binding with 256 random bits (43 characters of base64url).
     public static func random() -> BrowserBinding {
-        // randomToken() is 43 characters: always long enough.
-        try! BrowserBinding(secret: AuthorizationRequestBuilder.randomToken())
+        BrowserBinding(generated: AuthorizationRequestBuilder.randomToken())
     }
 
     /// The hash kept with the sign-in.

@@ -26,7 +26,7 @@ public protocol SignInWithAppleStorage: Sendable {
 }
 
 /// An entry as stored.
-public struct StoredEntry: Sendable, Hashable {
+public struct StoredEntry: Sendable, Hashable, Codable {
     public var value: [UInt8]
     public var expiresAt: Date
 
