@@ -173,7 +173,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Templates")]
+            resources: [.copy("Templates"), .copy("Scripts")]
         ),
         .executableTarget(
             name: "juice",

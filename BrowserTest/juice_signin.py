@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Drives Juice in headless Chromium: the menu, an order that needs an account, the sign-in page,
-the Sign in with Apple button, the Apple ID server's sign-in, two-factor and consent pages, and back
-to Juice signed in. Saves a screenshot of the signed-in page.
+Sign in with Apple JS's button (loaded from the Apple ID server), the popup with the Apple ID
+server's sign-in, two-factor and consent pages, and back to Juice signed in (the page posts the
+popup's authorization to Juice's server). Saves a screenshot of the signed-in page.
 
 Usage: juice_signin.py --juice URL --siwa-data-dir DIR --screenshot PATH
 """
@@ -55,14 +56,22 @@ def main():
         wait.until(EC.url_contains("/signin?next="))
         assert "Sign in to place your order" in driver.page_source, "the sign-in page does not say why it asks"
 
-        step = "the Sign in with Apple button"
-        button = wait.until(EC.element_to_be_clickable((By.ID, "sign-in-with-apple")))
-        assert button.text.strip() == "Sign in with Apple", f"button title is {button.text!r}"
+        step = "the Sign in with Apple button (Sign in with Apple JS, from the Apple ID server)"
+        button = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#appleid-signin [role=button]")))
+        assert button.get_attribute("aria-label") == "Sign in with Apple", f"button label is {button.get_attribute('aria-label')!r}"
+        assert button.get_attribute("tabindex") == "0", "the button is reachable by keyboard"
+        assert driver.find_element(By.ID, "sign-in-with-apple-redirect").is_displayed(), "the redirect stays available"
         os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
         driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "juice-sign-in-page.png"))
+        main_window = driver.current_window_handle
         button.click()
 
-        step = "Apple ID sign-in page"
+        step = "the popup opens at the Apple ID server"
+        wait.until(lambda d: len(d.window_handles) == 2)
+        driver.switch_to.window(next(h for h in driver.window_handles if h != main_window))
+        assert "response_mode=web_message" in driver.current_url, f"popup URL {driver.current_url}"
+
+        step = "Apple ID sign-in page (in the popup)"
         wait.until(EC.presence_of_element_located((By.ID, "apple_id"))).send_keys(user["apple_id"])
         driver.find_element(By.ID, "password").send_keys(user["password"])
         driver.find_element(By.CSS_SELECTOR, "button[name=action][value=sign-in]").click()
@@ -80,6 +89,10 @@ def main():
         wait.until(EC.presence_of_element_located((By.ID, "first_name")))
         driver.find_element(By.CSS_SELECTOR, "input[name=email][value=share]").click()
         driver.find_element(By.CSS_SELECTOR, "button[name=action][value=approve]").click()
+
+        step = "the popup closes; Juice's page posts the authorization to its server"
+        wait.until(lambda d: len(d.window_handles) == 1)
+        driver.switch_to.window(main_window)
 
         step = "back on Juice, signed in"
         wait.until(EC.url_contains("/order/orange"))

@@ -282,6 +282,20 @@ def wrong_origin_ignored(s, users):
     failure(s, "popup_closed_by_user")  # the forged answer from the page's own origin did not count
 
 
+def wrong_frame_ignored(s, users):
+    """A message from the right origin (the Apple ID server's own page) for another frame_id is ignored."""
+    start_popup(s)
+    s.popup()
+    frame = query(s.driver.current_url)["frame_id"]
+    other = frame[:-1] + ("0" if frame[-1] != "0" else "1")
+    forged = json.dumps({"method": "oauthDone", "frame_id": other, "data": {"authorization": {"code": "forged", "state": "js-state"}}})
+    s.driver.execute_script("window.opener.postMessage(arguments[0], '*');", forged)
+    s.driver.close()
+    s.back()
+    failure(s, "popup_closed_by_user")  # the server-origin answer for another frame did not count
+    expect([e["type"] for e in s.events()] == ["AppleIDSignInOnFailure"], f"no success event: {s.events()}")
+
+
 def validation_errors(s, users):
     s.open("/blank")
     cases = [
@@ -376,7 +390,7 @@ def main():
     driver = chromium_driver()
     session = Session(driver, party, facts)
     checks = [documentation_page_popup, redirect_mode, popup_success_without_user, cancel_pressed, popup_closed, popup_blocked,
-              second_sign_in, wrong_origin_ignored, validation_errors, dev_uri_override, button_attributes]
+              second_sign_in, wrong_origin_ignored, wrong_frame_ignored, validation_errors, dev_uri_override, button_attributes]
     failed = 0
     try:
         for check in checks:

@@ -55,10 +55,14 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
     ///     ``start(_:scopes:)`` from your own route instead).
     ///   - callback: The `form_post` callback, the Return URL registered with Apple.
     ///   - completion: The same-site GET the callback sends the browser to.
+    ///   - popup: The POST your page sends Sign in with Apple JS's popup result to (form fields
+    ///     `code`, `id_token`, `state`, `user`), completed only for the browser that started it; `nil`
+    ///     to add none. See ``SignInWithAppleClient/startScript(for:scopes:usePopup:locale:)``.
     ///   - notifications: The server-to-server notification endpoint (added only with `onNotification`).
     public func register(
         on router: Router<Context>, start: RouterPath? = "/auth/apple", callback: RouterPath = "/auth/apple/callback",
-        completion: String = "/auth/apple/complete", notifications: RouterPath = "/auth/apple/notifications"
+        completion: String = "/auth/apple/complete", popup: RouterPath? = "/auth/apple/popup",
+        notifications: RouterPath = "/auth/apple/notifications"
     ) {
         let routes = {
             var routes = self
@@ -90,6 +94,18 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
                 return try await routes.onSignIn(result, request, context)
             } catch {
                 return try await routes.onFailure(error, request, context)
+            }
+        }
+        if let popup {
+            router.post(popup) { request, context in
+                do {
+                    let body = try await request.body.collect(upTo: routes.maximumBodySize)
+                    let callback = try AuthorizationCallback(formEncoded: String(buffer: body))
+                    let result = try await routes.client.completeSignIn(callback, browser: Self.browser(of: request))
+                    return try await routes.onSignIn(result, request, context)
+                } catch {
+                    return try await routes.onFailure(error, request, context)
+                }
             }
         }
         if let onNotification = routes.onNotification {

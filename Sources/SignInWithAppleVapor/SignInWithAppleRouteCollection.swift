@@ -29,7 +29,7 @@ import Vapor
 /// ```
 ///
 /// This registers `GET /auth/apple`, `POST /auth/apple/callback` (the redirect URI's path),
-/// `GET /auth/apple/complete` and, when `onNotification` is given, `POST /auth/apple/notifications`;
+/// `GET /auth/apple/complete`, `POST /auth/apple/popup` (Sign in with Apple JS's popup result) and, when `onNotification` is given, `POST /auth/apple/notifications`;
 /// the paths can be changed.
 public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     /// Receives a completed, verified sign-in and answers the browser (typically: start a session, redirect).
@@ -53,6 +53,8 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     public let completionPath: [PathComponent]
     /// The notification endpoint registered with Apple (only routed when ``onNotification`` is set).
     public let notificationsPath: [PathComponent]
+    /// Where your page posts Sign in with Apple JS's popup result; `nil` when none is routed.
+    public let popupPath: [PathComponent]?
 
     /// - Parameters:
     ///   - client: the kit; its redirect URI's path must be `callback`.
@@ -62,6 +64,9 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     ///   - callback: the redirect URI's path, `auth/apple/callback` by default.
     ///   - completion: the completion's path, `auth/apple/complete` by default.
     ///   - notifications: the notification endpoint's path, `auth/apple/notifications` by default.
+    ///   - popup: the POST your page sends Sign in with Apple JS's popup result to (form fields `code`,
+    ///     `id_token`, `state`, `user`), `auth/apple/popup` by default, or `nil` for none. See
+    ///     ``startScript(_:scopes:usePopup:locale:)``.
     ///   - onSignIn: called with the verified identity (and the name on the first authorization), in
     ///     the browser that started the sign-in.
     ///   - onFailure: answers failures; ``plainFailure(_:_:)`` by default.
@@ -69,7 +74,7 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     public init(
         client: SignInWithAppleClient, maximumBodySize: Int = 64 * 1024, start: [PathComponent]? = ["auth", "apple"],
         callback: [PathComponent] = ["auth", "apple", "callback"], completion: [PathComponent] = ["auth", "apple", "complete"],
-        notifications: [PathComponent] = ["auth", "apple", "notifications"],
+        notifications: [PathComponent] = ["auth", "apple", "notifications"], popup: [PathComponent]? = ["auth", "apple", "popup"],
         onSignIn: @escaping SignInHandler, onFailure: @escaping FailureHandler = Self.plainFailure,
         onNotification: NotificationHandler? = nil
     ) {
@@ -80,6 +85,7 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
         self.callbackPath = callback
         self.completionPath = completion
         self.notificationsPath = notifications
+        self.popupPath = popup
         self.onSignIn = onSignIn
         self.onFailure = onFailure
         self.onNotification = onNotification
@@ -113,6 +119,17 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
                 return try await onFailure(error, request)
             }
         }
+        if let popupPath {
+            routes.on(.POST, popupPath, body: .stream) { request async throws -> Response in
+                do {
+                    let body = try await collectBody(of: request)
+                    let callback = try AuthorizationCallback(formEncoded: String(decoding: body, as: UTF8.self))
+                    return try await onSignIn(try await client.completeSignIn(callback, browser: Self.browser(of: request)), request)
+                } catch {
+                    return try await onFailure(error, request)
+                }
+            }
+        }
         if let onNotification {
             routes.on(.POST, notificationsPath, body: .stream) { request async throws -> Response in
                 let received: ReceivedNotification
@@ -138,16 +155,31 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     /// Apple, with the cookie set, and the pending authorization (its `state` is the key under which
     /// to keep what the sign-in is for).
     public func start(_ request: Request, scopes: [Scope]? = nil) async throws -> (response: Response, pending: PendingAuthorization) {
-        let existing = Self.browser(of: request)
-        let browser = existing ?? BrowserBinding.random()
+        let (browser, cookie) = browserBinding(of: request)
         let pending = try await client.startSignIn(scopes: scopes, browser: browser)
         let response = Self.redirect(to: pending.url)
-        if existing == nil {
-            let secure = client.configuration.web?.redirectURI.hasPrefix("https:") ?? true
-            response.cookies[BrowserBinding.cookieName] = HTTPCookies.Value(
-                string: browser.secret, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
-        }
+        if let cookie { response.cookies[BrowserBinding.cookieName] = cookie }
         return (response, pending)
+    }
+
+    /// Starts a sign-in that Sign in with Apple JS runs in the page you are rendering for `request`:
+    /// put ``ScriptSignIn/initOptionsJSON`` into the page's `AppleID.auth.init` call, and set `cookie`
+    /// (when there is one: the browser had no binding yet) as `response.cookies[BrowserBinding.cookieName]`.
+    /// In popup mode, post the script's authorization to ``popupPath``.
+    public func startScript(
+        _ request: Request, scopes: [Scope]? = nil, usePopup: Bool = true, locale: String = "en_US"
+    ) async throws -> (script: ScriptSignIn, cookie: HTTPCookies.Value?) {
+        let (browser, cookie) = browserBinding(of: request)
+        let script = try await client.startScriptSignIn(scopes: scopes, usePopup: usePopup, locale: locale, browser: browser)
+        return (script, cookie)
+    }
+
+    /// The binding of `request`'s browser, or a new one with the cookie that sets it.
+    private func browserBinding(of request: Request) -> (BrowserBinding, HTTPCookies.Value?) {
+        if let existing = Self.browser(of: request) { return (existing, nil) }
+        let browser = BrowserBinding.random()
+        let secure = client.configuration.web?.redirectURI.hasPrefix("https:") ?? true
+        return (browser, HTTPCookies.Value(string: browser.secret, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax))
     }
 
     /// The binding the browser presented in its cookie, if any.

@@ -80,6 +80,38 @@ final class JuiceBrowser {
         return (callback, page)
     }
 
+    /// Sign in with Apple JS's popup, as the sign-in `page` configures it (its `appleid-signin-*` meta
+    /// tags): the authorization URL the script opens, approved by `appleID` at Apple. Returns the
+    /// authorization the script hands to the page.
+    func approveInPopup(from page: TestResponse, as appleID: String, choices: ConsentChoices? = nil) async throws -> AuthorizationCallback {
+        let meta = Self.appleMetaTags(in: page)
+        let script = ScriptSignIn(
+            clientID: try #require(meta["client-id"]), scope: try #require(meta["scope"]), redirectURI: try #require(meta["redirect-uri"]),
+            state: try #require(meta["state"]), nonce: try #require(meta["nonce"]), usePopup: meta["use-popup"] == "true", scriptURL: "")
+        #expect(script.usePopup)
+        return try await apple.approve(script, as: appleID, choices: choices)
+    }
+
+    /// What the sign-in page's script does with the popup's authorization: a same-origin form POST,
+    /// so the browser sends its cookies.
+    func postPopupResult(_ callback: AuthorizationCallback) async throws -> TestResponse {
+        try await send("/auth/apple/popup", method: .post, body: callback.formBody, withCookies: true)
+    }
+
+    /// The `appleid-signin-*` meta tags of `page`, by the rest of their name.
+    static func appleMetaTags(in page: TestResponse) -> [String: String] {
+        let html = page.text
+        var tags: [String: String] = [:]
+        var rest = html[...]
+        while let start = rest.range(of: "<meta name=\"appleid-signin-") {
+            let name = String(rest[start.upperBound...].prefix { $0 != "\"" })
+            guard let content = rest[start.upperBound...].range(of: "content=\"") else { break }
+            tags[name] = String(rest[content.upperBound...].prefix { $0 != "\"" })
+            rest = rest[content.upperBound...]
+        }
+        return tags
+    }
+
     func signUp(email: String, password: String, firstName: String, lastName: String) async throws -> TestResponse {
         let page = try await get("/signup")
         return try await post(

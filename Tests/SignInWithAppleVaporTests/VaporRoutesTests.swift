@@ -347,3 +347,52 @@ final class Recorder<Value: Sendable>: Sendable {
     var values: [Value] { storage.withLock { $0 } }
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
 }
+
+@Suite("Vapor: a page with Sign in with Apple JS, and the popup route", .timeLimit(.minutes(2)))
+struct VaporScriptSignInTests {
+    @Test("the page's start sets the binding cookie; the popup result signs in with it, and without it is refused")
+    func popupRoute() async throws {
+        try await withAppleIDEmulator { apple in
+            let siwa = try apple.makeClient()
+            let (routes, signIns) = VaporRoutesTests.recordingRoutes(siwa)
+            try await withApp(
+                configure: { app in
+                    try app.register(collection: routes)
+                    app.get("page") { request async throws -> Response in
+                        let (script, cookie) = try await routes.startScript(request)
+                        let response = Response(status: .ok, body: .init(string: script.initOptionsJSON))
+                        if let cookie { response.cookies[BrowserBinding.cookieName] = cookie }
+                        return response
+                    }
+                }
+            ) { app in
+                let tester = try app.testing()
+                func pageScript(cookie: String?) async throws -> (ScriptSignIn, cookie: String?) {
+                    let page = try await tester.sendRequest(.GET, "/page", headers: cookie.map { ["Cookie": $0] } ?? [:])
+                    let script = try ScriptSignIn(initOptionsJSON: page.body.string)
+                    return (script, page.headers.first(name: .setCookie)?.split(separator: ";").first.map(String.init))
+                }
+                let (script, cookie) = try await pageScript(cookie: nil)
+                let binding = try #require(cookie)
+                #expect(binding.hasPrefix("apple_sign_in_browser="))
+                #expect(script.usePopup)
+
+                let body = try await apple.approve(script, as: apple.defaultUser.appleID).formBody
+                var headers = VaporRoutesTests.formHeaders
+                headers.add(name: "Cookie", value: binding)
+                let done = try await tester.sendRequest(.POST, "/auth/apple/popup", headers: headers, body: ByteBuffer(string: body))
+                #expect(done.status == .ok)
+                #expect(signIns.values.first?.profile?.name?.firstName == "Emma")
+
+                let (second, again) = try await pageScript(cookie: binding)
+                #expect(again == nil, "the same browser keeps its binding")
+                let other = try await apple.approve(second, as: apple.defaultUser.appleID).formBody
+                let refused = try await tester.sendRequest(
+                    .POST, "/auth/apple/popup", headers: VaporRoutesTests.formHeaders, body: ByteBuffer(string: other))
+                #expect(refused.status == .badRequest)
+                #expect(refused.body.string == VaporRoutesTests.otherBrowserMessage)
+                #expect(signIns.values.count == 1)
+            }
+        }
+    }
+}

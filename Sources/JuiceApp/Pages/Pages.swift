@@ -7,14 +7,16 @@ struct Pages: Sendable {
     let buttonStyle: AppleButtonStyle
 
     func render(
-        _ template: String, title: String, _ values: [String: Any?] = [:], context: JuiceRequestContext, status: HTTPResponse.Status = .ok
+        _ template: String, title: String, _ values: [String: Any?] = [:], context: JuiceRequestContext, status: HTTPResponse.Status = .ok,
+        scriptSources: [String] = []
     ) throws -> Response {
         var all: [String: Any] = [
-            "title": title, "csrf": context.csrfToken, "buttonStyle": buttonStyle.rawValue, "signedIn": context.account != nil,
+            "title": title, "csrf": context.csrfToken, "buttonStyle": buttonStyle.rawValue, "buttonColor": buttonStyle.scriptColor,
+            "buttonBorder": buttonStyle == .whiteOutline ? "true" : "false", "signedIn": context.account != nil,
             "accountLabel": context.account.map { $0.displayName.isEmpty ? "Account" : $0.displayName } ?? "",
         ]
         all.merge(values.compactMapValues { $0 }) { _, page in page }
-        return try renderer.render(template, Self.withoutEmptyStrings(all), status: status)
+        return try renderer.render(template, Self.withoutEmptyStrings(all), status: status, scriptSources: scriptSources)
     }
 
     /// Mustache treats an empty string as true in `{{#name}}` sections; an empty value is no value.
@@ -44,4 +46,7 @@ public enum AppleButtonStyle: String, Sendable, CaseIterable {
     case white
     /// For light backgrounds where white needs an edge.
     case whiteOutline = "white-outline"
+
+    /// Sign in with Apple JS's `data-color` for this style.
+    var scriptColor: String { self == .black ? "black" : "white" }
 }

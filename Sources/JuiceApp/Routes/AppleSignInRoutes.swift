@@ -2,9 +2,10 @@ import Hummingbird
 import SignInWithApple
 import SignInWithAppleHummingbird
 
-/// Sign in with Apple: the button (a CSRF-protected POST that starts the round trip, bound to the
-/// browser by the kit, with an intent), the upgrade of a password account, and the kit's callback,
-/// completion and notification routes (without its GET start route).
+/// Sign in with Apple: the redirect button (a CSRF-protected POST that starts the round trip, bound
+/// to the browser by the kit, with an intent), the sign-in page's script for Sign in with Apple JS's
+/// popup, the upgrade of a password account, and the kit's callback, completion, popup and
+/// notification routes (without its GET start route).
 struct AppleSignInRoutes: Sendable {
     let services: JuiceServices
 
@@ -18,6 +19,7 @@ struct AppleSignInRoutes: Sendable {
             let form = try await FormInput.decode(StartForm.self, from: request, context: context)
             return try await services.startAppleSignIn(.signIn, next: FormInput.localPath(form.next), request: request)
         }
+        router.get("/scripts/sign-in.js") { _, _ in services.pages.renderer.signInScriptResponse() }
         router.post("/account/upgrade") { request, context in
             _ = try await FormInput.decode(CSRFOnlyForm.self, from: request, context: context)
             guard let account = context.account else { return JuiceServices.signInFirst(next: "/account") }

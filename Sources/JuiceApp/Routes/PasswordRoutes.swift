@@ -27,16 +27,16 @@ struct PasswordRoutes: Sendable {
         router.get("/signin") { request, context in
             let next = FormInput.localPath(request.uri.queryParameters.get("next"))
             let reason = next.hasPrefix("/order/") ? "Sign in to place your order. Browsing never needs an account." : nil
-            return try signInPage(next: next, reason: reason, context: context)
+            return try await signInPage(next: next, reason: reason, request: request, context: context)
         }
         router.post("/signin") { request, context in
             let form = try await FormInput.decode(SignInForm.self, from: request, context: context)
             let next = FormInput.localPath(form.next)
             let email = form.email.trimmingCharacters(in: .whitespaces).lowercased()
             if let lockedUntil = try await services.passwordAttempts.admit(email: email) {
-                return try signInPage(
-                    next: next, message: services.passwordAttempts.lockedMessage(until: lockedUntil), email: email, context: context,
-                    status: .tooManyRequests)
+                return try await signInPage(
+                    next: next, message: services.passwordAttempts.lockedMessage(until: lockedUntil), email: email, request: request,
+                    context: context, status: .tooManyRequests)
             }
             // One answer, and one bcrypt's time, whether the e-mail is unknown, belongs to an account
             // that signs in with Apple only, or has a wrong password: the page never tells which
@@ -44,7 +44,7 @@ struct PasswordRoutes: Sendable {
             let account = try await services.accounts.passwordAccount(email: email)
             guard let account, let hash = account.passwordHash, await services.passwords.verify(form.password, hash: hash) else {
                 if account?.passwordHash == nil { _ = await services.passwords.verifyNothing(form.password) }
-                return try signInPage(next: next, message: Self.wrongCredentials, email: email, context: context)
+                return try await signInPage(next: next, message: Self.wrongCredentials, email: email, request: request, context: context)
             }
             try await services.passwordAttempts.succeeded(email: email)
             return try await services.startSession(for: account, next: next, context: context)
@@ -83,16 +83,35 @@ struct PasswordRoutes: Sendable {
         }
     }
 
+    /// The sign-in page. Its Sign in with Apple button is Sign in with Apple JS's, in popup mode: the
+    /// page starts a sign-in for this browser (the kit's binding cookie) and keeps its intent, and the
+    /// script's configuration goes into the page's `appleid-signin-*` meta tags. Without JavaScript,
+    /// the redirect form below it does the same in this window.
     func signInPage(
-        next: String, reason: String? = nil, message: String? = nil, email: String = "", context: JuiceRequestContext,
+        next: String, reason: String? = nil, message: String? = nil, email: String = "", request: Request, context: JuiceRequestContext,
         status: HTTPResponse.Status? = nil
-    ) throws -> Response {
-        try services.pages.render(
+    ) async throws -> Response {
+        let (script, cookie) = try await services.siwa.startScript(for: request)
+        try await services.intents.save(SignInIntent(purpose: .signIn, next: next), state: script.state)
+        var response = try services.pages.render(
             "signin", title: "Sign in",
             [
                 "next": next, "nextQuery": Self.queryValue(next), "reason": reason, "message": message, "email": email,
                 "appleTitle": "Sign in with Apple",
-            ], context: context, status: status ?? (message == nil ? .ok : .badRequest))
+                "appleScript": [
+                    "url": script.scriptURL, "clientID": script.clientID, "scope": script.scope, "redirectURI": script.redirectURI,
+                    "state": script.state, "nonce": script.nonce,
+                ],
+            ], context: context, status: status ?? (message == nil ? .ok : .badRequest),
+            scriptSources: ["'self'", Self.origin(of: script.scriptURL)])
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    /// `scheme://host[:port]` of `url`, for the page's Content-Security-Policy.
+    static func origin(of url: String) -> String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else { return "'none'" }
+        return scheme + "://" + host + (components.port.map { ":\($0)" } ?? "")
     }
 
     func signUpPage(next: String, message: String? = nil, form: SignUpForm? = nil, context: JuiceRequestContext) throws -> Response {

@@ -22,13 +22,38 @@ extension SignInWithAppleClient {
     public func startSignIn(scopes: [Scope]? = nil, browser: BrowserBinding) async throws -> PendingAuthorization {
         guard let web = configuration.web else { throw ConfigurationError.noWebSignIn }
         let pending = requests.makeRequest(redirectURI: web.redirectURI, scopes: scopes ?? configuration.scopes)
+        try await remember(pending, browser: browser)
+        return pending
+    }
+
+    /// Starts a web sign-in that Sign in with Apple JS runs in your page, for `browser`: remembers
+    /// state and nonce (sealed) as ``startSignIn(scopes:browser:)`` does, without PKCE (the script
+    /// sends none), and returns what the page passes to `AppleID.auth.init`.
+    ///
+    /// In popup mode the script hands the authorization to the page; post it to your server (same
+    /// origin, so the binding cookie comes along) and finish with ``completeSignIn(_:browser:)``. In
+    /// redirect mode Apple posts it to your callback, as for ``startSignIn(scopes:browser:)``.
+    public func startScriptSignIn(
+        scopes: [Scope]? = nil, usePopup: Bool = true, locale: String = "en_US", browser: BrowserBinding
+    ) async throws -> ScriptSignIn {
+        guard let web = configuration.web else { throw ConfigurationError.noWebSignIn }
+        let chosen = scopes ?? configuration.scopes
+        let pending = requests.makeRequest(
+            redirectURI: web.redirectURI, scopes: chosen, responseMode: usePopup ? .webMessage : .formPost, usePKCE: false)
+        try await remember(pending, browser: browser)
+        return ScriptSignIn(
+            clientID: requests.clientID, scope: Scope.join(chosen), redirectURI: pending.redirectURI, state: pending.state,
+            nonce: pending.nonce.transmittedValue, usePopup: usePopup, scriptURL: requests.environment.scriptURL(locale: locale))
+    }
+
+    /// Keeps `pending` (sealed) under its state, with the hash of the browser that started it.
+    private func remember(_ pending: PendingAuthorization, browser: BrowserBinding) async throws {
         let started = StartedSignIn(pending: pending, browserHash: browser.hash)
         let now = clock()
         let inserted = try await storage.insert(
             try SealedEntry.seal(started, kind: .started, secret: pending.state), forKey: SealedEntry.key(.started, secret: pending.state),
             expiresAt: now.addingTimeInterval(configuration.stateLifetime), now: now)
         guard inserted else { throw CallbackError.malformed("a state collided with a live one") }
-        return pending
     }
 
     /// The callback, step 2: verifies it and parks the result for the browser that started it.
@@ -77,9 +102,12 @@ extension SignInWithAppleClient {
     /// Both steps at once, for a callback that arrives in a request carrying the browser's cookie
     /// (a same-site `query` response, or your own binding): checks the state and the browser,
     /// verifies and exchanges.
-    public func completeSignIn(_ callback: AuthorizationCallback, browser: BrowserBinding) async throws -> SignInResult {
-        let (result, browserHash) = try await redeem(callback, browser: browser)
-        guard browser.matches(browserHash) else {
+    ///
+    /// A request without the binding (`browser` is `nil`: a cross-site post, or cookies blocked) is
+    /// refused as another browser's, and what its code issues is revoked.
+    public func completeSignIn(_ callback: AuthorizationCallback, browser: BrowserBinding?) async throws -> SignInResult {
+        let (result, browserHash) = try await redeem(callback, onlyFor: .some(browser))
+        guard let browser, browser.matches(browserHash) else {
             await giveBack(result.tokens, clientID: result.identity.audience)
             throw CallbackError.otherBrowser
         }
@@ -88,15 +116,25 @@ extension SignInWithAppleClient {
 
     /// Checks the state (single use), verifies the front-channel id_token when present, exchanges
     /// the code, verifies the token endpoint's id_token. With `browser`, refuses another browser's
-    /// sign-in before the code is exchanged.
-    func redeem(_ callback: AuthorizationCallback, browser: BrowserBinding? = nil) async throws -> (SignInResult, browserHash: String) {
+    /// sign-in, and revokes what its code issues.
+    ///
+    /// - Parameter onlyFor: `nil`: any browser (the cookieless `form_post` callback; the browser is
+    ///   checked at the completion). Otherwise only the browser it holds; `.some(nil)`, no browser, matches none.
+    func redeem(_ callback: AuthorizationCallback, onlyFor required: BrowserBinding?? = nil) async throws -> (SignInResult, browserHash: String) {
         if let error = callback.error { throw CallbackError.apple(error) }
         guard let state = callback.state, !state.isEmpty, let entry = try await storage.take(SealedEntry.key(.started, secret: state)),
             entry.expiresAt > clock(), let started = try? SealedEntry.open(StartedSignIn.self, from: entry.value, kind: .started, secret: state)
         else { throw CallbackError.unknownState }
-        if let browser, !browser.matches(started.browserHash) { throw CallbackError.otherBrowser }
         let pending = started.pending
         guard let code = callback.code, !code.isEmpty else { throw CallbackError.missingCode }
+        if case .some(let browser) = required, browser?.matches(started.browserHash) != true {
+            // Nothing signs in; what the code issues is revoked at once, so that the person's next
+            // sign-in is a first authorization again and the name Apple sent is not lost.
+            if let issued = try? await tokens.exchange(code: code, redirectURI: pending.redirectURI, codeVerifier: pending.codeVerifier) {
+                await giveBack(issued, clientID: tokens.clientID)
+            }
+            throw CallbackError.otherBrowser
+        }
         var frontChannel: VerifiedIdentityToken?
         if let idToken = callback.idToken {
             do {
