@@ -21,6 +21,28 @@ public enum Credentials {
         String(format: "%06d", TOTP(secret: secret).compute(date: date))
     }
 
+    /// `secret` as an authenticator app takes it: the codes are HMAC-SHA1 keyed with the UTF-8 bytes
+    /// of the stored secret (HummingbirdOTP's convention), and apps take the key in RFC 4648 base32,
+    /// so this is the base32 of those bytes, without padding. (The stored secret is itself base32
+    /// text; giving an app that text would make it decode it to another key and show other codes.)
+    public static func authenticatorSecret(for secret: String) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var out = ""
+        var buffer = 0
+        var bits = 0
+        for byte in secret.utf8 {
+            buffer = (buffer << 8) | Int(byte)
+            bits += 8
+            while bits >= 5 {
+                out.append(alphabet[(buffer >> (bits - 5)) & 31])
+                bits -= 5
+            }
+            buffer &= (1 << bits) - 1
+        }
+        if bits > 0 { out.append(alphabet[(buffer << (5 - bits)) & 31]) }
+        return out
+    }
+
     /// The TOTP time step (RFC 6238: seconds since 1970 / 30) whose code `code` is, among `date`'s
     /// step and up to `window` steps around it; `nil` when it is none of them. Compared in constant
     /// time. The caller records the step so that a code is accepted once.

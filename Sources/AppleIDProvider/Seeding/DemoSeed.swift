@@ -128,10 +128,10 @@ public struct DemoSeed: Sendable {
         ]
         for index in users.indices {
             let user = users[index]
-            users[index].totpSecret = try await provider.createAccount(
+            let account = try await provider.createAccount(
                 appleID: user.appleID, password: user.password, firstName: user.firstName, lastName: user.lastName,
-                email: user.email, realUserStatus: RealUserStatus(rawValue: user.realUserStatus) ?? .unknown
-            ).totpSecret
+                email: user.email, realUserStatus: RealUserStatus(rawValue: user.realUserStatus) ?? .unknown)
+            users[index].totpSecret = Credentials.authenticatorSecret(for: account.totpSecret)
         }
         var facts = DemoFacts(
             server: server, issuer: provider.configuration.issuer, teamID: teamID, keyID: keyID, keyFile: keyFilePath(keyID),

@@ -102,8 +102,11 @@ public enum ServerBootstrap {
             if facts.developer == nil, try await provider.store.developer(email: "developer@example.com") == nil {
                 facts.developer = try await seed.seedDeveloper(provider: provider, teamID: facts.teamID)
             }
-            for index in facts.users.indices where facts.users[index].totpSecret == nil {
-                facts.users[index].totpSecret = try await provider.store.account(appleID: facts.users[index].appleID)?.totpSecret
+            // Always from the store: a demo.json of an earlier version holds the stored text, which
+            // authenticator apps decode to another key.
+            for index in facts.users.indices {
+                let stored = try await provider.store.account(appleID: facts.users[index].appleID)?.totpSecret
+                facts.users[index].totpSecret = stored.map(Credentials.authenticatorSecret(for:))
             }
             // Saved by the caller once the server listens, so a failed start leaves the old file as it was.
             return (facts, try files.readKey(facts.keyID))
