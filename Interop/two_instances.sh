@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The two-instance proof: two `siwa serve` processes on one PostgreSQL database, driven from
 # outside by Interop/two_instances_check.py (one code redeemed once over both, a sign-in that moves
-# between them, a key rotation seen by both, kill -9 of one under token load).
+# between them, a key rotation seen by both, with --with-db-restart PostgreSQL restarted under load
+# on both, kill -9 of one under token load).
 #
 # Usage:  SIWA_DATABASE_URL=postgres://siwa:siwa@127.0.0.1:5432/siwa_instances?sslmode=disable \
 #             bash Interop/two_instances.sh [--with-db-restart]
 #
-#   --with-db-restart   also restart PostgreSQL under load (PG_RESTART_COMMAND) and expect
-#                       instance A to recover on its own, with only outage-time requests failing (503)
+#   --with-db-restart   also restart PostgreSQL under load (PG_RESTART_COMMAND) and expect both
+#                       instances to recover on their own, with only outage-time requests failing (503)
 #
 # Environment:
 #   SIWA_DATABASE_URL    an empty PostgreSQL database both instances share (required)
