@@ -292,23 +292,32 @@ class Check:
         first good redemption is 200, and every failure in between is a 503 (never a hang, a dropped
         connection or a 500)."""
         instances = {"A": self.a, "B": self.b}
+        refresh_tokens = {}
+        for name, instance in instances.items():
+            redeemed = instance.redeem(instance.codes(1, instance.facts["users"][0]["apple_id"])[0])
+            assert redeemed.status_code == 200, f"{name} answered {redeemed.status_code} before the restart"
+            refresh_tokens[name] = redeemed.json()["refresh_token"]
         answers: list[tuple[str, float, int]] = []
         lock = threading.Lock()
         stop = threading.Event()
 
-        def load(name: str) -> None:
+        def load(name: str, token_requests: bool) -> None:
+            # Readiness (a database read) and refreshes (reads and an insert), each in a loop of its own.
             instance = instances[name]
             while not stop.is_set():
                 sent = time.monotonic()
                 try:
-                    status = requests.get(instance.url + "/health/ready", timeout=TIMEOUT).status_code
+                    if token_requests:
+                        status = instance.refresh(refresh_tokens[name]).status_code
+                    else:
+                        status = requests.get(instance.url + "/health/ready", timeout=TIMEOUT).status_code
                 except requests.RequestException:
                     status = -1
                 with lock:
                     answers.append((name, sent, status))
                 time.sleep(0.05)
 
-        workers = [threading.Thread(target=load, args=(name,), daemon=True) for name in instances for _ in range(2)]
+        workers = [threading.Thread(target=load, args=(name, tokens), daemon=True) for name in instances for tokens in (False, True)]
         for worker in workers:
             worker.start()
         recovered: dict[str, float] = {}
@@ -347,11 +356,13 @@ class Check:
         assert not late, f"requests failed after the instance recovered: {late[:5]}"
         summary = []
         for name in instances:
+            during = [status for instance, sent, status in seen if instance == name and restart_started <= sent <= recovered[name]]
+            assert during, f"no request reached {name} while PostgreSQL restarted: no load to prove anything"
             mine = [status for instance, _, status in seen if instance == name]
             summary.append(
-                f"{name}: {mine.count(200)} × 200, {mine.count(503)} × 503, "
-                f"recovered {recovered[name] - restarted:.1f} s after the restart command returned")
-        return f"restart took {restarted - restart_started:.1f} s; " + "; ".join(summary)
+                f"{name}: {mine.count(200)} × 200 and {mine.count(503)} × 503 in all, {len(during)} sent during the outage "
+                f"({during.count(503)} × 503), recovered {recovered[name] - restarted:.1f} s after the restart command returned")
+        return f"restart command took {restarted - restart_started:.1f} s; " + "; ".join(summary)
 
     def run(self) -> int:
         self.step("one code, 100 concurrent redemptions over both instances: exactly one succeeds", self.code_race)
