@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The two-instance proof: two `siwa serve` processes on one PostgreSQL database, driven from
 # outside by Interop/two_instances_check.py (one code redeemed once over both, a sign-in that moves
-# between them, a key rotation seen by both, kill -9 of one under token load).
+# between them, a key rotation seen by both, with --with-db-restart PostgreSQL restarted under load
+# on both, kill -9 of one under token load).
 #
 # Usage:  SIWA_DATABASE_URL=postgres://siwa:siwa@127.0.0.1:5432/siwa_instances?sslmode=disable \
 #             bash Interop/two_instances.sh [--with-db-restart]
 #
-#   --with-db-restart   also restart PostgreSQL under load (PG_RESTART_COMMAND) and expect
-#                       instance A to recover on its own, with only outage-time requests failing (503)
+#   --with-db-restart   also restart PostgreSQL under load (PG_RESTART_COMMAND) and expect both
+#                       instances to recover on their own, with only outage-time requests failing (503)
 #
 # Environment:
 #   SIWA_DATABASE_URL    an empty PostgreSQL database both instances share (required)
@@ -15,8 +16,10 @@
 #   PYTHON=python3       the Python interpreter (needs Interop/requirements.txt)
 #   READY_TIMEOUT=120    seconds to wait for each instance to answer
 #   KEEP_DATA=1          keep the data directories and logs
-#   PG_RESTART_COMMAND   how --with-db-restart restarts PostgreSQL (default: pg_ctlcluster <newest> main
-#                        restart, through sudo unless run as root)
+#   PG_CLUSTER           the cluster the default PG_RESTART_COMMAND restarts (e.g. "15 main")
+#   PG_RESTART_COMMAND   how --with-db-restart restarts PostgreSQL (default: stop the cluster <newest> main,
+#                        keep it down 6 s, start it, through sudo unless run as root: longer than the
+#                        pool's 5 s wait, so that requests of the outage fail, with 503)
 set -u -o pipefail
 
 cd "$(dirname "$0")/.."
@@ -52,6 +55,8 @@ cleanup() {
         wait "$pid" 2>/dev/null
     done
     if [ "${KEEP_DATA:-0}" = "1" ]; then echo "two_instances.sh: kept $WORK" >&2; else rm -rf "$WORK"; fi
+    # A run cut short between the default restart command's stop and start leaves the cluster running.
+    if [ -n "${PG_START_COMMAND:-}" ]; then sh -c "$PG_START_COMMAND" >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -97,8 +102,11 @@ echo "two_instances.sh: instance a (pid $PID_A) and b (pid $PID_B) ready"
 ARGS=(--data-a "$WORK/a" --data-b "$WORK/b" --pid-b "$PID_B" --lease 15 --key-check 2)
 if [ "$WITH_DB_RESTART" = "1" ]; then
     if [ -z "${PG_RESTART_COMMAND:-}" ]; then
-        PG_RESTART_COMMAND="pg_ctlcluster $(ls /usr/lib/postgresql | sort -n | tail -1) main restart"
-        if [ "$(id -u)" -ne 0 ]; then PG_RESTART_COMMAND="sudo $PG_RESTART_COMMAND"; fi
+        PG_CTL="pg_ctlcluster"
+        if [ "$(id -u)" -ne 0 ]; then PG_CTL="sudo pg_ctlcluster"; fi
+        PG_CLUSTER="${PG_CLUSTER:-$(ls /usr/lib/postgresql | sort -n | tail -1) main}"
+        PG_RESTART_COMMAND="$PG_CTL $PG_CLUSTER stop && sleep 6 && $PG_CTL $PG_CLUSTER start"
+        PG_START_COMMAND="$PG_CTL $PG_CLUSTER start"
     fi
     ARGS+=(--db-restart-command "$PG_RESTART_COMMAND")
 fi

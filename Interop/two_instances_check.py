@@ -14,11 +14,12 @@ Steps, one line each ("ok  ..." or "FAIL ..."), then "N passed, M failed"; exit 
      code redeemed on A and refreshed on B;
   3. `siwa keys rotate` on A (POST /admin/keys/rotate): B publishes the same /auth/keys within the
      key-check interval, and B's id_tokens carry the new kid;
-  4. token load over both while B is killed with SIGKILL: every refresh token from a 200 answer
+  4. (--db-restart-command) PostgreSQL restarted under load on both instances: both answer again
+     without a restart of their own; every request sent before the restart began or after the
+     instance recovered answered 200, and the ones that failed in between failed with 503;
+  5. token load over both while B is killed with SIGKILL: every refresh token from a 200 answer
      works on A, and every outbox message written before the kill reaches the notification
-     endpoint (B's leases run out and A takes them over);
-  5. (--db-restart-command) PostgreSQL restarted under load: both answer again without a restart
-     of their own, and the requests that failed meanwhile failed with 503.
+     endpoint (B's leases run out and A takes them over).
 Every HTTP request has a timeout; every wait is bounded.
 """
 
@@ -286,46 +287,92 @@ class Check:
         )
 
     def database_restart(self) -> str:
-        apple_id = self.a.facts["users"][0]["apple_id"]
-        statuses: dict[int, int] = {}
+        """Both instances under load while PostgreSQL restarts. A request fails only while the
+        database is away: every answer before the restart command starts and after the instance's
+        first good redemption is 200, and every failure in between is a 503 (never a hang, a dropped
+        connection or a 500)."""
+        instances = {"A": self.a, "B": self.b}
+        refresh_tokens = {}
+        for name, instance in instances.items():
+            redeemed = instance.redeem(instance.codes(1, instance.facts["users"][0]["apple_id"])[0])
+            assert redeemed.status_code == 200, f"{name} answered {redeemed.status_code} before the restart"
+            refresh_tokens[name] = redeemed.json()["refresh_token"]
+        answers: list[tuple[str, float, int]] = []
+        lock = threading.Lock()
         stop = threading.Event()
 
-        def load() -> None:
+        def load(name: str, token_requests: bool) -> None:
+            # Readiness (a database read) and refreshes (reads and an insert), each in a loop of its own.
+            instance = instances[name]
             while not stop.is_set():
+                sent = time.monotonic()
                 try:
-                    status = requests.get(self.a.url + "/health/ready", timeout=TIMEOUT).status_code
+                    if token_requests:
+                        status = instance.refresh(refresh_tokens[name]).status_code
+                    else:
+                        status = requests.get(instance.url + "/health/ready", timeout=TIMEOUT).status_code
                 except requests.RequestException:
                     status = -1
-                statuses[status] = statuses.get(status, 0) + 1
+                with lock:
+                    answers.append((name, sent, status))
                 time.sleep(0.05)
 
-        worker = threading.Thread(target=load, daemon=True)
-        worker.start()
+        workers = [threading.Thread(target=load, args=(name, tokens), daemon=True) for name in instances for tokens in (False, True)]
+        for worker in workers:
+            worker.start()
+        recovered: dict[str, float] = {}
         try:
+            time.sleep(1)  # answers from before the restart
+            restart_started = time.monotonic()
             subprocess.run(self.args.db_restart_command, shell=True, check=True, timeout=120)
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if self.a.redeem(self.a.codes(1, apple_id)[0]).status_code == 200:
-                        break
-                except (requests.RequestException, AssertionError):
-                    pass
-                assert time.monotonic() < deadline, f"A did not recover within 60 s of the restart (answers meanwhile: {statuses})"
-                time.sleep(1)
+            restarted = time.monotonic()
+            deadline = restarted + 60
+            for name, instance in instances.items():
+                apple_id = instance.facts["users"][0]["apple_id"]
+                last = "nothing tried"
+                while True:
+                    try:
+                        redeemed = instance.redeem(instance.codes(1, apple_id)[0])
+                        if redeemed.status_code == 200:
+                            recovered[name] = time.monotonic()
+                            break
+                        last = f"redemption answered {redeemed.status_code}: {redeemed.text[:200]}"
+                    except (requests.RequestException, AssertionError, ValueError) as error:
+                        last = f"{type(error).__name__}: {error}"
+                    assert time.monotonic() < deadline, f"{name} did not recover within 60 s of the restart (last: {last})"
+                    time.sleep(0.5)
+            time.sleep(2)  # answers from after the recovery
         finally:
             stop.set()
-            worker.join(timeout=TIMEOUT + 5)
-        bad = {status: count for status, count in statuses.items() if status not in (200, 503)}
-        assert not bad, f"during the outage some requests did not answer 200 or 503: {bad}"
-        return f"A answers again; answers during the restart: {statuses}"
+            for worker in workers:
+                worker.join(timeout=TIMEOUT + 5)
+        with lock:
+            seen = list(answers)
+        bad = sorted({status for _, _, status in seen if status not in (200, 503)})
+        assert not bad, f"during the restart some requests answered neither 200 nor 503: {bad}"
+        early = [(name, status) for name, sent, status in seen if sent < restart_started and status != 200]
+        assert not early, f"requests failed before the restart began: {early[:5]}"
+        late = [(name, status) for name, sent, status in seen if sent > recovered[name] and status != 200]
+        assert not late, f"requests failed after the instance recovered: {late[:5]}"
+        summary = []
+        for name in instances:
+            during = [status for instance, sent, status in seen if instance == name and restart_started <= sent <= recovered[name]]
+            assert during, f"no request reached {name} while PostgreSQL restarted: no load to prove anything"
+            mine = [status for instance, _, status in seen if instance == name]
+            summary.append(
+                f"{name}: {mine.count(200)} × 200 and {mine.count(503)} × 503 in all, {len(during)} sent during the outage "
+                f"({during.count(503)} × 503), recovered {recovered[name] - restarted:.1f} s after the restart command returned")
+        return f"restart command took {restarted - restart_started:.1f} s; " + "; ".join(summary)
 
     def run(self) -> int:
         self.step("one code, 100 concurrent redemptions over both instances: exactly one succeeds", self.code_race)
         self.step("a sign-in started on one instance and finished on the other", self.cross_sign_in)
         self.step("a rotation on A is published by B", self.rotation)
-        self.step("kill -9 of B under token load: refresh tokens work on A, no notification lost", self.kill_under_load)
         if self.args.db_restart_command:
-            self.step("PostgreSQL restarted under load: A recovers, failures are 503", self.database_restart)
+            # Before the kill step, while both instances run.
+            self.step("PostgreSQL restarted under load: both recover on their own, only outage-time requests fail, with 503",
+                      self.database_restart)
+        self.step("kill -9 of B under token load: refresh tokens work on A, no notification lost", self.kill_under_load)
         print(f"{self.passed} passed, {self.failed} failed")
         return 0 if self.failed == 0 else 1
 

@@ -79,6 +79,8 @@ extension SQLStore: ExpiredRecordStore {
             .returning("id_hash").all().count
         removed += try await db.delete(from: MigrationTokenRow.table).where("expires_at", .lessThan, now.sqlSeconds)
             .returning("token_hash").all().count
+        removed += try await db.delete(from: FlowRecordRow.table).where("expires_at", .lessThanOrEqual, now.sqlSeconds)
+            .returning("key_hash").all().count
         return removed
     }
 }

@@ -49,7 +49,22 @@ extension SQLStore: TransferStore {
         let consents = try plan.consents.map(ConsentRow.init)
         let subjects = plan.newTransferSubjects.map(TransferSubjectRow.init)
         let transfer = TransferRow(plan.transfer)
+        let identities = plan.recipientIdentities
         try await transaction { db in
+            // Inserted only where the user has no identity in the team (a sign-in may have made one
+            // since the plan was read: its `sub` stays), and the relay address only where there was none.
+            for identity in identities {
+                try await db.insert(into: TeamIdentityRow.table).model(TeamIdentityRow(identity), with: Self.rowEncoder)
+                    .ignoringConflicts(with: TeamIdentityRow.key).run()
+                if let relayAddress = identity.relayAddress {
+                    try await db.update(TeamIdentityRow.table)
+                        .set("relay_address", to: relayAddress)
+                        .where("account_id", .equal, identity.accountID)
+                        .where("team_id", .equal, identity.teamID.rawValue)
+                        .where("relay_address", .is, SQLLiteral.null)
+                        .run()
+                }
+            }
             try await Self.upsert(group, into: AppGroupRow.table, key: ["primary_app_id"], on: db)
             for client in clients { try await Self.upsert(client, into: ClientRow.table, key: ["id"], on: db) }
             try await db.update(GrantRow.table)

@@ -49,18 +49,25 @@ struct AuditPlaygroundTests {
         }
     }
 
-    @Test("the runs are bounded: the oldest leave first and expired ones are gone")
-    func bounded() {
-        let map = ExpiringMap<Int>(capacity: 3, lifetime: 60)
-        let t0 = Date(timeIntervalSince1970: 1_000)
-        for index in 0..<5 { map.insert(index, for: "k\(index)", now: t0.addingTimeInterval(Double(index))) }
-        #expect(map.count == 3)
-        #expect(map.value("k0", now: t0.addingTimeInterval(5)) == nil)
-        #expect(map.value("k4", now: t0.addingTimeInterval(5)) == 4)
-        #expect(map.value("k4", now: t0.addingTimeInterval(64)) == nil, "an entry lives its lifetime only")
-        #expect(map.count == 0)
-        for index in 0..<10_000 { map.insert(index, for: "flood\(index)", now: t0.addingTimeInterval(100)) }
-        #expect(map.count == 3, "a flood of starts never grows the map past its capacity")
+    @Test("a started sign-in lives ten minutes and a run an hour")
+    func expiry() async throws {
+        let server = try await TestServer.make(autoApprove: TestServer.maria.appleID, playground: true)
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            let callback = try await PlaygroundResultPageTests.callback(browser)
+            let run = try #require(HTML.hiddenInputs(callback.text)["run"])
+            let fields = try await PlaygroundResultPageTests.callbackFields(browser)
+
+            server.clock.advance(by: 601)
+            let late = try await browser.post("/playground/callback", form: fields)
+            #expect(
+                HTML.element(id: "state-check", in: late.text)
+                    == "state is unknown, expired, already used or from another browser: refusing the callback")
+            #expect(try await browser.post("/playground/refresh", form: [("run", run)]).status == .ok, "the run lives on")
+
+            server.clock.advance(by: 3_601)
+            #expect(try await browser.post("/playground/refresh", form: [("run", run)]).status == .forbidden, "an hour after its last token")
+        }
     }
 }
 

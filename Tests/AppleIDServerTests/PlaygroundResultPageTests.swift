@@ -10,11 +10,15 @@ import Testing
 struct PlaygroundResultPageTests {
     /// Runs the playground's sign-in (auto-approved) and posts the callback; answers the result page.
     static func callback(_ browser: Browser) async throws -> TestResponse {
+        try await browser.post("/playground/callback", form: try await callbackFields(browser))
+    }
+
+    /// A playground run started and authorized (auto-approved): the fields its callback receives.
+    static func callbackFields(_ browser: Browser) async throws -> [(String, String)] {
         let start = try await browser.get("/playground")
         let query = Form.encode(HTML.hiddenInputs(start.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         let answer = try await browser.get("/auth/authorize?" + query)
-        let fields = HTML.hiddenInputs(answer.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return try await browser.post("/playground/callback", form: fields)
+        return HTML.hiddenInputs(answer.text).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     static func memberNames(_ json: String) -> [String] {

@@ -85,3 +85,36 @@ extension StoreConformanceTests {
         }
     }
 }
+
+extension StoreConformanceTests {
+    @Test("a transfer plan adds recipient-team identities without replacing a stored sub or relay address", arguments: StoreKind.available)
+    func transferPlanRecipientIdentities(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let to: TeamID = "RECIPIENT1"
+            try await store.save(AppGroup(primaryAppID: "com.example.app", teamID: "TEAM123456", displayName: "App"))
+            let bare = try await store.insertTeamIdentity(TeamIdentity(accountID: "bare", teamID: to, subject: "000002.bbbb.0002"))
+            let relayed = try await store.insertTeamIdentity(
+                TeamIdentity(accountID: "relayed", teamID: to, subject: "000003.cccc.0003", relayAddress: "kept@relay.example"))
+            let planned = [
+                TeamIdentity(accountID: "new", teamID: to, subject: "000001.aaaa.0001", relayAddress: "new@relay.example"),
+                TeamIdentity(accountID: "bare", teamID: to, subject: "999999.ffff.9999", relayAddress: "given@relay.example"),
+                TeamIdentity(accountID: "relayed", teamID: to, subject: "999998.ffff.9998", relayAddress: "other@relay.example"),
+            ]
+            let transfer = AppTransfer(
+                id: "t1", groupID: "com.example.app", fromTeamID: "TEAM123456", toTeamID: to, transferredAt: Fixture.date(100),
+                windowEndsAt: Fixture.date(100 + AppTransfer.window))
+            var group = try #require(try await store.appGroup("com.example.app"))
+            group.teamID = to
+            try await store.apply(
+                TransferPlan(
+                    transfer: transfer, group: group, clients: [], consents: [], newTransferSubjects: [], retiredRelays: [],
+                    recipientIdentities: planned))
+
+            #expect(try await store.teamIdentity(accountID: "new", teamID: to) == planned[0])
+            var given = bare
+            given.relayAddress = "given@relay.example"
+            #expect(try await store.teamIdentity(accountID: "bare", teamID: to) == given, "the stored sub stays; the relay address is added")
+            #expect(try await store.teamIdentity(accountID: "relayed", teamID: to) == relayed)
+        }
+    }
+}

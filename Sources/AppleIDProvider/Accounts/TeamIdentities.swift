@@ -13,21 +13,19 @@ struct TeamIdentities: Sendable {
             TeamIdentity(accountID: accountID, teamID: teamID, subject: makeSubject()))
     }
 
-    /// The identity with a relay address, creating the address the first time it is needed. The
-    /// same address serves every app of the team.
-    func identityWithRelayAddress(accountID: String, teamID: TeamID) async throws -> TeamIdentity {
-        let (identity, isNew) = try await identityAssigningRelayAddress(accountID: accountID, teamID: teamID)
-        if isNew { try await store.save(identity) }
-        return identity
-    }
-
-    /// The identity with a relay address; `isNew` when one was assigned now and is still to be saved
-    /// (an approval saves it together with the rest of what it writes).
+    /// The identity with a relay address (the same address serves every app of the team); `isNew`
+    /// when one was assigned now and is still to be saved (an approval saves it together with the
+    /// rest of what it writes).
     func identityAssigningRelayAddress(accountID: String, teamID: TeamID) async throws -> (identity: TeamIdentity, isNew: Bool) {
         var identity = try await identity(accountID: accountID, teamID: teamID)
         guard identity.relayAddress == nil else { return (identity, false) }
-        identity.relayAddress = random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@" + relayDomain
+        identity.relayAddress = makeRelayAddress()
         return (identity, true)
+    }
+
+    /// A new relay address of the relay domain (unsaved).
+    func makeRelayAddress() -> String {
+        random.string(length: 10, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") + "@" + relayDomain
     }
 
     /// Apple's shape: six digits, 32 lowercase hex characters, four digits.

@@ -83,8 +83,10 @@ extension MemoryStore: ExpiredRecordStore {
             state.sessions = state.sessions.filter { $0.value.expiresAt >= now }
             let migrationTokens = state.migrationTokens.count
             state.migrationTokens = state.migrationTokens.filter { $0.value.expiresAt >= now }
+            let flowRecords = state.flowRecords.count
+            state.flowRecords = state.flowRecords.filter { $0.value.expiresAt > now }
             return before - (state.codes.count + state.tokens.count + state.interactions.count + state.sessions.count)
-                + (migrationTokens - state.migrationTokens.count)
+                + (migrationTokens - state.migrationTokens.count) + (flowRecords - state.flowRecords.count)
         }
     }
 }

@@ -24,6 +24,11 @@ extension MemoryStore: TransferStore {
 
     public func apply(_ plan: TransferPlan) async throws {
         state.withLock { state in
+            for identity in plan.recipientIdentities {
+                let key = Self.pair(identity.accountID, identity.teamID.rawValue)
+                if state.identities[key] == nil { state.identities[key] = identity }
+                if state.identities[key]?.relayAddress == nil { state.identities[key]?.relayAddress = identity.relayAddress }
+            }
             state.groups[plan.group.primaryAppID] = plan.group
             for client in plan.clients { state.clients[client.id] = client }
             for (id, grant) in state.grants where grant.groupID == plan.group.primaryAppID && grant.revokedAt == nil {

@@ -27,6 +27,7 @@ public final class MemoryStore: Sendable {
         var signInAttempts: [String: SignInAttemptRecord] = [:]
         var console = ConsoleState()
         var outboxLeases: [String: OutboxLease] = [:]
+        var flowRecords: [String: FlowRecord] = [:]
     }
 
     let state = Mutex(State())

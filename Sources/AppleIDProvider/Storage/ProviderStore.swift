@@ -81,7 +81,7 @@ public protocol SigningKeyStore: Sendable {
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
     & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & ConsoleStore & RequestLogStore
-    & SigningKeyRotationStore & OutboxLeaseStore
+    & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -127,7 +127,7 @@ public protocol LifecycleStore: Sendable {
 public protocol ExpiredRecordStore: Sendable {
     /// Deletes authorization codes that expired before `codesExpiredBefore` (kept past their expiry
     /// so that a late replay is still recognised and revokes what the code issued), access tokens,
-    /// interactions and browser sessions expired before `now`. Returns how many rows went.
+    /// interactions, browser sessions and flow records expired before `now`. Returns how many rows went.
     @discardableResult
     func purgeExpired(now: Date, codesExpiredBefore: Date) async throws -> Int
 }

@@ -77,10 +77,13 @@ public struct TransferPlan: Sendable, Hashable {
     public var newTransferSubjects: [TransferSubject]
     /// Old-team identities whose relay address stops forwarding (no other app of the old team left).
     public var retiredRelays: [TeamIdentity]
+    /// Recipient-team identities the transfer creates, or gives a relay address: each is inserted
+    /// unless the user has one in that team, and its relay address is set where it had none.
+    public var recipientIdentities: [TeamIdentity]
 
     public init(
         transfer: AppTransfer, group: AppGroup, clients: [RegisteredClient], consents: [Consent], newTransferSubjects: [TransferSubject],
-        retiredRelays: [TeamIdentity]
+        retiredRelays: [TeamIdentity], recipientIdentities: [TeamIdentity] = []
     ) {
         self.transfer = transfer
         self.group = group
@@ -88,5 +91,6 @@ public struct TransferPlan: Sendable, Hashable {
         self.consents = consents
         self.newTransferSubjects = newTransferSubjects
         self.retiredRelays = retiredRelays
+        self.recipientIdentities = recipientIdentities
     }
 }

@@ -22,22 +22,27 @@ public struct AppTransfers: Sendable {
         var consents: [Consent] = []
         var newSubjects: [TransferSubject] = []
         var retiredRelays: [TeamIdentity] = []
+        var recipientIdentities: [TeamIdentity] = []
         for var consent in try await store.consents(groupID: groupID) {
             if try await store.transferSubject(accountID: consent.accountID, fromTeamID: sender, toTeamID: recipient) == nil {
                 newSubjects.append(
                     TransferSubject(
                         accountID: consent.accountID, fromTeamID: sender, toTeamID: recipient, subject: provider.identities.makeSubject()))
             }
+            // The recipient-team identity is written with the rest of the plan (one transaction), never
+            // before it: a transfer that fails leaves no identity or relay address behind.
+            let existing = try await store.teamIdentity(accountID: consent.accountID, teamID: recipient)
+            var identity =
+                existing ?? TeamIdentity(accountID: consent.accountID, teamID: recipient, subject: provider.identities.makeSubject())
+            if consent.isPrivateEmail, identity.relayAddress == nil { identity.relayAddress = provider.identities.makeRelayAddress() }
+            if identity != existing { recipientIdentities.append(identity) }
             if consent.isPrivateEmail {
-                let identity = try await provider.identities.identityWithRelayAddress(accountID: consent.accountID, teamID: recipient)
                 consent.email = identity.relayAddress
                 if let old = try await store.teamIdentity(accountID: consent.accountID, teamID: sender),
                     try await !usesAnotherApp(of: sender, accountID: consent.accountID, besides: groupID)
                 {
                     retiredRelays.append(old)
                 }
-            } else {
-                _ = try await provider.identities.identity(accountID: consent.accountID, teamID: recipient)
             }
             consents.append(consent)
         }
@@ -54,7 +59,7 @@ public struct AppTransfers: Sendable {
         try await store.apply(
             TransferPlan(
                 transfer: transfer, group: group, clients: clients, consents: consents, newTransferSubjects: newSubjects,
-                retiredRelays: retiredRelays))
+                retiredRelays: retiredRelays, recipientIdentities: recipientIdentities))
         provider.registryDidChange()
         provider.logger.notice(
             "app group transferred",

@@ -5,7 +5,8 @@ import HummingbirdTesting
 
 /// A browser for in-process tests: keeps the cookies the server sets and sends them back.
 final class Browser {
-    let client: any TestClientProtocol
+    /// The server it talks to; a test of several instances points it at another one mid-flow.
+    var client: any TestClientProtocol
     private(set) var cookies: [String: String] = [:]
     /// Sent as `Accept-Language` with every request when set.
     var acceptLanguage: String?

@@ -29,9 +29,11 @@ struct TestServer {
     let clock: ManualClock
     let app: Application<RouterResponder<AppleIDRequestContext>>
 
+    /// `seeded`: the store already holds the fixtures (a second instance on another's store).
     static func make(
         autoApprove: String? = nil, playground: Bool = false, logger: Logger = Logger(label: "test"),
-        store: any ProviderStore = MemoryStore(), configure: (inout ProviderConfiguration) -> Void = { _ in }
+        store: any ProviderStore = MemoryStore(), seeded: Bool = false, randomSeed: String = "tests",
+        configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
         var configuration = ProviderConfiguration(issuer: issuer)
@@ -40,14 +42,15 @@ struct TestServer {
         configure(&configuration)
         let registry = PrometheusCollectorRegistry()
         let provider = try await AppleIDProvider.start(
-            configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "tests"),
+            configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: randomSeed),
             keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry))
-        try await seed(provider)
+        if !seeded { try await seed(provider) }
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
         options.metricsRegistry = registry
         if playground {
             var client = try #require(try await store.client(servicesID))
-            client.returnURLs.append(ServerOptions.playgroundReturnURL(baseURL: options.baseURL))
+            let returnURL = ServerOptions.playgroundReturnURL(baseURL: options.baseURL)
+            if !client.returnURLs.contains(returnURL) { client.returnURLs.append(returnURL) }
             try await store.save(client)
             options.playground = (playgroundFacts(baseURL: options.baseURL), Fixtures.developerKey)
         }

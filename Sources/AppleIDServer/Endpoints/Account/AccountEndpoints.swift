@@ -3,7 +3,6 @@ import AppleIDProvider
 import Crypto
 import Foundation
 import Hummingbird
-import Synchronization
 
 /// `/account`: the Apple ID user's own pages. Sign in (password, then the two-factor code), see the
 /// apps using the Apple ID and stop using it with one, switch Hide My Email forwarding, delete the
@@ -17,7 +16,7 @@ struct AccountEndpoints {
     let renderer: PageRenderer
     let cookies: BrowserCookies
     let developmentMode: Bool
-    let pending = PendingAccountSignIns()
+    var pending: PendingAccountSignIns { PendingAccountSignIns(store: provider.store, clock: provider.clock) }
 
     struct Form: Decodable {
         var csrf: String?
@@ -67,7 +66,7 @@ struct AccountEndpoints {
                 return signedInRedirect(session: session, locale: form.locale)
             }
             let token = provider.random.hex(bytes: 32)
-            pending.start(token: token, accountID: account.id, now: provider.clock.now())
+            try await pending.start(token: token, accountID: account.id)
             var response = try codePage(account, pendingToken: token, locale: locale)
             response.setCookie(
                 Cookie(name: Self.pendingCookie, value: token, path: "/account", secure: cookies.secure, httpOnly: true, sameSite: .lax))
@@ -76,7 +75,7 @@ struct AccountEndpoints {
         router.post("/account/verify") { request, _ in
             let form = try await decode(request)
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
-            guard let token = request.cookies[Self.pendingCookie]?.value, let accountID = pending.account(token: token, now: provider.clock.now()),
+            guard let token = request.cookies[Self.pendingCookie]?.value, let accountID = try await pending.accountID(token: token),
                 let csrf = form.csrf, ConstantTime.equal(csrf, Self.derived("account-verify-csrf:", token)),
                 let account = try await provider.store.account(id: accountID)
             else { return try signInPage(request, locale: locale, message: text("message_account_sign_in_expired", locale), status: .badRequest) }
@@ -84,13 +83,13 @@ struct AccountEndpoints {
             // sign-in: starting again does not buy more guesses.
             switch try await provider.interactions.startBrowserSession(accountID: accountID, code: form.code ?? "") {
             case .passed(let session):
-                pending.finish(token: token)
+                try await pending.finish(token: token)
                 return signedInRedirect(session: session, locale: form.locale)
             case .incorrect:
                 return try codePage(
                     account, pendingToken: token, locale: locale, message: text("message_incorrect_code", locale), status: .unauthorized)
             case .locked(let until):
-                pending.finish(token: token)
+                try await pending.finish(token: token)
                 return try signInPage(request, locale: locale, message: lockMessage(until, locale), status: .tooManyRequests)
             }
         }
@@ -228,26 +227,4 @@ struct AccountEndpoints {
                 csrf: Self.derived("account-verify-csrf:", pendingToken)),
             template: "account_sign_in", status: status)
     }
-}
-
-/// Account sign-ins between the password and the code: ten minutes. (Wrong codes are counted per
-/// Apple ID in the store.)
-final class PendingAccountSignIns: Sendable {
-    private let entries = Mutex<[String: (accountID: String, started: Date)]>([:])
-
-    func start(token: String, accountID: String, now: Date) {
-        entries.withLock { entries in
-            entries = entries.filter { now.timeIntervalSince($0.value.started) < 600 }
-            entries[token] = (accountID, now)
-        }
-    }
-
-    func account(token: String, now: Date) -> String? {
-        entries.withLock { entries in
-            guard let entry = entries[token], now.timeIntervalSince(entry.started) < 600 else { return nil }
-            return entry.accountID
-        }
-    }
-
-    func finish(token: String) { _ = entries.withLock { $0.removeValue(forKey: token) } }
 }

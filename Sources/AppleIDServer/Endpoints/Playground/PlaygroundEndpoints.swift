@@ -3,7 +3,6 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 import SignInWithApple
-import Synchronization
 
 /// `/playground`: a relying party built into the server on the demo Services ID. One click runs the
 /// web flow; the callback page shows the fields, the token response, the verified id_token, and the
@@ -18,7 +17,7 @@ struct PlaygroundEndpoints {
     let redirectURI: String
     /// Secure cookies when the server is reached over HTTPS.
     let secureCookies: Bool
-    let runs = PlaygroundRuns()
+    var runs: PlaygroundRuns { PlaygroundRuns(store: provider.store) }
 
     struct CallbackForm: Decodable {
         var code: String?
@@ -43,7 +42,7 @@ struct PlaygroundEndpoints {
             let (browser, isNew) = browserID(in: request)
             let state = provider.random.hex(bytes: 16)
             let nonce = provider.random.hex(bytes: 16)
-            runs.start(state: state, nonce: nonce, browser: browser, now: provider.clock.now())
+            try await runs.start(state: state, nonce: nonce, browser: browser, now: provider.clock.now())
             var response = try renderer.render(
                 PlaygroundStart(
                     clientID: facts.servicesID.rawValue, redirectURI: redirectURI, state: state, nonce: nonce,
@@ -67,11 +66,13 @@ struct PlaygroundEndpoints {
             let form = try await decode(RunForm.self, request)
             let browser = request.cookies[Self.browserCookie]?.value
             var result = PlaygroundResult(action: "Refresh")
-            guard let run = form.run, let browser, let refreshToken = runs.refreshToken(run: run, browser: browser, now: provider.clock.now()) else {
+            guard let run = form.run, let browser,
+                let refreshToken = try await runs.refreshToken(run: run, browser: browser, now: provider.clock.now())
+            else {
                 result.tokenError = .notThisBrowsersRun
                 return try renderer.render(result, template: "playground_result", status: .forbidden)
             }
-            await exchange(
+            try await exchange(
                 TokenRequest(grantType: GrantType.refreshToken.rawValue, clientID: facts.servicesID.rawValue, refreshToken: refreshToken),
                 nonce: nil, browser: browser, run: run, into: &result)
             return try renderer.render(result, template: "playground_result")
@@ -80,7 +81,7 @@ struct PlaygroundEndpoints {
             let form = try await decode(RunForm.self, request)
             let browser = request.cookies[Self.browserCookie]?.value
             var result = PlaygroundResult(action: "Revoke")
-            guard let run = form.run, let refreshToken = runs.refreshToken(run: run, browser: browser, now: provider.clock.now()) else {
+            guard let run = form.run, let refreshToken = try await runs.refreshToken(run: run, browser: browser, now: provider.clock.now()) else {
                 result.tokenError = .notThisBrowsersRun
                 return try renderer.render(result, template: "playground_result", status: .forbidden)
             }
@@ -107,10 +108,11 @@ struct PlaygroundEndpoints {
         result.callback = PlaygroundResult.Callback(
             fields: received.compactMap { name, value in value.map { PlaygroundResult.Field(name: name, value: $0) } })
         if let error = form.error { result.callbackError = .init(error: error, state: form.state ?? "(none)") }
-        let nonce = form.state.flatMap { runs.takeNonce(state: $0, browser: browser, now: provider.clock.now()) }
+        var nonce: String?
+        if let state = form.state { nonce = try await runs.takeNonce(state: state, browser: browser, now: provider.clock.now()) }
         result.stateCheck = nonce == nil ? .refused : .matched
         if let nonce, let code = form.code, let browser {
-            await exchange(
+            try await exchange(
                 TokenRequest(
                     grantType: GrantType.authorizationCode.rawValue, clientID: facts.servicesID.rawValue, code: code, redirectURI: redirectURI),
                 nonce: nonce, browser: browser, into: &result)
@@ -147,7 +149,7 @@ struct PlaygroundEndpoints {
     /// (`run`: the run being refreshed; a new run otherwise).
     private func exchange(
         _ request: TokenRequest, nonce: String?, browser: String, run: String? = nil, into result: inout PlaygroundResult
-    ) async {
+    ) async throws {
         var request = request
         do {
             request.clientSecret = try await clientSecret()
@@ -158,12 +160,12 @@ struct PlaygroundEndpoints {
         switch await provider.token(request) {
         case .failure(let error):
             result.tokenError = .init(error)
-            if let run { runs.end(run: run, now: provider.clock.now()) }
+            if let run { try await runs.end(run: run) }
         case .success(let response):
             result.tokenResponse = PlaygroundResult.prettyJSON(response)
             if let refreshToken = response.refreshToken ?? request.refreshToken {
                 let run = run ?? provider.random.hex(bytes: 16)
-                runs.complete(refreshToken: refreshToken, browser: browser, run: run, now: provider.clock.now())
+                try await runs.complete(refreshToken: refreshToken, browser: browser, run: run, now: provider.clock.now())
                 result.run = run
             }
             if let idToken = response.idToken { await verify(idToken, nonce: nonce, into: &result) }

@@ -1,0 +1,43 @@
+import AppleIDProtocol
+import Foundation
+
+/// Account-page sign-ins between the password and the two-factor code: ten minutes. Kept in the
+/// store (``FlowRecordStore``) by a hash of the browser's pending cookie, so the code may be posted
+/// to any server instance. (Wrong codes are counted per Apple ID in the store, not per sign-in.)
+public struct PendingAccountSignIns: Sendable {
+    let store: any FlowRecordStore
+    let clock: any ProviderClock
+    var lifetime: TimeInterval = 600
+
+    public init(store: any FlowRecordStore, clock: any ProviderClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    private struct Pending: Codable {
+        var accountID: String
+
+        enum CodingKeys: String, CodingKey {
+            case accountID = "account_id"
+        }
+    }
+
+    /// Remembers that the browser holding `token` passed the password step of `accountID`.
+    public func start(token: String, accountID: String) async throws {
+        let payload = String(decoding: try JSONEncoder().encode(Pending(accountID: accountID)), as: UTF8.self)
+        try await store.save(
+            FlowRecord(
+                kind: .pendingAccountSignIn, key: OpaqueToken.hash(token), payload: payload, expiresAt: clock.now().addingTimeInterval(lifetime)))
+    }
+
+    /// The Apple ID waiting for its code in the sign-in of `token`, unless it expired.
+    public func accountID(token: String) async throws -> String? {
+        guard let record = try await store.flowRecord(.pendingAccountSignIn, key: OpaqueToken.hash(token), now: clock.now()) else { return nil }
+        return try? JSONDecoder().decode(Pending.self, from: Data(record.payload.utf8)).accountID
+    }
+
+    /// Ends the sign-in (it succeeded, or the Apple ID is locked).
+    public func finish(token: String) async throws {
+        try await store.deleteFlowRecord(.pendingAccountSignIn, key: OpaqueToken.hash(token))
+    }
+}
