@@ -31,7 +31,8 @@ struct TestServer {
 
     static func make(
         autoApprove: String? = nil, playground: Bool = false, logger: Logger = Logger(label: "test"),
-        store: any ProviderStore = MemoryStore(), configure: (inout ProviderConfiguration) -> Void = { _ in }
+        store: any ProviderStore = MemoryStore(), txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
+        configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
         var configuration = ProviderConfiguration(issuer: issuer)
@@ -41,7 +42,8 @@ struct TestServer {
         let registry = PrometheusCollectorRegistry()
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "tests"),
-            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry))
+            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
+            txtResolver: txtResolver)
         try await seed(provider)
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
         options.metricsRegistry = registry
