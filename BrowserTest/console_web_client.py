@@ -124,6 +124,12 @@ class Console:
         self.driver.save_screenshot(path)
         print(f"console test: {path}")
 
+    def submit(self, button):
+        """Clicks a form's button and waits for the answer's page to replace this one."""
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        button.click()
+        self.wait.until(EC.staleness_of(page))
+
     def message(self):
         return self.wait.until(EC.presence_of_element_located((By.ID, "message"))).text
 
@@ -218,9 +224,8 @@ def main():
         endpoint = wait.until(EC.presence_of_element_located((By.ID, f"endpoint-{PRIMARY_APP_ID}")))
         endpoint.clear()
         endpoint.send_keys(app.notification_endpoint)
-        driver.find_element(By.CSS_SELECTOR, f"form.endpoint input[value='{PRIMARY_APP_ID}'] ~ .actions button").click()
-        console.message()
-        driver.find_element(By.CSS_SELECTOR, f"form[action='/console/notifications/test'] input[value='{PRIMARY_APP_ID}'] ~ button").click()
+        console.submit(driver.find_element(By.CSS_SELECTOR, f"form.endpoint input[value='{PRIMARY_APP_ID}'] ~ .actions button"))
+        console.submit(driver.find_element(By.CSS_SELECTOR, f"form[action='/console/notifications/test'] input[value='{PRIMARY_APP_ID}'] ~ button"))
         assert "test notification" in console.message(), "no confirmation of the test notification"
         deadline = time.time() + 30
         while True:  # the delivery service runs every second; the page shows the log as it is
@@ -236,10 +241,9 @@ def main():
 
         step = "E-mail sources and their SPF check"
         wait.until(EC.presence_of_element_located((By.ID, "sources"))).send_keys("mail.fresh.example.com, hello@fresh.example.com")
-        driver.find_element(By.CSS_SELECTOR, "#new-sources button").click()
-        wait.until(EC.presence_of_element_located((By.ID, "email-sources")))
-        driver.find_element(By.CSS_SELECTOR, "#check-sources button").click()
-        console.message()
+        console.submit(driver.find_element(By.CSS_SELECTOR, "#new-sources button"))
+        console.submit(driver.find_element(By.CSS_SELECTOR, "#check-sources button"))
+        assert "checked" in console.message()
         statuses = {row.find_element(By.TAG_NAME, "code").text: row.find_element(By.CLASS_NAME, "spf-status").text
                     for row in driver.find_elements(By.CSS_SELECTOR, "#email-sources tr[class^=check-]")}
         assert statuses.get("mail.fresh.example.com") == "Verified (SPF record found)", statuses
@@ -255,7 +259,7 @@ def main():
         wait.until(EC.presence_of_element_located((By.ID, "member-email"))).send_keys("colleague@fresh.example.com")
         driver.find_element(By.ID, "member-name").send_keys("Colleague")
         driver.find_element(By.ID, "member-password").send_keys("colleague password")
-        driver.find_element(By.CSS_SELECTOR, "#add-member button").click()
+        console.submit(driver.find_element(By.CSS_SELECTOR, "#add-member button"))
         assert "colleague@fresh.example.com" in console.message()
         assert "colleague@fresh.example.com" in driver.find_element(By.ID, "members").text
         console.shot("team")
