@@ -5,7 +5,8 @@ served on 127.0.0.1, which development mode allows), creates a key and downloads
 this script's page signs in with Apple through the new Services ID: the browser goes through the
 Apple ID pages, the callback redeems the code once with a deliberately wrong client secret (refused)
 and once with a secret signed by the downloaded key. The console's Requests page must explain the
-refusal. The Notifications page sends a test notification to this script's own endpoint and shows
+refusal; a second redemption of the code is refused and the Requests page says which code was reused
+(its hash prefix) and when it was first redeemed. The Notifications page sends a test notification to this script's own endpoint and shows
 its delivery; the e-mail sources are checked against this script's DNS responder on --dns-port (the
 server runs with --dns-resolver 127.0.0.1:PORT); the Team page adds a colleague. Every console page
 is saved as a PNG in --out.
@@ -73,7 +74,9 @@ class WebApp:
                 code = form.get("code", [""])[0]
                 wrong = app.redeem(code, app.secret(team_id="WRONGTEAM1"))
                 right = app.redeem(code, app.secret(team_id=app.team_id))
-                app.result = {"wrong": wrong, "right": right, "state": form.get("state", [""])[0]}
+                # A second redemption, as a leaked code would be: refused, and the Requests page says which code.
+                again = app.redeem(code, app.secret(team_id=app.team_id))
+                app.result = {"wrong": wrong, "right": right, "again": again, "state": form.get("state", [""])[0]}
                 claims = jwt.decode(right[1].get("id_token", ""), options={"verify_signature": False}) if right[0] == 200 else {}
                 self.answer(f'<!doctype html><title>Fresh</title><h1 id="result">Signed in: {claims.get("sub", "no")}</h1>'
                             f'<p>aud {claims.get("aud")}; the wrong secret got {wrong[0]} {wrong[1].get("error")}</p>')
@@ -287,6 +290,7 @@ def main():
         assert app.result and app.result["right"][0] == 200, f"the code exchange failed: {app.result}"
         assert app.result["wrong"][0] == 400 and app.result["wrong"][1].get("error") == "invalid_client", app.result
         assert app.result["state"] == "fresh-state"
+        assert app.result["again"][0] == 400 and app.result["again"][1].get("error") == "invalid_grant", app.result
         console.shot("web-app-signed-in")
 
         step = "Requests explains the wrong client secret"
@@ -295,6 +299,7 @@ def main():
         reason = f"client secret iss is WRONGTEAM1, must be the Team ID {app.team_id}"
         assert reason in table, f"the Requests page does not explain the refusal: {table}"
         assert "/auth/authorize" in table and "/auth/token" in table, table
+        assert "was already redeemed at" in table and "every token issued from it is now revoked" in table, table
         console.shot("requests")
         print(f"console test: {result}; the Requests page explains: {reason}")
     except Exception as error:
