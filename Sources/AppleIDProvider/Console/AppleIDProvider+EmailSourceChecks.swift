@@ -10,18 +10,22 @@ extension AppleIDProvider {
         let sources = try await store.emailSources(teamID: teamID)
         let domains = Set(sources.map { SPFCheck.domain(of: $0.value) })
         let resolver = txtResolver
-        let statuses = await withTaskGroup(of: (String, EmailSource.Check).self) { group in
+        let statuses = await withTaskGroup(of: (String, EmailSource.Check, TXTLookupError?).self) { group in
             for domain in domains {
                 group.addTask {
-                    do {
-                        return (domain, SPFCheck.status(of: try await resolver.txtRecords(of: domain)))
+                    do throws(TXTLookupError) {
+                        return (domain, SPFCheck.status(of: try await resolver.txtRecords(of: domain)), nil)
                     } catch {
-                        return (domain, .lookupFailed)
+                        return (domain, .lookupFailed, error)
                     }
                 }
             }
             var statuses: [String: EmailSource.Check] = [:]
-            for await (domain, status) in group { statuses[domain] = status }
+            for await (domain, status, failure) in group {
+                statuses[domain] = status
+                // The page says only "Lookup failed"; why (timeout, SERVFAIL, which resolver) is for the operator.
+                if let failure { logger.notice("SPF lookup failed", metadata: ["domain": "\(domain)", "reason": "\(failure.reason)"]) }
+            }
             return statuses
         }
         let now = clock.now()
