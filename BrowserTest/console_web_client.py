@@ -5,9 +5,13 @@ served on 127.0.0.1, which development mode allows), creates a key and downloads
 this script's page signs in with Apple through the new Services ID: the browser goes through the
 Apple ID pages, the callback redeems the code once with a deliberately wrong client secret (refused)
 and once with a secret signed by the downloaded key. The console's Requests page must explain the
-refusal. Every console page is saved as a PNG in --out.
+refusal; a second redemption of the code is refused and the Requests page says which code was reused
+(its hash prefix) and when it was first redeemed. The Notifications page sends a test notification to this script's own endpoint and shows
+its delivery; the e-mail sources are checked against this script's DNS responder on --dns-port (the
+server runs with --dns-resolver 127.0.0.1:PORT); the Team page adds a colleague. Every console page
+is saved as a PNG in --out.
 
-Usage: console_web_client.py --siwa URL --siwa-data-dir DIR --out DIR
+Usage: console_web_client.py --siwa URL --siwa-data-dir DIR --out DIR --dns-port PORT
 """
 import argparse
 import hashlib
@@ -28,6 +32,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from dns_responder import DNSResponder
 from juice_signin import TIMEOUT, chromium_driver
 
 SERVICES_ID = "com.example.juice.fresh"
@@ -44,6 +49,7 @@ class WebApp:
         self.pem = None
         self.key_id = None
         self.team_id = None
+        self.notifications = []
         app = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -59,11 +65,18 @@ class WebApp:
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", "0"))
-                form = urllib.parse.parse_qs(self.rfile.read(length).decode())
+                body = self.rfile.read(length).decode()
+                if self.path == "/apple/notifications":
+                    # The server-to-server endpoint: keeps the payload's claims, answers 200.
+                    app.notifications.append(jwt.decode(json.loads(body)["payload"], options={"verify_signature": False}))
+                    return self.answer("")
+                form = urllib.parse.parse_qs(body)
                 code = form.get("code", [""])[0]
                 wrong = app.redeem(code, app.secret(team_id="WRONGTEAM1"))
                 right = app.redeem(code, app.secret(team_id=app.team_id))
-                app.result = {"wrong": wrong, "right": right, "state": form.get("state", [""])[0]}
+                # A second redemption, as a leaked code would be: refused, and the Requests page says which code.
+                again = app.redeem(code, app.secret(team_id=app.team_id))
+                app.result = {"wrong": wrong, "right": right, "again": again, "state": form.get("state", [""])[0]}
                 claims = jwt.decode(right[1].get("id_token", ""), options={"verify_signature": False}) if right[0] == 200 else {}
                 self.answer(f'<!doctype html><title>Fresh</title><h1 id="result">Signed in: {claims.get("sub", "no")}</h1>'
                             f'<p>aud {claims.get("aud")}; the wrong secret got {wrong[0]} {wrong[1].get("error")}</p>')
@@ -79,6 +92,7 @@ class WebApp:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.return_url = f"http://127.0.0.1:{self.server.server_address[1]}/callback"
         self.home = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.notification_endpoint = f"http://127.0.0.1:{self.server.server_address[1]}/apple/notifications"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def secret(self, team_id):
@@ -112,6 +126,12 @@ class Console:
         path = os.path.join(self.out, f"console-{self.count:02d}-{name}.png")
         self.driver.save_screenshot(path)
         print(f"console test: {path}")
+
+    def submit(self, button):
+        """Clicks a form's button and waits for the answer's page to replace this one."""
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        button.click()
+        self.wait.until(EC.staleness_of(page))
 
     def message(self):
         return self.wait.until(EC.presence_of_element_located((By.ID, "message"))).text
@@ -149,7 +169,12 @@ def main():
     parser.add_argument("--siwa", required=True)
     parser.add_argument("--siwa-data-dir", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--dns-port", type=int, required=True)
     args = parser.parse_args()
+    dns = DNSResponder(args.dns_port, {
+        "mail.fresh.example.com": ["v=spf1 ip4:192.0.2.10 -all"],
+        "fresh.example.com": ["google-site-verification=fresh"],
+    })
     with open(os.path.join(args.siwa_data_dir, "demo.json")) as file:
         demo = json.load(file)
     siwa = args.siwa.rstrip("/")
@@ -197,15 +222,50 @@ def main():
         assert not driver.find_elements(By.ID, f"download-{app.key_id}"), "the key can be downloaded again"
         console.shot("keys-downloaded")
 
-        step = "Notifications and e-mail, Transfer"
+        step = "Notifications: the endpoint and a test notification"
         driver.get(siwa + "/console/notifications")
+        endpoint = wait.until(EC.presence_of_element_located((By.ID, f"endpoint-{PRIMARY_APP_ID}")))
+        endpoint.clear()
+        endpoint.send_keys(app.notification_endpoint)
+        console.submit(driver.find_element(By.CSS_SELECTOR, f"form.endpoint input[value='{PRIMARY_APP_ID}'] ~ .actions button"))
+        console.submit(driver.find_element(By.CSS_SELECTOR, f"form[action='/console/notifications/test'] input[value='{PRIMARY_APP_ID}'] ~ button"))
+        assert "test notification" in console.message(), "no confirmation of the test notification"
+        deadline = time.time() + 30
+        while True:  # the delivery service runs every second; the page shows the log as it is
+            driver.get(siwa + "/console/notifications")
+            rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.deliveries tr") if row.text.startswith("test ")]
+            if rows and "delivered" in rows[0]:
+                break
+            assert time.time() < deadline, f"the test notification was not delivered: {rows}"
+            time.sleep(1)
+        assert " 200 " in rows[0] and rows[0].endswith(" ms"), f"the delivery log lacks status or latency: {rows[0]}"
+        assert app.notifications and json.loads(app.notifications[-1]["events"])["type"] == "test", app.notifications
+        assert app.notifications[-1]["aud"] == PRIMARY_APP_ID, app.notifications
+
+        step = "E-mail sources and their SPF check"
         wait.until(EC.presence_of_element_located((By.ID, "sources"))).send_keys("mail.fresh.example.com, hello@fresh.example.com")
-        driver.find_element(By.CSS_SELECTOR, "#new-sources button").click()
-        wait.until(EC.presence_of_element_located((By.ID, "email-sources")))
+        console.submit(driver.find_element(By.CSS_SELECTOR, "#new-sources button"))
+        console.submit(driver.find_element(By.CSS_SELECTOR, "#check-sources button"))
+        assert "checked" in console.message()
+        statuses = {row.find_element(By.TAG_NAME, "code").text: row.find_element(By.CLASS_NAME, "spf-status").text
+                    for row in driver.find_elements(By.CSS_SELECTOR, "#email-sources tr[class^=check-]")}
+        assert statuses.get("mail.fresh.example.com") == "Verified (SPF record found)", statuses
+        assert statuses.get("hello@fresh.example.com") == "SPF record missing", statuses
+        assert "mail.fresh.example.com" in dns.questions, dns.questions
         console.shot("notifications")
         driver.get(siwa + "/console/transfer")
         wait.until(EC.presence_of_element_located((By.ID, "transfer")))
         console.shot("transfer")
+
+        step = "Team: a colleague is added by e-mail"
+        driver.get(siwa + "/console/members")
+        wait.until(EC.presence_of_element_located((By.ID, "member-email"))).send_keys("colleague@fresh.example.com")
+        driver.find_element(By.ID, "member-name").send_keys("Colleague")
+        driver.find_element(By.ID, "member-password").send_keys("colleague password")
+        console.submit(driver.find_element(By.CSS_SELECTOR, "#add-member button"))
+        assert "colleague@fresh.example.com" in console.message()
+        assert "colleague@fresh.example.com" in driver.find_element(By.ID, "members").text
+        console.shot("team")
 
         step = "the web app signs in with Apple through the new Services ID"
         user = demo["users"][-1]
@@ -230,6 +290,7 @@ def main():
         assert app.result and app.result["right"][0] == 200, f"the code exchange failed: {app.result}"
         assert app.result["wrong"][0] == 400 and app.result["wrong"][1].get("error") == "invalid_client", app.result
         assert app.result["state"] == "fresh-state"
+        assert app.result["again"][0] == 400 and app.result["again"][1].get("error") == "invalid_grant", app.result
         console.shot("web-app-signed-in")
 
         step = "Requests explains the wrong client secret"
@@ -238,6 +299,7 @@ def main():
         reason = f"client secret iss is WRONGTEAM1, must be the Team ID {app.team_id}"
         assert reason in table, f"the Requests page does not explain the refusal: {table}"
         assert "/auth/authorize" in table and "/auth/token" in table, table
+        assert "was already redeemed at" in table and "every token issued from it is now revoked" in table, table
         console.shot("requests")
         print(f"console test: {result}; the Requests page explains: {reason}")
     except Exception as error:
@@ -252,6 +314,7 @@ def main():
     finally:
         driver.quit()
         app.server.shutdown()
+        dns.close()
     return 0
 
 

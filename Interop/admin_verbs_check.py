@@ -121,6 +121,27 @@ def main() -> int:
         moved = v.json("clock", "advance", "1h")
         expect("now" in moved, f"clock: {moved}")
 
+    def console_verbs() -> None:
+        team = facts["team_id"]
+        created = v.json("developers", "add", "--email", "verbs@example.com", "--name", "Verbs", "--password", "verbs password",
+                         "--team", team)
+        expect(created["team_ids"] == [team] and "password_hash" not in created, f"developer: {created}")
+        v.json("teams", "add", "--team-id", "VERBSORG01", "--name", "Verbs Org")
+        joined = v.json("developers", "add-to-team", "VERBSORG01", "--email", "verbs@example.com")
+        expect(joined["team_ids"] == [team, "VERBSORG01"], f"joined: {joined}")
+        v.json("teams", "add", "--team-id", "VERBSSOLO1", "--name", "Solo", "--kind", "individual")
+        v.json("developers", "add-to-team", "VERBSSOLO1", "--email", "verbs@example.com")
+        second = v.run("developers", "add-to-team", "VERBSSOLO1", "--email", facts["developer"]["email"])
+        expect(second.returncode == 1 and "individual team" in second.stderr, f"second member: {second.returncode} {second.stderr}")
+        sent = v.json("notify", "test", group)
+        expect(sent["type"] == "test" and sent["aud"] == group, f"test notification: {sent}")
+        deliveries = v.json("notify", "deliveries", "--group", group)["deliveries"]
+        expect(any(entry["message"]["id"] == sent["jti"] for entry in deliveries), f"deliveries: {deliveries}")
+        v.json("email-sources", "add", team, "mail.verbs.example.com, news@verbs.example.com")
+        checked = v.json("email-sources", "check", team)["email_sources"]
+        known = {"verified", "spf-missing", "spf-invalid", "lookup-failed"}
+        expect(len(checked) >= 2 and all(s["check"] in known and s["checked_at"] for s in checked), f"checked: {checked}")
+
     def transfer() -> None:
         again = v.json("authorize", "--native", "--bundle-id", group, "--apple-id", facts["users"][0]["apple_id"], "--scope", "email")
         old_sub = again["user"]
@@ -149,6 +170,7 @@ def main() -> int:
         ("quirks: string booleans, lifetime", quirks),
         ("stop-using → notify events (long-poll) and deliveries; credential-state revoked", revocation_feed),
         ("clock advance", clock),
+        ("developers add / add-to-team (individual: one member), notify test, email-sources add / check", console_verbs),
         ("teams add, transfer, teams key; credential-state transferred", transfer),
         ("users forwarding off, users delete; a wrong admin token is refused", delete_user),
     ]:

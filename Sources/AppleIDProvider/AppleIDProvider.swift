@@ -17,6 +17,8 @@ public final class AppleIDProvider: Sendable {
     public let logger: Logger
     /// Where the engine's counters go (`siwa serve`: the Prometheus registry behind `/metrics`).
     public let metrics: any MetricsFactory
+    /// Looks up the SPF records of e-mail sources (`siwa serve`: DNS over UDP to the system's resolver).
+    public let txtResolver: any TXTResolver
     let pipeline: AuthorizationPipeline
     let authenticator: ClientAuthenticator
     let issuer: AuthorizationIssuer
@@ -30,20 +32,24 @@ public final class AppleIDProvider: Sendable {
     public static func start(
         configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock,
         random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
-        logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory
+        logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory,
+        txtResolver: any TXTResolver = UnconfiguredTXTResolver()
     ) async throws -> AppleIDProvider {
         let keyRing = try await SigningKeyRing.load(
             store: store, keyFactory: keyFactory, random: random, now: clock.now(),
             retiredKeyRetention: configuration.keyRotation.retiredKeyRetention)
         return AppleIDProvider(
-            configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics)
+            configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics,
+            txtResolver: txtResolver)
     }
 
     init(
         configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock, random: any RandomSource,
-        keyRing: SigningKeyRing, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory
+        keyRing: SigningKeyRing, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
+        txtResolver: any TXTResolver = UnconfiguredTXTResolver()
     ) {
         self.metrics = metrics
+        self.txtResolver = txtResolver
         self.configuration = configuration
         self.store = store
         self.clock = clock

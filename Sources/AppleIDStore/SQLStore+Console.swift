@@ -62,9 +62,16 @@ extension SQLStore: ConsoleStore {
     }
 
     /// Counts and inserts in one transaction, so two concurrent additions cannot pass the limit together.
+    /// SQLite has one writer, so its transactions already take turns. PostgreSQL's read-committed
+    /// transactions would both count before either inserts, so each first takes a lock on the team's
+    /// e-mail sources (a transaction-scoped advisory lock, which needs no row to exist): a second
+    /// addition waits for the first to commit, then counts what it added.
     public func add(_ sources: [EmailSource], limit: Int) async throws -> Bool {
         guard let teamID = sources.first?.teamID else { return true }
         return try await transaction { db in
+            if db.dialect.name == "postgresql" {
+                try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: "email_sources:" + teamID.rawValue)))").run()
+            }
             let existing = try await db.select().column("value").from(EmailSourceRow.table).where("team_id", .equal, teamID.rawValue)
                 .all().map { try $0.decode(column: "value", as: String.self) }
             let new = sources.filter { !existing.contains($0.value) }
@@ -78,6 +85,23 @@ extension SQLStore: ConsoleStore {
 
     public func deleteEmailSource(teamID: TeamID, value: String) async throws {
         try await db.delete(from: EmailSourceRow.table).where("team_id", .equal, teamID.rawValue).where("value", .equal, value).run()
+    }
+
+    public func setCheck(_ check: EmailSource.Check, checkedAt: Date, teamID: TeamID, value: String) async throws {
+        try await db.update(EmailSourceRow.table)
+            .set("check_status", to: check.rawValue)
+            .set("checked_at", to: checkedAt.sqlSeconds)
+            .where("team_id", .equal, teamID.rawValue).where("value", .equal, value)
+            .run()
+    }
+
+    /// The team IDs are a JSON array in one column: a LIKE finds the candidates, the decoded list decides.
+    public func developers(teamID: TeamID) async throws -> [DeveloperAccount] {
+        try await db.select().column("*").from(DeveloperRow.table)
+            .where("team_ids", .like, "%\"\(teamID.rawValue)\"%")
+            .all(decoding: DeveloperRow.self)
+            .map { try $0.developer() }
+            .filter { $0.teamIDs.contains(teamID) }
     }
 
     public func developer(id: String) async throws -> DeveloperAccount? {

@@ -1,4 +1,4 @@
-/// The developer console's schema (versions 7 to 9 are the console's range).
+/// The developer console's schema (versions 7 to 9 and 17 are the console's).
 extension SQLStore {
     static let consoleMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -57,6 +57,8 @@ extension SQLStore {
                 )
                 """,
                 "CREATE INDEX IF NOT EXISTS request_log_client ON request_log (client_id, at)",
-            ])
+            ]),
+        // When each e-mail source's SPF check last ran (the status itself has its column since 7).
+        SchemaMigration(version: 17, statements: ["ALTER TABLE email_sources ADD COLUMN checked_at DOUBLE PRECISION"]),
     ]
 }

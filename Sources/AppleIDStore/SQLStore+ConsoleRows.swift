@@ -19,12 +19,14 @@ struct EmailSourceRow: Codable, Sendable {
     var value: String
     var addedAt: Double
     var checkStatus: String
+    var checkedAt: Double?
 
     enum CodingKeys: String, CodingKey {
         case value
         case teamID = "team_id"
         case addedAt = "added_at"
         case checkStatus = "check_status"
+        case checkedAt = "checked_at"
     }
 
     init(_ source: EmailSource) {
@@ -32,12 +34,13 @@ struct EmailSourceRow: Codable, Sendable {
         value = source.value
         addedAt = source.addedAt.sqlSeconds
         checkStatus = source.check.rawValue
+        checkedAt = source.checkedAt?.sqlSeconds
     }
 
     func source() throws -> EmailSource {
         EmailSource(
             teamID: TeamID(rawValue: teamID), value: value, addedAt: Date(sqlSeconds: addedAt),
-            check: try .decoded(checkStatus, table: Self.table, column: "check_status"))
+            check: try .decoded(checkStatus, table: Self.table, column: "check_status"), checkedAt: checkedAt.map(Date.init(sqlSeconds:)))
     }
 }
 

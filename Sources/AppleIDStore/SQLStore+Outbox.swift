@@ -19,6 +19,10 @@ extension SQLStore: OutboxStore {
         try await row(OutboxRow.self, from: OutboxRow.table, where: "id", equals: id)?.message()
     }
 
+    public func enqueue(_ message: OutboxMessage) async throws {
+        try await Self.write([try OutboxRow(message)], to: db)
+    }
+
     public func messages(groupID: ClientID?, limit: Int) async throws -> [OutboxMessage] {
         var query = db.select().column("*").from(OutboxRow.table)
         if let groupID { query = query.where("group_id", .equal, groupID.rawValue) }

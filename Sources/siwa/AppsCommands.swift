@@ -5,7 +5,17 @@ import SignInWithApple
 struct Notify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Server-to-server notifications: set an app group's endpoint, list deliveries, follow revocations.",
-        subcommands: [Endpoint.self, Deliveries.self, Events.self])
+        subcommands: [Endpoint.self, Test.self, Deliveries.self, Events.self])
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a signed test notification to an app group's endpoint, through the outbox (see `notify deliveries`).")
+        @Argument(help: "The app group's primary App ID.") var group: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.post, "/admin/app-groups/\(AdminClient.segment(group))/test-notification")
+        }
+    }
 
     struct Endpoint: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set (or with --clear remove) an app group's notification endpoint.")

@@ -6,7 +6,9 @@ import Foundation
 /// .siwa`) is reported as the first option the group does not know ("Unknown option '--data-dir'"),
 /// which names the wrong problem.
 enum VerbCheck {
-    static let groups: [any ParsableCommand.Type] = [Users.self, Notify.self, Clock.self, Teams.self, Keys.self, Bench.self]
+    static let groups: [any ParsableCommand.Type] = [
+        Users.self, Notify.self, Clock.self, Teams.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
+    ]
 
     /// The one-line refusal for `arguments` (without the program name), or `nil` when the verb is known.
     static func refusal(_ arguments: [String]) -> CLIError? {

@@ -10,7 +10,7 @@ struct Siwa: AsyncParsableCommand {
         abstract: "Sign in with Apple, end to end: a local Apple ID server and the tools around it.",
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
-            Quirks.self, ReturnURL.self, Teams.self, Transfer.self, Keys.self, Bench.self,
+            Quirks.self, ReturnURL.self, Teams.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
         ])
 }
 
@@ -33,6 +33,8 @@ struct Serve: AsyncParsableCommand {
     var autoApprove: String?
     @Option(help: "Bearer token of the admin API (default: the one generated on the first start).") var adminToken: String?
     @Option(help: "Domain of Hide My Email relay addresses.") var relayDomain: String?
+    @Option(help: "DNS server for the e-mail sources' SPF check, host[:port] (default: the first nameserver of /etc/resolv.conf).")
+    var dnsResolver: String?
     @Flag(
         inversion: .prefixedNo,
         help: "Show the current two-factor code and the precise reason of errors on the pages (default: on for a loopback --host only).")
@@ -68,6 +70,7 @@ struct Serve: AsyncParsableCommand {
         settings.autoApprove = autoApprove
         settings.adminToken = adminToken
         settings.relayDomain = relayDomain
+        settings.dnsResolver = dnsResolver
         settings.developmentMode = developmentMode
         settings.playground = playground.map { $0 == .on }
         guard let window = Secret.seconds(notificationRetryWindow), let backoff = Secret.seconds(notificationMaxBackoff)

@@ -14,7 +14,9 @@ struct ProviderHarness {
     let clock: ManualClock
     let store: MemoryStore
 
-    static func make(configure: (inout ProviderConfiguration) -> Void = { _ in }) async throws -> ProviderHarness {
+    static func make(
+        txtResolver: any TXTResolver = UnconfiguredTXTResolver(), configure: (inout ProviderConfiguration) -> Void = { _ in }
+    ) async throws -> ProviderHarness {
         let clock = ManualClock(now)
         let store = MemoryStore()
         var configuration = ProviderConfiguration(issuer: "https://id.example.com")
@@ -22,7 +24,7 @@ struct ProviderHarness {
         configure(&configuration)
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "provider"),
-            keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"))
+            keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"), txtResolver: txtResolver)
         for (team, group) in [("TEAMAAAAAA", "com.a.app"), ("TEAMBBBBBB", "com.b.app")] {
             try await store.save(DeveloperTeam(id: TeamID(rawValue: team), name: team))
             try await store.save(AppGroup(primaryAppID: ClientID(rawValue: group), teamID: TeamID(rawValue: team), displayName: group))

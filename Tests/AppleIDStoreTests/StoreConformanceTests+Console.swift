@@ -60,6 +60,41 @@ extension StoreConformanceTests {
         }
     }
 
+    @Test("concurrent additions of e-mail sources never pass the team's limit together", arguments: StoreKind.available)
+    func emailSourcesLimitUnderConcurrency(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let at = Date(timeIntervalSince1970: 1_800_000_000)
+            let added = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        try await store.add(
+                            [
+                                EmailSource(teamID: "TEAMRACE00", value: "s\(index).example.com", addedAt: at),
+                                EmailSource(teamID: "TEAMRACE00", value: "t\(index).example.com", addedAt: at),
+                            ], limit: 9)
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(added == 4)
+            #expect(try await store.emailSources(teamID: "TEAMRACE00").count == 8)
+        }
+    }
+
+    @Test("an e-mail source's SPF check and its time are kept; a removed source stays removed", arguments: StoreKind.available)
+    func emailSourceCheck(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let at = Date(timeIntervalSince1970: 1_800_000_000)
+            #expect(try await store.add([EmailSource(teamID: "TEAM123456", value: "mail.example.com", addedAt: at)], limit: 3))
+            try await store.setCheck(.verified, checkedAt: at.addingTimeInterval(5), teamID: "TEAM123456", value: "mail.example.com")
+            try await store.setCheck(.spfMissing, checkedAt: at, teamID: "TEAM123456", value: "gone.example.com")
+            #expect(
+                try await store.emailSources(teamID: "TEAM123456") == [
+                    EmailSource(teamID: "TEAM123456", value: "mail.example.com", addedAt: at, check: .verified, checkedAt: at.addingTimeInterval(5))
+                ])
+        }
+    }
+
     @Test("developers have unique e-mail addresses; console sessions are found by their hash and deleted", arguments: StoreKind.available)
     func developersAndSessions(kind: StoreKind) async throws {
         try await kind.withStore { store in

@@ -30,7 +30,11 @@ struct EmulatorRefusalTests {
             let logged = try #require(apple.lastRefusal(clientID: apple.servicesID))
             #expect(logged.endpoint == "token")
             #expect(logged.error == .invalidGrant)
-            #expect(logged.reason == "the code was already redeemed; its tokens are now revoked")
+            // Which code, when it was first redeemed, and what followed; never the code itself.
+            let hashPrefix = SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined().prefix(8)
+            #expect(logged.reason.hasPrefix("the code with SHA-256 \(hashPrefix)… was already redeemed at 20"))
+            #expect(logged.reason.hasSuffix("; every token issued from it is now revoked (a reused code means it leaked)"))
+            #expect(!logged.reason.contains(code))
         }
     }
 

@@ -16,6 +16,10 @@ public struct NotificationEventType: RawRepresentable, Hashable, Sendable, Codab
     /// The user deleted their Apple ID: the spelling of Apple's current document (spec §19 #1).
     public static let accountDeleted = NotificationEventType(rawValue: "account-deleted")
 
+    /// A test the developer sent from the console (our extension: Apple's portal has no such button
+    /// for Sign in with Apple). Its `sub` is ``NotificationEvent/testSubject``, never a user's.
+    public static let test = NotificationEventType(rawValue: "test")
+
     /// Either spelling of the account-deletion event.
     public var isAccountDeletion: Bool { self == .accountDelete || self == .accountDeleted }
 }
@@ -37,6 +41,9 @@ public struct NotificationEvent: Sendable, Hashable, Codable {
         self.email = email
         self.isPrivateEmail = isPrivateEmail
     }
+
+    /// The `sub` of a ``NotificationEventType/test`` event: no user is involved.
+    public static let testSubject = "test"
 
     /// The event's time. Values below 10¹¹ can only be seconds (that many milliseconds is 1973), so
     /// both the wire's milliseconds and the documented seconds read right.

@@ -16,8 +16,11 @@ extension AppleIDProvider {
         guard login.contains("@"), !teamIDs.isEmpty, password.count >= 8 else {
             throw ConsoleError.invalid("A developer needs an e-mail address, a password of 8 characters or more, and a team.")
         }
-        for teamID in teamIDs where try await store.team(teamID) == nil { throw ConsoleError.notFound("There is no team \(teamID).") }
         guard try await store.developer(email: login) == nil else { throw ConsoleError.refused("A developer \(login) exists.") }
+        for teamID in teamIDs {
+            guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
+            try await checkRoom(in: team)
+        }
         let developer = DeveloperAccount(
             id: random.hex(bytes: 16), email: login, name: name,
             passwordHash: await Credentials.hashPassword(password, cost: configuration.passwordHashCost), teamIDs: teamIDs)

@@ -23,9 +23,13 @@ public protocol ConsoleStore: Sendable {
     /// Adds the sources unless that would pass `limit` for the team; returns whether they were added.
     func add(_ sources: [EmailSource], limit: Int) async throws -> Bool
     func deleteEmailSource(teamID: TeamID, value: String) async throws
+    /// Records the result of a source's SPF check; a source removed meanwhile stays removed.
+    func setCheck(_ check: EmailSource.Check, checkedAt: Date, teamID: TeamID, value: String) async throws
 
     func developer(id: String) async throws -> DeveloperAccount?
     func developer(email: String) async throws -> DeveloperAccount?
+    /// The developers who belong to the team.
+    func developers(teamID: TeamID) async throws -> [DeveloperAccount]
     /// Inserts or replaces; the e-mail address is unique.
     func save(_ developer: DeveloperAccount) async throws
     func save(_ session: ConsoleSession) async throws
@@ -75,9 +79,18 @@ public struct ConsoleSession: Codable, Sendable, Hashable {
 
 /// A domain or address registered to send mail to the team's private relay addresses (spec §11).
 public struct EmailSource: Codable, Sendable, Hashable {
+    /// The SPF check of the source's domain (see ``AppleIDProvider/checkEmailSources(teamID:)``).
     public enum Check: String, Codable, Sendable, Hashable {
-        /// Not checked: this server does not query DNS, so it cannot see an SPF record.
+        /// Added and not looked up yet.
         case notChecked = "not-checked"
+        /// The domain publishes one SPF record.
+        case verified
+        /// The domain has no SPF record, or does not exist.
+        case spfMissing = "spf-missing"
+        /// The domain publishes several SPF records, which RFC 7208 §4.5 makes a permanent error.
+        case spfInvalid = "spf-invalid"
+        /// The resolver gave no usable answer (timeout, server failure).
+        case lookupFailed = "lookup-failed"
     }
 
     public var teamID: TeamID
@@ -85,12 +98,15 @@ public struct EmailSource: Codable, Sendable, Hashable {
     public var value: String
     public var addedAt: Date
     public var check: Check
+    /// When ``check`` was found; `nil` until the first check.
+    public var checkedAt: Date?
 
-    public init(teamID: TeamID, value: String, addedAt: Date, check: Check = .notChecked) {
+    public init(teamID: TeamID, value: String, addedAt: Date, check: Check = .notChecked, checkedAt: Date? = nil) {
         self.teamID = teamID
         self.value = value
         self.addedAt = addedAt
         self.check = check
+        self.checkedAt = checkedAt
     }
 
     public var isAddress: Bool { value.contains("@") }

@@ -63,6 +63,18 @@ extension MemoryStore: ConsoleStore {
         state.withLock { $0.console.emailSources.removeAll { $0.teamID == teamID && $0.value == value } }
     }
 
+    public func setCheck(_ check: EmailSource.Check, checkedAt: Date, teamID: TeamID, value: String) async throws {
+        state.withLock { state in
+            guard let index = state.console.emailSources.firstIndex(where: { $0.teamID == teamID && $0.value == value }) else { return }
+            state.console.emailSources[index].check = check
+            state.console.emailSources[index].checkedAt = checkedAt
+        }
+    }
+
+    public func developers(teamID: TeamID) async throws -> [DeveloperAccount] {
+        state.withLock { $0.console.developers.values.filter { $0.teamIDs.contains(teamID) } }
+    }
+
     public func developer(id: String) async throws -> DeveloperAccount? { state.withLock { $0.console.developers[id] } }
 
     public func developer(email: String) async throws -> DeveloperAccount? {

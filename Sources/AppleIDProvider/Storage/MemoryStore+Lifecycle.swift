@@ -10,6 +10,8 @@ extension MemoryStore: OutboxStore {
 
     public func message(id: String) async throws -> OutboxMessage? { state.withLock { $0.outbox[id] } }
 
+    public func enqueue(_ message: OutboxMessage) async throws { state.withLock { $0.outbox[message.id] = message } }
+
     public func messages(groupID: ClientID?, limit: Int) async throws -> [OutboxMessage] {
         state.withLock { state in
             Array(state.outbox.values.filter { groupID == nil || $0.groupID == groupID }.sorted { $0.createdAt > $1.createdAt }.prefix(limit))

@@ -99,6 +99,8 @@ public protocol OutboxStore: Sendable {
     /// Pending messages due at `now`, oldest first.
     func dueMessages(at now: Date, limit: Int) async throws -> [OutboxMessage]
     func message(id: String) async throws -> OutboxMessage?
+    /// Adds a message that reports no state change of its own (the console's test notification).
+    func enqueue(_ message: OutboxMessage) async throws
     func messages(groupID: ClientID?, limit: Int) async throws -> [OutboxMessage]
     /// Records an attempt and the message's new state in one step.
     func record(_ attempt: DeliveryAttempt, updating message: OutboxMessage) async throws

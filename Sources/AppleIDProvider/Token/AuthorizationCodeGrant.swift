@@ -31,8 +31,7 @@ struct AuthorizationCodeGrant: Sendable {
             // verifier, means the code leaked: whoever holds the tokens of the first redemption may
             // be the thief, so everything that code issued is revoked (RFC 6749 §4.1.2).
             try await store.revokeGrant(id: used.grantID, at: clock.now())
-            throw OAuthError.invalidGrant(
-                AppleErrorDescription.codeAlreadyUsed, reason: "the code was already redeemed; its tokens are now revoked")
+            throw OAuthError.invalidGrant(AppleErrorDescription.codeAlreadyUsed, reason: Self.replayReason(used, codeHash: codeHash))
         case .redeemed(let redeemed):
             record = redeemed
         }
@@ -53,6 +52,15 @@ struct AuthorizationCodeGrant: Sendable {
             for: grant, client: client, now: now, kind: .authorization(nonce: record.nonce, code: nil, accessToken: accessToken))
         return TokenResponse(
             accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: refreshToken, idToken: idToken)
+    }
+
+    /// Which code was reused and when it was first redeemed, for the log and the console's Requests
+    /// page: the code itself is never shown, only the first 8 hex digits of its SHA-256 (the hash the
+    /// store keeps), which identifies it among the client's codes without letting anyone redeem it.
+    static func replayReason(_ used: AuthorizationCodeRecord, codeHash: String) -> String {
+        let redeemed = used.consumedAt.map { " at \($0.ISO8601Format())" } ?? ""
+        return "the code with SHA-256 \(codeHash.prefix(8))… was already redeemed\(redeemed); "
+            + "every token issued from it is now revoked (a reused code means it leaked)"
     }
 
     /// The client, `redirect_uri` and PKCE verifier the code was issued for (spec §4.1).

@@ -22,6 +22,9 @@ public struct ServeSettings: Sendable {
     /// The admin API's bearer token; `nil` uses the one generated on the first start.
     public var adminToken: String?
     public var relayDomain: String?
+    /// The DNS server the e-mail sources' SPF check asks (`host[:port]`); `nil`: the first
+    /// `nameserver` of `/etc/resolv.conf`.
+    public var dnsResolver: String?
     /// Development mode shows the current two-factor code and the precise reason of errors on the
     /// pages. `nil`: on for a loopback bind only (see ``resolvedDevelopmentMode``).
     public var developmentMode: Bool?
@@ -53,6 +56,13 @@ public struct ServeSettings: Sendable {
         guard (1...65_535).contains(port) else { throw StartupError("--port \(port) is not a port: choose one from 1 to 65535") }
         guard (1...1_000).contains(databasePool.maximumConnections) else {
             throw StartupError("--database-pool-size \(databasePool.maximumConnections) must be from 1 to 1000")
+        }
+        if let dnsResolver {
+            do {
+                _ = try ResolverAddress.parse(dnsResolver)
+            } catch {
+                throw StartupError("--dns-resolver \(dnsResolver): \(error.reason)")
+            }
         }
         let window = deliveryPolicy.deliveryWindow
         guard window > 0, window <= Self.longestRetryWindow else {

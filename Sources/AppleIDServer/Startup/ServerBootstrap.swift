@@ -44,8 +44,10 @@ public enum ServerBootstrap {
             configuration.developmentMode = settings.resolvedDevelopmentMode
             configuration.keyRotation = settings.keyRotation
             let clock = SystemClock()
+            let resolver = try settings.dnsResolver.map { UDPTXTResolver(server: try ResolverAddress.parse($0)) } ?? UDPTXTResolver.system()
             let provider = try await AppleIDProvider.start(
-                configuration: configuration, store: store, clock: clock, logger: logger, metrics: PrometheusMetricsFactory(registry: registry))
+                configuration: configuration, store: store, clock: clock, logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
+                txtResolver: resolver)
             let files = DemoFiles(directory: directory)
             let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: files)
             var options = ServerOptions(

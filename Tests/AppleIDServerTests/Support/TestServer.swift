@@ -33,6 +33,7 @@ struct TestServer {
     static func make(
         autoApprove: String? = nil, playground: Bool = false, logger: Logger = Logger(label: "test"),
         store: any ProviderStore = MemoryStore(), seeded: Bool = false, randomSeed: String = "tests",
+        txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
@@ -43,7 +44,8 @@ struct TestServer {
         let registry = PrometheusCollectorRegistry()
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: randomSeed),
-            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry))
+            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
+            txtResolver: txtResolver)
         if !seeded { try await seed(provider) }
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
         options.metricsRegistry = registry

@@ -72,6 +72,7 @@ struct AdminEndpoints {
         AdminClientEndpoints(provider: provider).register(on: admin)
         AdminTransferEndpoints(provider: provider).register(on: admin)
         AdminKeyEndpoints(provider: provider).register(on: admin)
+        AdminConsoleEndpoints(provider: provider).register(on: admin)
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)
             let count = order.count ?? 1

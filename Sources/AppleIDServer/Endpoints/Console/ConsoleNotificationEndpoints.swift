@@ -22,12 +22,29 @@ struct ConsoleNotificationEndpoints {
                         visit, message: site.text("console_endpoint_saved", visit.locale, values: ["id": group.primaryAppID.rawValue]))
                 }, onError: { visit, error in try await page(visit, error: error) })
         }
+        router.post("/console/notifications/test") { request, _ in
+            try await site.action(
+                request,
+                { visit, form in
+                    let message = try await site.provider.sendTestNotification(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                    return try await page(
+                        visit, message: site.text("console_test_notification_queued", visit.locale, values: ["id": message.audience.rawValue]))
+                }, onError: { visit, error in try await page(visit, error: error) })
+        }
         router.post("/console/email-sources") { request, _ in
             try await site.action(
                 request,
                 { visit, form in
                     _ = try await site.provider.addEmailSources(form.sources ?? "", teamID: visit.teamID)
                     return try await page(visit, message: site.text("console_sources_added", visit.locale))
+                }, onError: { visit, error in try await page(visit, error: error) })
+        }
+        router.post("/console/email-sources/check") { request, _ in
+            try await site.action(
+                request,
+                { visit, _ in
+                    _ = try await site.provider.checkEmailSources(teamID: visit.teamID)
+                    return try await page(visit, message: site.text("console_sources_checked", visit.locale))
                 }, onError: { visit, error in try await page(visit, error: error) })
         }
         router.post("/console/email-sources/remove") { request, _ in
@@ -46,17 +63,22 @@ struct ConsoleNotificationEndpoints {
             let deliveries = try await site.provider.deliveries(groupID: group.primaryAppID, teamID: visit.teamID).map { message, attempts in
                 DeliveryRow(
                     event: message.event.type.rawValue, createdAt: message.createdAt.ISO8601Format(), attempts: attempts.count,
+                    retries: max(attempts.count - 1, 0),
                     state: message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending",
                     lastStatus: attempts.last?.status.map(String.init) ?? attempts.last?.error ?? "",
                     latency: attempts.last.map { "\($0.latencyMilliseconds) ms" } ?? "")
             }
             groups.append(
                 EndpointRow(
-                    id: group.primaryAppID.rawValue, endpoint: group.notificationEndpoint ?? "", deliveries: deliveries,
+                    id: group.primaryAppID.rawValue, endpoint: group.notificationEndpoint ?? "", hasEndpoint: group.notificationEndpoint != nil,
+                    deliveries: deliveries,
                     hasDeliveries: !deliveries.isEmpty))
         }
         let sources = try await site.provider.emailSources(teamID: visit.teamID).map {
-            SourceRow(value: $0.value, kind: $0.isAddress ? "address" : "domain", check: $0.check.rawValue)
+            SourceRow(
+                value: $0.value, kind: $0.isAddress ? "address" : "domain", status: $0.check.rawValue,
+                check: site.text("console_check_" + $0.check.rawValue.replacingOccurrences(of: "-", with: "_"), visit.locale),
+                checkedAt: $0.checkedAt?.ISO8601Format() ?? "")
         }
         let content = NotificationsContent(
             groups: groups, sources: sources, hasSources: !sources.isEmpty, sourceCount: sources.count,
@@ -71,6 +93,8 @@ struct DeliveryRow: Sendable {
     let event: String
     let createdAt: String
     let attempts: Int
+    /// Attempts after the first.
+    let retries: Int
     let state: String
     let lastStatus: String
     let latency: String
@@ -79,6 +103,7 @@ struct DeliveryRow: Sendable {
 struct EndpointRow: Sendable {
     let id: String
     let endpoint: String
+    let hasEndpoint: Bool
     let deliveries: [DeliveryRow]
     let hasDeliveries: Bool
 }
@@ -86,7 +111,11 @@ struct EndpointRow: Sendable {
 struct SourceRow: Sendable {
     let value: String
     let kind: String
+    /// The check's wire name (`verified`, `spf-missing`, …), for the row's class.
+    let status: String
+    /// The check as the page's language says it.
     let check: String
+    let checkedAt: String
 }
 
 struct NotificationsContent: Sendable {

@@ -11,5 +11,6 @@ struct ConsoleRoutes {
         ConsoleNotificationEndpoints(site: site).register(on: router)
         ConsoleRequestEndpoints(site: site).register(on: router)
         ConsoleTransferEndpoints(site: site).register(on: router)
+        ConsoleMemberEndpoints(site: site).register(on: router)
     }
 }

@@ -41,9 +41,10 @@ struct ConsoleSite: Sendable {
         var url: String?
         var sources: String?
         var value: String?
+        var name: String?
 
         enum CodingKeys: String, CodingKey {
-            case csrf, locale, email, password, description, identifier, domains, url, sources, value
+            case csrf, locale, email, password, description, identifier, domains, url, sources, value, name
             case teamID = "team_id"
             case bundleID = "bundle_id"
             case primaryAppID = "primary_app_id"

@@ -1,0 +1,25 @@
+import AppleIDProtocol
+import Foundation
+
+extension AppleIDProvider {
+    /// The console's "Send test notification": a `test` event for the primary App ID, signed and
+    /// delivered through the outbox exactly like a user's event (spec §10.2, §10.3), so the delivery
+    /// log shows its status, latency and retries. Needs a registered endpoint to go to.
+    public func sendTestNotification(groupID: ClientID, teamID: TeamID?) async throws -> OutboxMessage {
+        guard let group = try await store.appGroup(groupID), teamID == nil || group.teamID == teamID else {
+            throw ConsoleError.notFound("\(groupID) is not a primary App ID of this team.")
+        }
+        guard group.notificationEndpoint != nil else {
+            throw ConsoleError.refused("Register a server-to-server notification endpoint for \(group.primaryAppID) first.")
+        }
+        let now = clock.now()
+        let event = NotificationEvent(
+            type: .test, subject: NotificationEvent.testSubject, eventTime: Int64((now.timeIntervalSince1970 * 1000).rounded()))
+        let message = OutboxMessage(
+            id: Base64URL.encode(random.bytes(count: 16)), groupID: group.primaryAppID, audience: group.primaryAppID, event: event,
+            createdAt: now)
+        try await store.enqueue(message)
+        logger.info("test notification queued", metadata: ["jti": "\(message.id)", "aud": "\(message.audience)"])
+        return message
+    }
+}

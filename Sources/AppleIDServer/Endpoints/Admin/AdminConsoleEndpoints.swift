@@ -1,0 +1,105 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Admin calls for what the console does for people: developers and their teams, the test
+/// notification, the e-mail sources and their SPF check. Each calls the console's engine operation,
+/// so scripts get the same rules and messages.
+struct AdminConsoleEndpoints {
+    let provider: AppleIDProvider
+
+    struct NewDeveloper: Decodable {
+        var email: String
+        var name: String?
+        var password: String?
+        var teamIDs: [String]?
+        enum CodingKeys: String, CodingKey {
+            case email, name, password
+            case teamIDs = "team_ids"
+        }
+    }
+    struct SourcesOrder: Decodable { var sources: String }
+
+    func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        admin.post("/developers") { request, context in
+            let order = try await request.decode(as: NewDeveloper.self, context: context)
+            return try await answer {
+                let developer = try await provider.registerDeveloper(
+                    email: order.email, name: order.name ?? order.email, password: order.password ?? "",
+                    teamIDs: (order.teamIDs ?? []).map(TeamID.init(rawValue:)))
+                return DeveloperSummary(developer)
+            }
+        }
+        admin.post("/teams/:team/developers") { request, context in
+            let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
+            let order = try await request.decode(as: NewDeveloper.self, context: context)
+            return try await answer {
+                DeveloperSummary(try await provider.addTeamMember(email: order.email, name: order.name, password: order.password, teamID: teamID))
+            }
+        }
+        admin.post("/app-groups/:group/test-notification") { _, context in
+            let groupID = ClientID(rawValue: try context.parameters.requireDecoded("group"))
+            return try await answer {
+                let message = try await provider.sendTestNotification(groupID: groupID, teamID: nil)
+                return ["jti": message.id, "aud": message.audience.rawValue, "type": message.event.type.rawValue]
+            }
+        }
+        admin.post("/teams/:team/email-sources") { request, context in
+            let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
+            let order = try await request.decode(as: SourcesOrder.self, context: context)
+            return try await answer { ["email_sources": try await provider.addEmailSources(order.sources, teamID: teamID).map(SourceSummary.init)] }
+        }
+        admin.post("/teams/:team/email-sources/check") { _, context in
+            let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
+            return try await answer { ["email_sources": try await provider.checkEmailSources(teamID: teamID).map(SourceSummary.init)] }
+        }
+    }
+
+    /// The operation's result as JSON, or its refusal as the console's message.
+    private func answer<Result: Encodable>(_ operation: () async throws -> Result) async throws -> Response {
+        do {
+            return try AdminEndpoints.json(try await operation())
+        } catch let error as ConsoleError {
+            return AdminEndpoints.explained(error.oauthError)
+        }
+    }
+}
+
+/// A developer as the admin API shows one: never the password hash.
+struct DeveloperSummary: Encodable {
+    let id: String
+    let email: String
+    let name: String
+    let teamIDs: [String]
+
+    init(_ developer: DeveloperAccount) {
+        id = developer.id
+        email = developer.email
+        name = developer.name
+        teamIDs = developer.teamIDs.map(\.rawValue)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, name
+        case teamIDs = "team_ids"
+    }
+}
+
+/// An e-mail source and its SPF check.
+struct SourceSummary: Encodable {
+    let value: String
+    let check: String
+    let checkedAt: Date?
+
+    init(_ source: EmailSource) {
+        value = source.value
+        check = source.check.rawValue
+        checkedAt = source.checkedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case value, check
+        case checkedAt = "checked_at"
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+
+/// `siwa developers …`: the people who sign in to the console, and their teams.
+struct Developers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Developer accounts of the console: create one, add one to a team.", subcommands: [Add.self, AddToTeam.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a developer who signs in to /console, in one or more teams.")
+        @Option(help: "The e-mail address the developer signs in with.") var email: String
+        @Option(help: "The developer's name.") var name: String?
+        @Option(help: "The password (8 characters or more).") var password: String
+        @Option(name: .customLong("team"), help: "A Team ID the developer belongs to (repeat for several).") var teams: [String]
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.post, "/admin/developers", ["email": email, "name": name, "password": password, "team_ids": teams])
+        }
+    }
+
+    struct AddToTeam: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-to-team",
+            abstract: "Add a developer to a team by e-mail (an individual team takes no second member); creates the developer when given a password.")
+        @Argument(help: "The Team ID.") var team: String
+        @Option(help: "The developer's e-mail address.") var email: String
+        @Option(help: "For a new developer: the name.") var name: String?
+        @Option(help: "For a new developer: the first password.") var password: String?
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(
+                .post, "/admin/teams/\(AdminClient.segment(team))/developers", ["email": email, "name": name, "password": password])
+        }
+    }
+}
+
+/// `siwa email-sources …`: the senders registered for a team's private relay, and their SPF check.
+struct EmailSources: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "email-sources", abstract: "E-mail sources of the private relay: add them, check their SPF records.",
+        subcommands: [Add.self, Check.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add domains or addresses (comma-delimited, as the portal takes them).")
+        @Argument(help: "The Team ID.") var team: String
+        @Argument(help: "Domains, subdomains or e-mail addresses, separated by commas.") var sources: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.post, "/admin/teams/\(AdminClient.segment(team))/email-sources", ["sources": sources])
+        }
+    }
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Look up each source's SPF record now and print every status.")
+        @Argument(help: "The Team ID.") var team: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.post, "/admin/teams/\(AdminClient.segment(team))/email-sources/check")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import AppleIDProtocol
+import AppleIDProvider
+import AppleIDServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import SignInWithApple
+import Synchronization
+import Testing
+
+@Suite("Console page: Send test notification and the e-mail sources' SPF status", .timeLimit(.minutes(2)))
+struct ConsoleNotificationPageTests {
+    /// A notification endpoint on 127.0.0.1 that answers 503 once, then 200, and keeps the bodies.
+    final class Receiver: Sendable {
+        let received = Mutex<[[UInt8]]>([])
+
+        func run<T: Sendable>(_ body: (Int) async throws -> T) async throws -> T {
+            let router = Router()
+            router.post("/apple/notifications") { request, _ -> Response in
+                let bytes = Array(buffer: try await request.body.collect(upTo: 64 * 1024))
+                let count = self.received.withLock {
+                    $0.append(bytes)
+                    return $0.count
+                }
+                return Response(status: count == 1 ? .serviceUnavailable : .ok)
+            }
+            let (ports, continuation) = AsyncStream<Int>.makeStream()
+            let app = Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in
+                    continuation.yield(channel.localAddress?.port ?? 0)
+                    continuation.finish()
+                })
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await app.runService(gracefulShutdownSignals: [])
+                    return nil
+                }
+                var port = 0
+                for await value in ports { port = value }
+                let result = try await body(port)
+                group.cancelAll()
+                return result
+            }
+        }
+    }
+
+    @Test("the button sends a signed test notification through the outbox; the log shows its status, latency and retry")
+    func testNotification() async throws {
+        let server = try await TestServer.make()
+        try await ConsolePages.registerDeveloper(server)
+        let receiver = Receiver()
+        try await receiver.run { port in
+            try await server.app.test(.router) { client in
+                let browser = Browser(client)
+                let csrf = try await ConsolePages.signIn(browser)
+                let before = try await browser.get("/console/notifications")
+                #expect(!before.text.contains("action=\"/console/notifications/test\""), "no endpoint, no button")
+                let endpoint = "http://127.0.0.1:\(port)/apple/notifications"
+                _ = try await browser.post(
+                    "/console/notifications/endpoint", form: [("csrf", csrf), ("group_id", TestServer.bundleID.rawValue), ("url", endpoint)])
+                let sent = try await browser.post("/console/notifications/test", form: [("csrf", csrf), ("group_id", TestServer.bundleID.rawValue)])
+                #expect(sent.status == .ok)
+                #expect(sent.text.contains("A test notification for \(TestServer.bundleID.rawValue) is on its way"))
+                #expect(sent.text.contains("<tr><td>test</td>"))
+                #expect(sent.text.contains("<td>pending</td>"))
+
+                let delivery = NotificationDelivery(provider: server.provider, sender: HTTPNotificationSender(), logger: Logger(label: "test"))
+                #expect(try await delivery.deliverDueMessages() == 1)
+                server.clock.advance(by: 3600)
+                #expect(try await delivery.deliverDueMessages() == 1)
+
+                let page = try await browser.get("/console/notifications")
+                let row = try #require(page.text.firstMatch(of: #/<tr><td>test</td>.*?</tr>/#).map { String($0.0) })
+                // Delivered after one retry: two attempts, the last answered 200, with its latency.
+                #expect(row.contains("<td>delivered</td><td>2</td><td>1</td><td>200</td>"))
+                #expect(row.contains(" ms</td>"))
+                let forged = try await browser.post(
+                    "/console/notifications/test", form: [("csrf", "wrong"), ("group_id", TestServer.bundleID.rawValue)])
+                #expect(forged.status == .forbidden)
+            }
+        }
+        let verifier = NotificationVerifier(
+            environment: .custom(baseURL: TestServer.issuer), audiences: [TestServer.bundleID.rawValue],
+            keys: AppleKeySet(jwksJSON: server.provider.keyRing.publishedKeySetJSON), clock: { server.clock.now() })
+        let last = try #require(receiver.received.withLock { $0.last })
+        let notification = try await verifier.verify(body: last)
+        #expect(notification.events.map(\.type.rawValue) == ["test"])
+        #expect(receiver.received.withLock { $0.count } == 2)
+    }
+
+    @Test("each e-mail source shows its SPF status from DNS after Check again, through a resolver on 127.0.0.1")
+    func emailSourceStatus() async throws {
+        let responder = DNSResponder(table: [
+            "mail.juice.example.com": .txt([["v=spf1 ip4:192.0.2.1 -all"]]),
+            "juice.example.com": .txt([["no policy here"]]),
+            "slow.example.com": .silence,
+        ])
+        try await responder.serve { port in
+            let resolver = UDPTXTResolver(server: try ResolverAddress.parse("127.0.0.1:\(port)"), timeout: .seconds(2))
+            let server = try await TestServer.make(txtResolver: resolver)
+            try await ConsolePages.registerDeveloper(server)
+            try await server.app.test(.router) { client in
+                let browser = Browser(client)
+                let csrf = try await ConsolePages.signIn(browser)
+                let added = try await browser.post(
+                    "/console/email-sources",
+                    form: [("csrf", csrf), ("sources", "mail.juice.example.com, hello@juice.example.com, gone.example.com, slow.example.com")])
+                #expect(added.text.components(separatedBy: "Not checked yet").count == 5)
+                let checked = try await browser.post("/console/email-sources/check", form: [("csrf", csrf)])
+                #expect(checked.status == .ok)
+                #expect(checked.text.contains("E-mail sources checked."))
+                let statuses = checked.text.matches(of: #/<tr class="check-([a-z-]+)"><td><code>([^<]+)</code>/#).map { ($0.output.2, $0.output.1) }
+                #expect(
+                    statuses.map { "\($0.0)=\($0.1)" } == [
+                        "mail.juice.example.com=verified", "hello@juice.example.com=spf-missing", "gone.example.com=spf-missing",
+                        "slow.example.com=lookup-failed",
+                    ])
+                #expect(checked.text.contains("Verified (SPF record found)"))
+                #expect(checked.text.contains("SPF record missing"))
+                #expect(checked.text.contains("Lookup failed"))
+                #expect(try await browser.post("/console/email-sources/check", form: [("csrf", "wrong")]).status == .forbidden)
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import NIOCore
+import NIOPosix
+
+/// A tiny DNS server on 127.0.0.1 for tests: answers TXT questions from a table, written byte by
+/// byte as RFC 1035 §4.1 lays them out, so the resolver under test is checked against the format
+/// rather than against itself.
+struct DNSResponder: Sendable {
+    enum Reply: Sendable {
+        /// NOERROR with one TXT record per entry, each entry's strings as separate <character-string>s.
+        case txt([[String]])
+        /// The RCODE alone: 2 SERVFAIL, 3 NXDOMAIN.
+        case code(UInt8)
+        /// A reply with the wrong id first (to be ignored), then the right one.
+        case strayThen([[String]])
+        /// No reply at all.
+        case silence
+    }
+
+    let table: [String: Reply]
+
+    /// Runs the responder while `body` runs, with its port.
+    func serve<T: Sendable>(_ body: (Int) async throws -> T) async throws -> T {
+        let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let port = channel.channel.localAddress?.port ?? 0
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await channel.executeThenClose { inbound, outbound in
+                    for try await query in inbound {
+                        for reply in answer(Array(buffer: query.data)) {
+                            try await outbound.write(AddressedEnvelope(remoteAddress: query.remoteAddress, data: ByteBuffer(bytes: reply)))
+                        }
+                    }
+                }
+                return nil
+            }
+            let result = try await body(port)
+            group.cancelAll()
+            return result
+        }
+    }
+
+    /// The datagrams that answer `query`.
+    func answer(_ query: [UInt8]) -> [[UInt8]] {
+        guard query.count > 12 else { return [] }
+        var labels: [String] = []
+        var index = 12
+        while index < query.count, query[index] != 0 {
+            let length = Int(query[index])
+            labels.append(String(decoding: query[(index + 1)..<min(index + 1 + length, query.count)], as: UTF8.self))
+            index += 1 + length
+        }
+        let question = Array(query[12..<min(index + 5, query.count)])
+        let id = Array(query[0..<2])
+        switch table[labels.joined(separator: ".").lowercased()] ?? .code(3) {
+        case .txt(let records): return [response(id: id, question: question, code: 0, records: records)]
+        case .code(let code): return [response(id: id, question: question, code: code, records: [])]
+        case .strayThen(let records):
+            let wrong = [id[0] ^ 0xff, id[1]]
+            return [
+                response(id: wrong, question: question, code: 0, records: [["v=spf1 stray"]]),
+                response(id: id, question: question, code: 0, records: records),
+            ]
+        case .silence: return []
+        }
+    }
+
+    func response(id: [UInt8], question: [UInt8], code: UInt8, records: [[String]]) -> [UInt8] {
+        // QR, RD, RA set; one question; the answers.
+        var bytes = id + [0x81, 0x80 | code, 0, 1, 0, UInt8(records.count), 0, 0, 0, 0] + question
+        for strings in records {
+            let data = strings.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+            // The owner name is a pointer to the question's name at offset 12.
+            bytes += [0xc0, 0x0c, 0, 16, 0, 1, 0, 0, 0x0e, 0x10, UInt8(data.count >> 8), UInt8(data.count & 0xff)] + data
+        }
+        return bytes
+    }
+}
