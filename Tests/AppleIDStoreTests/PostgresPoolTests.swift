@@ -13,7 +13,10 @@ struct PostgresPoolTests {
     @Test("after PostgreSQL ends every connection of the store (as a restart does), later calls reconnect")
     func reconnectsAfterTheConnectionsEnd() async throws {
         let name = "siwa-test-" + UUID().uuidString.prefix(8).lowercased()
-        try await withPostgresStore(PostgresPoolSettings(leaseTimeout: StoreKind.testPool.leaseTimeout, applicationName: name)) { store in
+        try await withPostgresStore(
+            PostgresPoolSettings(
+                maximumConnections: StoreKind.testPool.maximumConnections, leaseTimeout: StoreKind.testPool.leaseTimeout, applicationName: name)
+        ) { store in
             try await store.save(Fixture.account())
             let ended = try await Self.terminateConnections(applicationName: name)
             #expect(ended >= 1)

@@ -53,7 +53,12 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The pool of a test store waits long for a connection: the whole test run shares two cores and a
     /// swift concurrency pool that other suites' blocking calls can hold for a minute or more, so a
     /// production-sized wait would fail tests that are not about waiting (PostgresPoolTests are).
-    static let testPool = PostgresPoolSettings(leaseTimeout: .seconds(300))
+    ///
+    /// At most 4 connections each: the suite runs dozens of PostgreSQL stores at once, and with the
+    /// production pool of 16 the concurrency tests alone opened more than PostgreSQL's default 100
+    /// (`53300`, "remaining connection slots are reserved", seen in a clean-clone CI run). Four still
+    /// race every concurrency test's transactions against each other.
+    static let testPool = PostgresPoolSettings(maximumConnections: 4, leaseTimeout: .seconds(300))
 
     /// The kinds backed by SQL, for tests that reach below the ``ProviderStore`` protocol.
     static var sqlKinds: [StoreKind] { available.filter { $0 != .memory } }
