@@ -14,6 +14,7 @@ is saved as a PNG in --out.
 Usage: console_web_client.py --siwa URL --siwa-data-dir DIR --out DIR --dns-port PORT
 """
 import argparse
+import base64
 import hashlib
 import hmac
 import http.server
@@ -149,9 +150,9 @@ class Console:
 
 
 def totp(secret, at=None):
-    """RFC 6238 with SHA-1, 30-second steps, six digits, keyed as the server keys it (HummingbirdOTP: the
-    secret's UTF-8 bytes): the code the page shows, for the current step."""
-    key = secret.encode()
+    """RFC 6238 with SHA-1, 30-second steps, six digits, as an authenticator app computes it from
+    demo.json's totp_secret (its base32 decoding is the key): the code the page shows, for the current step."""
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
     digest = hmac.new(key, struct.pack(">Q", int(at or time.time()) // 30), hashlib.sha1).digest()
     offset = digest[-1] & 0x0F
     return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000)
@@ -303,7 +304,13 @@ def main():
         console.shot("requests")
         print(f"console test: {result}; the Requests page explains: {reason}")
     except Exception as error:
-        print(f"console test failed at step '{step}': {error!r}", file=sys.stderr)
+        # WebDriverException's repr is empty: its message and the browser's log say what happened.
+        print(f"console test failed at step '{step}': {type(error).__name__}: {error}", file=sys.stderr)
+        try:
+            for entry in driver.get_log("browser")[-10:]:
+                print(f"  browser log: {entry}", file=sys.stderr)
+        except Exception:
+            pass
         print(f"  url: {driver.current_url}", file=sys.stderr)
         print(driver.page_source[:3000], file=sys.stderr)
         try:

@@ -98,9 +98,9 @@ class Instance:
 
 
 def totp(secret: str, at: float) -> str:
-    """RFC 6238 with SHA-1, 30 s steps, 6 digits, keyed as the server keys it (HummingbirdOTP's TOTP
-    takes the UTF-8 bytes of the stored secret as the HMAC key)."""
-    key = secret.encode()
+    """RFC 6238 with SHA-1, 30 s steps, 6 digits, as an authenticator app computes it from demo.json's
+    totp_secret: the key is the secret's base32 decoding (RFC 4648)."""
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
     digest = hmac.new(key, struct.pack(">Q", int(at // 30)), hashlib.sha1).digest()
     offset = digest[-1] & 0x0F
     return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000)
