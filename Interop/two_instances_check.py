@@ -298,6 +298,7 @@ class Check:
             assert redeemed.status_code == 200, f"{name} answered {redeemed.status_code} before the restart"
             refresh_tokens[name] = redeemed.json()["refresh_token"]
         answers: list[tuple[str, float, int]] = []
+        failures: list[str] = []
         lock = threading.Lock()
         stop = threading.Event()
 
@@ -311,8 +312,11 @@ class Check:
                         status = instance.refresh(refresh_tokens[name]).status_code
                     else:
                         status = requests.get(instance.url + "/health/ready", timeout=TIMEOUT).status_code
-                except requests.RequestException:
-                    status = -1
+                except requests.RequestException as error:
+                    status = -1  # no HTTP answer: a timeout or a dropped connection, named below
+                    with lock:
+                        failures.append(f"{name} {'refresh' if token_requests else 'ready'} after "
+                                        f"{time.monotonic() - sent:.1f} s: {type(error).__name__}: {error}")
                 with lock:
                     answers.append((name, sent, status))
                 time.sleep(0.05)
@@ -349,7 +353,7 @@ class Check:
         with lock:
             seen = list(answers)
         bad = sorted({status for _, _, status in seen if status not in (200, 503)})
-        assert not bad, f"during the restart some requests answered neither 200 nor 503: {bad}"
+        assert not bad, f"during the restart some requests answered neither 200 nor 503: {bad} {failures[:3]}"
         early = [(name, status) for name, sent, status in seen if sent < restart_started and status != 200]
         assert not early, f"requests failed before the restart began: {early[:5]}"
         late = [(name, status) for name, sent, status in seen if sent > recovered[name] and status != 200]
