@@ -35,11 +35,11 @@ HERE = Path(__file__).resolve().parent
 # The statements the store runs for a code exchange and a headless authorization (SQLStore+*.swift),
 # with literal values. A plan that scans one of these tables instead of searching an index fails.
 PATH_QUERIES = [
-    ("redeem the code and read its grant (one statement)",
+    ("redeem the code (one statement; the grant is then read by its key)",
      "UPDATE authorization_codes SET consumed_at = 1 WHERE code_hash = 'x' AND consumed_at IS NULL AND client_id = 'c' "
      "AND redirect_uri IS NOT DISTINCT FROM 'r' AND code_challenge IS NOT DISTINCT FROM NULL AND expires_at > 0 "
      "AND EXISTS (SELECT 1 FROM grants WHERE grants.id = authorization_codes.grant_id AND grants.revoked_at IS NULL) "
-     "RETURNING *, (SELECT subject FROM grants WHERE grants.id = authorization_codes.grant_id) AS g_subject"),
+     "RETURNING *"),
     ("consume the code (step by step, after a refusal)",
      "UPDATE authorization_codes SET consumed_at = 1 WHERE code_hash = 'x' AND consumed_at IS NULL"),
     ("read the code", "SELECT * FROM authorization_codes WHERE code_hash = 'x' LIMIT 1"),
