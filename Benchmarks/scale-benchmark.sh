@@ -6,6 +6,8 @@
 #
 # Environment: USERS=1000000  GRANTS=10  DURATION=10s  CONNECTIONS=32  CODES=20000
 #   SKIP_BUILD=1                 use the existing binary
+#   WORK=DIR                     keep the databases in DIR and reuse them on the next run
+#   PREPARE_ONLY=1               only seed the databases (into WORK)
 #   SIWA_BIN=…                   the server binary (default .build/release/siwa)
 #   POSTGRES_SMALL=postgres://…  POSTGRES_LARGE=postgres://…   two empty databases: measure PostgreSQL
 #                                instead of SQLite
@@ -23,6 +25,8 @@ if ! command -v wrk >/dev/null; then
 fi
 ARGS=(--siwa "$SIWA_BIN" --users "${USERS:-1000000}" --grants "${GRANTS:-10}" --duration "${DURATION:-10s}"
     --connections "${CONNECTIONS:-32}" --codes "${CODES:-20000}")
+[[ -z "${WORK:-}" ]] || ARGS+=(--work "$WORK")
+[[ "${PREPARE_ONLY:-0}" != "1" ]] || ARGS+=(--prepare-only)
 if [[ -n "${POSTGRES_SMALL:-}" && -n "${POSTGRES_LARGE:-}" ]]; then
     ARGS+=(--postgres-small "$POSTGRES_SMALL" --postgres-large "$POSTGRES_LARGE")
 fi

@@ -35,7 +35,13 @@ HERE = Path(__file__).resolve().parent
 # The statements the store runs for a code exchange and a headless authorization (SQLStore+*.swift),
 # with literal values. A plan that scans one of these tables instead of searching an index fails.
 PATH_QUERIES = [
-    ("consume the code", "UPDATE authorization_codes SET consumed_at = 1 WHERE code_hash = 'x' AND consumed_at IS NULL"),
+    ("redeem the code (one statement; the grant is then read by its key)",
+     "UPDATE authorization_codes SET consumed_at = 1 WHERE code_hash = 'x' AND consumed_at IS NULL AND client_id = 'c' "
+     "AND redirect_uri IS NOT DISTINCT FROM 'r' AND code_challenge IS NOT DISTINCT FROM NULL AND expires_at > 0 "
+     "AND EXISTS (SELECT 1 FROM grants WHERE grants.id = authorization_codes.grant_id AND grants.revoked_at IS NULL) "
+     "RETURNING *"),
+    ("consume the code (step by step, after a refusal)",
+     "UPDATE authorization_codes SET consumed_at = 1 WHERE code_hash = 'x' AND consumed_at IS NULL"),
     ("read the code", "SELECT * FROM authorization_codes WHERE code_hash = 'x' LIMIT 1"),
     ("read the grant", "SELECT * FROM grants WHERE id = 'bench-1-0' LIMIT 1"),
     ("read a token", "SELECT * FROM tokens WHERE token_hash = 'x' LIMIT 1"),
@@ -51,6 +57,9 @@ PATH_QUERIES = [
     ("read the sign-in attempts", "SELECT * FROM sign_in_attempts WHERE account_id = 'bench-1' LIMIT 1"),
     ("read an interaction", "SELECT * FROM interactions WHERE id = 'x' LIMIT 1"),
     ("read a browser session", "SELECT * FROM browser_sessions WHERE id_hash = 'x' LIMIT 1"),
+    ("trim the console's request log",
+     "DELETE FROM request_log WHERE client_id = 'c' AND id NOT IN "
+     "(SELECT id FROM request_log WHERE client_id = 'c' ORDER BY at DESC, id DESC LIMIT 50)"),
     # The hourly purge (ExpiredRecordSweeper) next to the load.
     ("purge expired access tokens", "DELETE FROM tokens WHERE expires_at < 1"),
     ("purge expired codes", "DELETE FROM authorization_codes WHERE expires_at < 1"),
@@ -152,18 +161,31 @@ def explain(data_dir: str, database: str | None) -> list[str]:
     return lines
 
 
-def measure(label: str, users: int, grants: int, database: str | None, options: argparse.Namespace, work: Path) -> dict:
-    data_dir = str(work / label)
-    server = Server(options.siwa, data_dir, database, work / f"{label}.log")
+def prepare(label: str, users: int, grants: int, database: str | None, options: argparse.Namespace, work: Path) -> dict:
+    """The demo seed, then `siwa bench seed` (timed). Kept in `work`: a database prepared before is reused."""
+    data_dir = work / label
+    marker = data_dir / "seeded.json"
+    if marker.exists():
+        print(f"==> {label}: reusing the database seeded before ({marker})", file=sys.stderr)
+        return json.loads(marker.read_text())
+    server = Server(options.siwa, str(data_dir), database, work / f"{label}.log")
     print(f"==> {label}: first start (demo seed)", file=sys.stderr)
     server.start()
     server.stop()
     print(f"==> {label}: siwa bench seed --users {users} --grants {grants}", file=sys.stderr)
     started = time.monotonic()
-    seed = [options.siwa, "bench", "seed", "--users", str(users), "--grants", str(grants), "--data-dir", data_dir]
+    seed = [options.siwa, "bench", "seed", "--users", str(users), "--grants", str(grants), "--data-dir", str(data_dir)]
     subprocess.run(seed + (["--database", database] if database else []), check=True, timeout=6 * 3600)
-    seeding = time.monotonic() - started
-    size = database_size(data_dir, database)
+    seeded = {"label": label, "users": users, "grants": users * grants, "seeding_s": time.monotonic() - started,
+              "size": database_size(str(data_dir), database)}
+    marker.write_text(json.dumps(seeded))
+    return seeded
+
+
+def measure(seeded: dict, database: str | None, options: argparse.Namespace, work: Path) -> dict:
+    label = seeded["label"]
+    data_dir = str(work / label)
+    server = Server(options.siwa, data_dir, database, work / f"{label}.log")
     server.start()
     try:
         facts = server.facts()
@@ -180,8 +202,7 @@ def measure(label: str, users: int, grants: int, database: str | None, options: 
     finally:
         server.stop()
     plans = explain(data_dir, database)
-    return {"label": label, "users": users, "grants": users * grants, "seeding_s": seeding, "size": size, "token": token,
-            "authorize": authorize, "plans": plans}
+    return {**seeded, "token": token, "authorize": authorize, "plans": plans, "load": os.getloadavg()[0]}
 
 
 def main() -> int:
@@ -194,16 +215,25 @@ def main() -> int:
     parser.add_argument("--codes", type=int, default=20_000)
     parser.add_argument("--postgres-small")
     parser.add_argument("--postgres-large")
+    parser.add_argument("--work", help="keep the databases here and reuse them on the next run (default: a temporary folder)")
+    parser.add_argument("--prepare-only", action="store_true", help="seed the databases into --work and stop")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="siwa-scale-") as directory:
-        work = Path(directory)
-        small = measure("small", 1000, 1, options.postgres_small, options, work)
-        large = measure("large", options.users, options.grants, options.postgres_large, options, work)
+        work = Path(options.work or directory)
+        work.mkdir(parents=True, exist_ok=True)
+        # Both databases are seeded first, so that the two measurements follow each other closely
+        # (the machine's load changes over the minutes a large seed takes).
+        seeded_small = prepare("small", 1000, 1, options.postgres_small, options, work)
+        seeded_large = prepare("large", options.users, options.grants, options.postgres_large, options, work)
+        if options.prepare_only:
+            return 0
+        small = measure(seeded_small, options.postgres_small, options, work)
+        large = measure(seeded_large, options.postgres_large, options, work)
     print("\n=== scale benchmark summary ===")
     for run in (small, large):
         token, authorize = run["token"], run["authorize"]
         print(
-            f"{run['label']}: apple_ids={run['users']} refresh_tokens={run['grants']} seeding_s={run['seeding_s']:.1f} "
+            f"{run['label']}: load1={run['load']:.2f} apple_ids={run['users']} refresh_tokens={run['grants']} seeding_s={run['seeding_s']:.1f} "
             f"database_mib={run['size'] / 2**20:.1f} token_per_sec={token.get('ok_2xx_per_sec')} token_p99_ms={token.get('p99_ms')} "
             f"token_non_2xx={token.get('non_2xx')} authorize_per_sec={authorize.get('ok_per_sec')} authorize_p99_ms={authorize.get('p99_ms')} "
             f"authorize_others={authorize.get('others')}")

@@ -149,6 +149,17 @@ extension MemoryStore: GrantStore {
         }
     }
 
+    public func redeemCode(hash: String, binding: CodeBinding, at date: Date, validAt: Date) async throws -> RedeemedCode? {
+        state.withLock { state in
+            guard var code = state.codes[hash], code.consumedAt == nil, binding.matches(code), code.expiresAt > validAt,
+                let grant = state.grants[code.grantID], grant.revokedAt == nil
+            else { return nil }
+            code.consumedAt = date
+            state.codes[hash] = code
+            return RedeemedCode(code: code, grant: grant)
+        }
+    }
+
     public func insert(_ tokens: [TokenRecord]) async throws {
         state.withLock { state in
             for token in tokens { state.tokens[token.tokenHash] = token }

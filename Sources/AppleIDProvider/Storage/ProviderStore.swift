@@ -52,6 +52,12 @@ public protocol GrantStore: Sendable {
     /// Atomically marks the code consumed. Of any number of concurrent callers, exactly one gets
     /// ``CodeRedemption/redeemed(_:)``.
     func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption
+    /// The exchange's fast path, as one atomic step: consumes the code at `date` only if it is
+    /// unconsumed, bound to `binding`, unexpired at `validAt` and its grant is not revoked, and
+    /// returns it with the grant. `nil` when any of that does not hold; nothing changed then, and
+    /// the caller goes step by step (read, check, ``consumeCode(hash:at:)``) to learn which.
+    /// Of any number of concurrent callers at most one gets the code.
+    func redeemCode(hash: String, binding: CodeBinding, at date: Date, validAt: Date) async throws -> RedeemedCode?
     /// Inserts new tokens (every hash is new): one statement for the access and refresh token of
     /// an exchange.
     func insert(_ tokens: [TokenRecord]) async throws

@@ -12,10 +12,30 @@ struct AuthorizationCodeGrant: Sendable {
 
     func exchange(_ request: TokenRequest, client: RegisteredClient, now: Date) async throws -> TokenResponse {
         guard let code = request.code, !code.isEmpty else { throw OAuthError.invalidRequest("code is missing") }
+        let codeHash = OpaqueToken.hash(code)
+        let binding = CodeBinding(
+            clientID: client.id, redirectURI: request.redirectURI, codeChallenge: request.codeVerifier.map(TokenHash.pkceChallenge(forVerifier:)))
+        // The common case costs one statement: consume the code if everything about it is right, and
+        // read its grant with it. Anything else is told apart step by step below, with the same rules.
+        let redeemed: RedeemedCode
+        if let fast = try await store.redeemCode(hash: codeHash, binding: binding, at: clock.now(), validAt: now) {
+            redeemed = fast
+        } else {
+            redeemed = try await redeemStepByStep(codeHash: codeHash, request: request, client: client, now: now)
+        }
+        let (accessToken, refreshToken) = try await tokens.issue(for: redeemed.grant, now: now, withRefreshToken: true)
+        let idToken = try idTokens.make(
+            for: redeemed.grant, client: client, now: now,
+            kind: .authorization(nonce: redeemed.code.nonce, code: nil, accessToken: accessToken))
+        return TokenResponse(
+            accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: refreshToken, idToken: idToken)
+    }
+
+    /// Redeems a code the fast path refused, or throws the reason it is refused.
+    private func redeemStepByStep(codeHash: String, request: TokenRequest, client: RegisteredClient, now: Date) async throws -> RedeemedCode {
         // The code is read and checked against what it is bound to before it is consumed: a client
         // that holds someone else's code (even with a valid secret of its own) must neither burn it
         // nor, through the replay rule below, revoke the grant it belongs to.
-        let codeHash = OpaqueToken.hash(code)
         guard let issued = try await store.authorizationCode(hash: codeHash) else {
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the code was never issued")
         }
@@ -47,11 +67,7 @@ struct AuthorizationCodeGrant: Sendable {
         guard let grant = try await store.grant(id: record.grantID), grant.revokedAt.map { $0 >= consumedAt } ?? true else {
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the authorization was revoked")
         }
-        let (accessToken, refreshToken) = try await tokens.issue(for: grant, now: now, withRefreshToken: true)
-        let idToken = try idTokens.make(
-            for: grant, client: client, now: now, kind: .authorization(nonce: record.nonce, code: nil, accessToken: accessToken))
-        return TokenResponse(
-            accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: refreshToken, idToken: idToken)
+        return RedeemedCode(code: record, grant: grant)
     }
 
     /// Which code was reused and when it was first redeemed, for the log and the console's Requests

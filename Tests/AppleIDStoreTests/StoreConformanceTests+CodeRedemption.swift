@@ -1,0 +1,94 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Testing
+
+/// `redeemCode(hash:binding:at:validAt:)`: the one-statement fast path of a code exchange.
+extension StoreConformanceTests {
+    static let binding = CodeBinding(
+        clientID: "com.example.web", redirectURI: "https://example.com/cb", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+
+    @Test("a code bound to the request, live, under a live grant is consumed and comes back with its grant", arguments: StoreKind.available)
+    func redeemReturnsCodeAndGrant(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let grant = Fixture.grant(id: "grant-1")
+            try await store.save(grant)
+            try await store.save(Fixture.code())
+            let redeemed = try #require(
+                try await store.redeemCode(hash: "code-hash-1", binding: Self.binding, at: Fixture.date(2), validAt: Fixture.date(1)))
+            #expect(redeemed.grant == grant)
+            #expect(redeemed.code == Fixture.code(consumedAt: Fixture.date(2)))
+            #expect(try await store.authorizationCode(hash: "code-hash-1")?.consumedAt == Fixture.date(2))
+            // Once only.
+            #expect(try await store.redeemCode(hash: "code-hash-1", binding: Self.binding, at: Fixture.date(3), validAt: Fixture.date(3)) == nil)
+            #expect(
+                try await store.consumeCode(hash: "code-hash-1", at: Fixture.date(4)) == .alreadyConsumed(Fixture.code(consumedAt: Fixture.date(2))))
+        }
+    }
+
+    /// Each refusal leaves the code unconsumed, so the step-by-step path can tell why (and a stolen
+    /// code presented by another client is not burnt).
+    @Test(
+        "a code that differs in client, redirect URI, challenge, expiry or grant is left unconsumed",
+        arguments: StoreKind.available, RedemptionRefusal.allCases)
+    func redeemRefusesWithoutConsuming(kind: StoreKind, refusal: RedemptionRefusal) async throws {
+        try await kind.withStore { store in
+            try await store.save(Fixture.grant(id: "grant-1", revokedAt: refusal == .revokedGrant ? Fixture.date(-1) : nil))
+            try await store.save(Fixture.code())
+            var binding = Self.binding
+            var validAt = Fixture.date(1)
+            switch refusal {
+            case .otherClient: binding.clientID = "com.example.other"
+            case .otherRedirectURI: binding.redirectURI = "https://example.com/cb/"
+            case .missingRedirectURI: binding.redirectURI = nil
+            case .missingVerifier: binding.codeChallenge = nil
+            case .otherVerifier: binding.codeChallenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cN"
+            case .expired: validAt = Fixture.date(300)
+            case .revokedGrant: break
+            }
+            #expect(try await store.redeemCode(hash: "code-hash-1", binding: binding, at: Fixture.date(2), validAt: validAt) == nil)
+            #expect(try await store.authorizationCode(hash: "code-hash-1") == Fixture.code())
+            #expect(try await store.redeemCode(hash: "unknown", binding: Self.binding, at: Fixture.date(2), validAt: Fixture.date(1)) == nil)
+        }
+    }
+
+    /// Absent redirect URI and challenge on both sides count as equal (native-style codes without PKCE).
+    @Test(arguments: StoreKind.available)
+    func redeemNativeCodeWithoutRedirectOrChallenge(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            try await store.save(Fixture.grant(id: "grant-1"))
+            var native = Fixture.code(hash: "native")
+            native.redirectURI = nil
+            native.codeChallenge = nil
+            try await store.save(native)
+            let binding = CodeBinding(clientID: "com.example.web", redirectURI: nil, codeChallenge: nil)
+            #expect(
+                try await store.redeemCode(hash: "native", binding: binding, at: Fixture.date(2), validAt: Fixture.date(1))?.code.consumedAt
+                    == Fixture.date(2))
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func fiftyConcurrentFastRedemptionsYieldExactlyOne(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            try await store.save(Fixture.grant(id: "grant-1"))
+            try await store.save(Fixture.code())
+            let winners = try await withThrowingTaskGroup(of: RedeemedCode?.self) { group in
+                for index in 0..<50 {
+                    group.addTask {
+                        try await store.redeemCode(hash: "code-hash-1", binding: Self.binding, at: Fixture.date(Double(index)), validAt: Fixture.t0)
+                    }
+                }
+                return try await group.reduce(into: [RedeemedCode]()) { if let redeemed = $1 { $0.append(redeemed) } }
+            }
+            #expect(winners.count == 1)
+            #expect(try await store.authorizationCode(hash: "code-hash-1")?.consumedAt == winners.first?.code.consumedAt)
+        }
+    }
+}
+
+enum RedemptionRefusal: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case otherClient, otherRedirectURI, missingRedirectURI, missingVerifier, otherVerifier, expired, revokedGrant
+
+    var testDescription: String { rawValue }
+}
