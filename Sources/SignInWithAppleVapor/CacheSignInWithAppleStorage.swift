@@ -10,8 +10,7 @@ import Vapor
 /// needs the browser that started it), but an entry is then single use only per request in
 /// sequence, not under concurrency. Where that matters, use `SQLSignInWithAppleStorage` (the
 /// `SignInWithAppleSQL` product) on the app's database. Bounding is the cache's.
-// @unchecked: Vapor's `Cache` is not declared Sendable, yet Vapor itself shares app.cache with every request's task.
-public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Sendable {
+public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Sendable {  // Cache: not Sendable, yet Vapor shares app.cache
     public let cache: any Cache
     /// Prepended to every key, to keep the kit's entries apart from the app's.
     public let prefix: String
