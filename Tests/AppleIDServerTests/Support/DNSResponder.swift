@@ -18,29 +18,40 @@ struct DNSResponder: Sendable {
 
     let table: [String: Reply]
 
-    /// Runs the responder while `body` runs, with its port.
+    /// Runs the responder while `body` runs, with its port. It answers on the event loop itself, not
+    /// in a task: under the whole suite's load Swift's concurrency pool can be busy for longer than
+    /// the resolver's timeout, which a responder in a task then missed.
     func serve<T: Sendable>(_ body: (Int) async throws -> T) async throws -> T {
         let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(wrappingChannelSynchronously: channel)
-                }
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Handler(responder: self)) }
             }
-        let port = channel.channel.localAddress?.port ?? 0
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await channel.executeThenClose { inbound, outbound in
-                    for try await query in inbound {
-                        for reply in answer(Array(buffer: query.data)) {
-                            try await outbound.write(AddressedEnvelope(remoteAddress: query.remoteAddress, data: ByteBuffer(bytes: reply)))
-                        }
-                    }
-                }
-                return nil
-            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        do {
             let result = try await body(port)
-            group.cancelAll()
+            try await channel.close()
             return result
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+    }
+
+    /// Answers each query datagram with ``answer(_:)``'s datagrams.
+    final class Handler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = AddressedEnvelope<ByteBuffer>
+        typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+        let responder: DNSResponder
+
+        init(responder: DNSResponder) { self.responder = responder }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let query = unwrapInboundIn(data)
+            for reply in responder.answer(Array(buffer: query.data)) {
+                context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: query.remoteAddress, data: ByteBuffer(bytes: reply))), promise: nil)
+            }
+            context.flush()
         }
     }
 
