@@ -31,7 +31,7 @@ extension SignInWithAppleClient {
     private func browserBinding(of request: Request) -> (BrowserBinding, Cookie?) {
         if let existing = BrowserBinding(of: request) { return (existing, nil) }
         let browser = BrowserBinding.random()
-        let secure = configuration.web?.redirectURI.hasPrefix("https:") ?? true
+        let secure = browserCookieIsSecure
         return (browser, Cookie(name: BrowserBinding.cookieName, value: browser.secret, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
     }
 

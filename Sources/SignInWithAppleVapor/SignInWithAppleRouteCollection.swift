@@ -178,7 +178,7 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
     private func browserBinding(of request: Request) -> (BrowserBinding, HTTPCookies.Value?) {
         if let existing = Self.browser(of: request) { return (existing, nil) }
         let browser = BrowserBinding.random()
-        let secure = client.configuration.web?.redirectURI.hasPrefix("https:") ?? true
+        let secure = client.browserCookieIsSecure
         return (browser, HTTPCookies.Value(string: browser.secret, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax))
     }
 

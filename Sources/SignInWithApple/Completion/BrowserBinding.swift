@@ -43,6 +43,12 @@ public struct BrowserBinding: Sendable, Hashable {
     }
 }
 
+extension SignInWithAppleClient {
+    /// Whether the binding cookie is `Secure`: unless the redirect URI is plain `http` (a local
+    /// development server), browsers must send it over HTTPS only.
+    public var browserCookieIsSecure: Bool { configuration.web?.redirectURI.hasPrefix("https:") ?? true }
+}
+
 public enum BrowserBindingError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooShort
 
