@@ -27,6 +27,7 @@ public final class AppleIDProvider: Sendable {
     let revocation: Revocation
     let registryCache: RegistryCache
     let identities: TeamIdentities
+    let requestLogBuffer: RequestLogBuffer
 
     /// Loads (or creates) the signing keys and wires the engine.
     public static func start(
@@ -72,6 +73,7 @@ public final class AppleIDProvider: Sendable {
             store: store, tokens: tokens, idTokens: idTokens, configuration: configuration, clock: clock)
         self.refreshGrant = RefreshTokenGrant(store: store, tokens: tokens, idTokens: idTokens, configuration: configuration)
         self.revocation = Revocation(store: store)
+        self.requestLogBuffer = RequestLogBuffer(capacity: configuration.requestLogBatchLimit)
     }
 
     /// Runs the authorization checks (spec §3.1).

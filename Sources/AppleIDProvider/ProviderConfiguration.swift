@@ -42,6 +42,9 @@ public struct ProviderConfiguration: Sendable {
     public var consoleSessionLifetime: TimeInterval = 12 * 3600
     /// Requests kept per client for the console's Requests page.
     public var requestLogLength: Int = 50
+    /// Request-log entries held before they are written in one batch (``AppleIDProvider/flushRequestLog()``
+    /// writes them sooner). 1 writes each request as it happens.
+    public var requestLogBatchLimit: Int = 256
     /// When the signing keys rotate (every 30 days, the next key published a day ahead at least,
     /// retired keys kept 7 days).
     public var keyRotation = KeyRotationSchedule()

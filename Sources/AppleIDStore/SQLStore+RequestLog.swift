@@ -4,15 +4,24 @@ import Foundation
 import SQLKit
 
 extension SQLStore: RequestLogStore {
-    /// Inserts the entry, then deletes the client's entries older than its newest `keepingLast`.
-    public func record(_ entry: RequestLogEntry, keepingLast: Int) async throws {
-        try await db.insert(into: RequestLogRow.table).model(RequestLogRow(entry, id: UUID().uuidString), with: Self.rowEncoder).run()
-        try await db.raw(
-            """
-            DELETE FROM request_log WHERE client_id = \(bind: entry.clientID.rawValue) AND id NOT IN (
-                SELECT id FROM request_log WHERE client_id = \(bind: entry.clientID.rawValue) ORDER BY at DESC, id DESC LIMIT \(bind: keepingLast))
-            """
-        ).run()
+    /// Inserts the entries in one statement, then deletes each of their clients' entries older than
+    /// its newest `keepingLast`. The trims need no transaction with the insert: each keeps the newest
+    /// rows whatever ran before it.
+    public func record(_ entries: [RequestLogEntry], keepingLast: Int) async throws {
+        guard !entries.isEmpty else { return }
+        // A row ID orders entries of the same instant as they were recorded (newest first is `at DESC, id DESC`).
+        let batch = UUID().uuidString
+        let rows = entries.enumerated().map { RequestLogRow($1, id: "\(batch)-\(String(format: "%05d", $0))") }
+        try await db.insert(into: RequestLogRow.table).models(rows, with: Self.rowEncoder).run()
+        var trimmed: Set<ClientID> = []
+        for clientID in entries.map(\.clientID) where trimmed.insert(clientID).inserted {
+            try await db.raw(
+                """
+                DELETE FROM request_log WHERE client_id = \(bind: clientID.rawValue) AND id NOT IN (
+                    SELECT id FROM request_log WHERE client_id = \(bind: clientID.rawValue) ORDER BY at DESC, id DESC LIMIT \(bind: keepingLast))
+                """
+            ).run()
+        }
     }
 
     public func requestLog(clientID: ClientID, limit: Int) async throws -> [RequestLogEntry] {

@@ -123,22 +123,31 @@ extension StoreConformanceTests {
         }
     }
 
-    @Test("the request log keeps each client's newest entries, newest first", arguments: StoreKind.available)
+    @Test("the request log keeps each client's newest entries, newest first, written in batches", arguments: StoreKind.available)
     func requestLogBounded(kind: StoreKind) async throws {
         try await kind.withStore { store in
-            for second in 0..<5 {
-                for client: ClientID in ["com.a.web", "com.b.web"] {
-                    try await store.record(
-                        RequestLogEntry(
-                            clientID: client, endpoint: .token, at: Date(timeIntervalSince1970: 1_800_000_000 + Double(second)),
-                            outcome: second == 4 ? "invalid_client" : "ok", reason: second == 4 ? "client secret expired 3 s ago" : ""),
-                        keepingLast: 3)
-                }
+            func entry(_ client: ClientID, _ second: Int) -> RequestLogEntry {
+                RequestLogEntry(
+                    clientID: client, endpoint: .token, at: Date(timeIntervalSince1970: 1_800_000_000 + Double(second)),
+                    outcome: second == 4 ? "invalid_client" : "ok", reason: second == 4 ? "client secret expired 3 s ago" : "")
             }
+            // Two batches, each with both clients: the trim of the second removes rows of the first.
+            try await store.record((0..<3).flatMap { [entry("com.a.web", $0), entry("com.b.web", $0)] }, keepingLast: 3)
+            try await store.record((3..<5).flatMap { [entry("com.a.web", $0), entry("com.b.web", $0)] }, keepingLast: 3)
+            try await store.record([], keepingLast: 3)
             let log = try await store.requestLog(clientID: "com.a.web", limit: 10)
             #expect(log.map(\.at.timeIntervalSince1970) == [1_800_000_004, 1_800_000_003, 1_800_000_002])
             #expect(log.first?.reason == "client secret expired 3 s ago")
             #expect(try await store.requestLog(clientID: "com.b.web", limit: 2).count == 2)
+            #expect(try await store.requestLog(clientID: "com.b.web", limit: 10).count == 3)
+
+            // Entries of one instant in one batch: the later in the batch is the newer.
+            let instant = Date(timeIntervalSince1970: 1_800_000_100)
+            let sameInstant = (0..<3).map {
+                RequestLogEntry(clientID: "com.c.web", endpoint: .token, at: instant, outcome: "ok", reason: "request \($0)")
+            }
+            try await store.record(sameInstant, keepingLast: 2)
+            #expect(try await store.requestLog(clientID: "com.c.web", limit: 10).map(\.reason) == ["request 2", "request 1"])
         }
     }
 }

@@ -3,7 +3,7 @@ import FuzzSupport
 
 @testable import AppleIDServer
 
-/// The server's form decoder (`FormDecoding.decode`, Hummingbird's `URLEncodedFormDecoder`
+/// The server's form decoder (`FormDecoding.decode`, ``FlatFormDecoder``
 /// underneath) on every request type the endpoints decode from a query or a body, and
 /// `FormURLEncoding` as the writing half: a decoded request written back and read again is the same.
 @_cdecl("LLVMFuzzerTestOneInput")

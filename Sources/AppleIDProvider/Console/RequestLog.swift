@@ -30,8 +30,8 @@ public struct RequestLogEntry: Codable, Sendable, Hashable {
 
 /// The bounded log behind the Requests page, shared by every server instance.
 public protocol RequestLogStore: Sendable {
-    /// Appends `entry` and drops the client's oldest entries beyond `keepingLast`.
-    func record(_ entry: RequestLogEntry, keepingLast: Int) async throws
+    /// Appends `entries` (oldest first) and drops each of their clients' oldest entries beyond `keepingLast`.
+    func record(_ entries: [RequestLogEntry], keepingLast: Int) async throws
     /// The client's newest entries first.
     func requestLog(clientID: ClientID, limit: Int) async throws -> [RequestLogEntry]
 }

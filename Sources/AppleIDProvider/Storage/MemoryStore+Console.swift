@@ -107,12 +107,14 @@ extension MemoryStore: ConsoleStore {
 }
 
 extension MemoryStore: RequestLogStore {
-    public func record(_ entry: RequestLogEntry, keepingLast: Int) async throws {
+    public func record(_ entries: [RequestLogEntry], keepingLast: Int) async throws {
         state.withLock { state in
-            var entries = state.console.requestLog[entry.clientID, default: []]
-            entries.append(entry)
-            if entries.count > keepingLast { entries.removeFirst(entries.count - keepingLast) }
-            state.console.requestLog[entry.clientID] = entries
+            for entry in entries {
+                var log = state.console.requestLog[entry.clientID, default: []]
+                log.append(entry)
+                if log.count > keepingLast { log.removeFirst(log.count - keepingLast) }
+                state.console.requestLog[entry.clientID] = log
+            }
         }
     }
 

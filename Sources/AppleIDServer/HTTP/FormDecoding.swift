@@ -1,9 +1,9 @@
 import AppleIDProtocol
 import Hummingbird
 
-/// Decodes query strings and form bodies into the protocol's request types with Hummingbird's
-/// `URLEncodedFormDecoder`, which rejects repeated parameters (RFC 6749 §3.1). Every failure is
-/// an OAuth `invalid_request`, never Hummingbird's own error body.
+/// Decodes query strings and form bodies into the protocol's flat request types with
+/// ``FlatFormDecoder``, which refuses repeated parameters (RFC 6749 §3.1). Every failure is an OAuth
+/// `invalid_request`, never Hummingbird's own error body.
 enum FormDecoding {
     static let maximumBodySize = 64 * 1024
 
@@ -28,9 +28,11 @@ enum FormDecoding {
 
     static func decode<T: Decodable>(_ type: T.Type, from string: String) throws(OAuthError) -> T {
         do {
-            return try URLEncodedFormDecoder().decode(type, from: string)
+            return try FlatFormDecoder().decode(type, from: string)
+        } catch let error as FormFieldsError {
+            throw .invalidRequest(error.description)
         } catch {
-            throw .invalidRequest("parameters are malformed or repeated")
+            throw .invalidRequest("parameters are malformed")
         }
     }
 }

@@ -69,6 +69,7 @@ public enum ServerBootstrap {
                 services: [
                     NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger),
                     SigningKeyRotationService(provider: provider, interval: .seconds(settings.keyCheckInterval), logger: logger),
+                    RequestLogFlusher(provider: provider),
                 ],
                 onServerRunning: {
                     // Only now that the socket listens: demo.json points at this server, and the banner is true.

@@ -68,10 +68,25 @@ struct ConsoleKeyTests {
                 TokenRequest(grantType: "authorization_code", clientID: Self.servicesID.rawValue, clientSecret: "x\(index)"))
         }
         _ = await harness.provider.token(TokenRequest(grantType: "authorization_code", clientID: "com.nobody.web", clientSecret: "x"))
+        // Held for the next batch until a flush (the server flushes every 250 ms).
+        #expect(try await harness.store.requestLog(clientID: Self.servicesID, limit: 10).isEmpty)
+        await harness.provider.flushRequestLog()
         let log = try await harness.store.requestLog(clientID: Self.servicesID, limit: 10)
         #expect(log.count == 3)
         #expect(log.map(\.at) == [3, 2, 1].map { ProviderHarness.now.addingTimeInterval(TimeInterval($0 + 2)) })
         #expect(log.allSatisfy { $0.reason == "client secret is not a compact JWS" })
         #expect(try await harness.store.requestLog(clientID: "com.nobody.web", limit: 10).isEmpty)
+    }
+
+    @Test("a full batch is written by the request that fills it, and reading the log through the engine writes the rest")
+    func requestLogBatchLimit() async throws {
+        let harness = try await ProviderHarness.make { $0.requestLogBatchLimit = 2 }
+        let refused = TokenRequest(grantType: "authorization_code", clientID: Self.servicesID.rawValue, clientSecret: "x")
+        _ = await harness.provider.token(refused)
+        #expect(try await harness.store.requestLog(clientID: Self.servicesID, limit: 10).isEmpty)
+        _ = await harness.provider.token(refused)
+        #expect(try await harness.store.requestLog(clientID: Self.servicesID, limit: 10).count == 2)
+        _ = await harness.provider.token(refused)
+        #expect(try await harness.provider.requestLog(clientID: Self.servicesID, teamID: Self.team).count == 3)
     }
 }
