@@ -9,7 +9,12 @@ import Synchronization
 /// statement could run between a transaction's `BEGIN` and `COMMIT` and silently become part of it.
 /// Ordinary statements take shared access (no suspension while no transaction runs, so they still
 /// queue up on the connection's thread); a transaction takes exclusive access, waiting for the
-/// statements in flight, and holds back new ones until it ends. Waiting transactions go first.
+/// statements in flight, and holds back new ones until it ends.
+///
+/// Phase-fair: a statement that arrives while a transaction runs or waits queues behind it, and
+/// when a transaction ends, every statement queued so far runs before the next transaction starts.
+/// Neither side starves the other. (When waiting transactions always went first, a steady stream of
+/// approvals held a single statement back for seconds: p99 4.9 s on `/auth/authorize` under load.)
 final class StatementGate: Sendable {
     private struct State {
         var running = 0
@@ -19,6 +24,9 @@ final class StatementGate: Sendable {
     }
 
     private let state = Mutex(State())
+
+    /// How many statements and transactions wait (for tests).
+    var waiting: (shared: Int, exclusive: Int) { state.withLock { ($0.waitingShared.count, $0.waitingExclusive.count) } }
 
     func withShared<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await acquireShared()
@@ -78,7 +86,9 @@ final class StatementGate: Sendable {
 
     private func releaseExclusive() {
         let (nextExclusive, shared) = state.withLock { state -> (CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) in
-            if !state.waitingExclusive.isEmpty {
+            // Statements that queued behind this transaction go before the next one (which then
+            // waits for them in `releaseShared`); with none queued, the next transaction goes now.
+            if state.waitingShared.isEmpty, !state.waitingExclusive.isEmpty {
                 return (state.waitingExclusive.removeFirst(), [])
             }
             state.exclusive = false

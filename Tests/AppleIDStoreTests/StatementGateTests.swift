@@ -29,6 +29,37 @@ struct StatementGateTests {
         try await shutdown()
     }
 
+    @Test("statements queued behind a transaction run before the transactions queued after it")
+    func phaseFair() async throws {
+        let gate = StatementGate()
+        let order = RunOrder()
+        let (hold, holder) = AsyncStream<Void>.makeStream()
+        let first = Task { @Sendable in
+            try await gate.withExclusive { @Sendable in
+                order.append("A")
+                for await _ in hold { break }
+            }
+        }
+        try await Self.until { order.names == ["A"] }
+        let later = ["B", "C"].map { name in Task { @Sendable in try await gate.withExclusive { @Sendable in order.append(name) } } }
+        try await Self.until { gate.waiting.exclusive == 2 }
+        let statement = Task { @Sendable in try await gate.withShared { @Sendable in order.append("S") } }
+        try await Self.until { gate.waiting.shared == 1 }
+        holder.yield()
+        try await first.value
+        try await statement.value
+        for task in later { try await task.value }
+        let ran = order.names
+        #expect(Array(ran.prefix(2)) == ["A", "S"], "waiting transactions went first: \(ran)")
+        #expect(Set(ran.dropFirst(2)) == ["B", "C"])
+    }
+
+    /// Yields until `condition` holds (bounded, so a broken gate fails instead of hanging).
+    private static func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<1_000_000 where !condition() { await Task.yield() }
+        try #require(condition())
+    }
+
     @Test("many ordinary statements and transactions at once all complete")
     func mixedLoad() async throws {
         let (store, shutdown) = try await SQLStore.sqlite(path: SQLStore.sqliteMemoryPath, logger: Logger(label: "test"))
@@ -52,6 +83,14 @@ struct StatementGateTests {
         #expect(count == 110)
         try await shutdown()
     }
+}
+
+/// The order in which work passed the gate.
+final class RunOrder: Sendable {
+    private let ran = Mutex<[String]>([])
+
+    func append(_ name: String) { ran.withLock { $0.append(name) } }
+    var names: [String] { ran.withLock { $0 } }
 }
 
 /// A task started from inside a transaction's body, awaited after it.

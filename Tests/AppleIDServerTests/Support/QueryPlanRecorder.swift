@@ -4,13 +4,28 @@ import NIOCore
 import SQLKit
 import Synchronization
 
-/// A SQLite database that remembers every statement it runs, so a test can ask SQLite afterwards how
-/// it would execute each one (`EXPLAIN QUERY PLAN` with the same binds).
+/// A SQL database that remembers every statement it runs, so a test can ask the database afterwards how
+/// it would execute each one (`EXPLAIN` with the same binds).
 final class QueryPlanRecorder: SQLDatabaseWrapper {
+    /// How a database says how it would run a statement.
+    enum Explain: Sendable {
+        /// `EXPLAIN QUERY PLAN`, one row per step in the column `detail`.
+        case sqlite
+        /// `EXPLAIN`, one row per line in the column `QUERY PLAN`.
+        case postgres
+
+        var prefix: String { self == .sqlite ? "EXPLAIN QUERY PLAN " : "EXPLAIN " }
+        var column: String { self == .sqlite ? "detail" : "QUERY PLAN" }
+    }
+
     let wrapped: any SQLDatabase
+    let explain: Explain
     private let statements = Mutex<[any SQLExpression]>([])
 
-    init(_ database: any SQLDatabase) { wrapped = database }
+    init(_ database: any SQLDatabase, explain: Explain = .sqlite) {
+        wrapped = database
+        self.explain = explain
+    }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         statements.withLock { $0.append(query) }
@@ -28,8 +43,9 @@ final class QueryPlanRecorder: SQLDatabaseWrapper {
             statement.serialize(to: &serializer)
             guard !Self.transactionControl.contains(serializer.sql) else { continue }
             let lines = Mutex<[String]>([])
-            try await wrapped.execute(sql: ExplainQueryPlan(statement: statement)) { row in
-                let detail = (try? row.decode(column: "detail", as: String.self)) ?? "(no detail)"
+            let column = explain.column
+            try await wrapped.execute(sql: ExplainStatement(prefix: explain.prefix, statement: statement)) { row in
+                let detail = (try? row.decode(column: column, as: String.self)) ?? "(no detail)"
                 lines.withLock { $0.append(detail) }
             }
             result.append((serializer.sql, lines.withLock { $0 }))
@@ -40,12 +56,13 @@ final class QueryPlanRecorder: SQLDatabaseWrapper {
     private static let transactionControl: Set<String> = ["BEGIN", "COMMIT", "ROLLBACK"]
 }
 
-/// `EXPLAIN QUERY PLAN` followed by the statement, binds and all.
-private struct ExplainQueryPlan: SQLExpression {
+/// `EXPLAIN` (or SQLite's `EXPLAIN QUERY PLAN`) followed by the statement, binds and all.
+private struct ExplainStatement: SQLExpression {
+    let prefix: String
     let statement: any SQLExpression
 
     func serialize(to serializer: inout SQLSerializer) {
-        serializer.write("EXPLAIN QUERY PLAN ")
+        serializer.write(prefix)
         statement.serialize(to: &serializer)
     }
 }
