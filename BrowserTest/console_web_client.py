@@ -29,6 +29,7 @@ import urllib.parse
 import urllib.request
 
 import jwt
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -128,11 +129,23 @@ class Console:
         self.driver.save_screenshot(path)
         print(f"console test: {path}")
 
-    def submit(self, button):
-        """Clicks a form's button and waits for the answer's page to replace this one."""
-        page = self.driver.find_element(By.TAG_NAME, "html")
-        button.click()
-        self.wait.until(EC.staleness_of(page))
+    def submit(self, selector):
+        """Clicks the form button that `selector` (CSS) names and waits until the answer's page has replaced
+        this one and finished loading. The page in the window is marked first: a new page has a new window
+        object, so the mark's absence says the answer arrived. Waiting for `document.readyState` matters:
+        an element found while the answer is still being built can be dropped with its document
+        ("Node with given id does not belong to the document", seen once in CI); a find or a click that
+        meets that error has not clicked anything, and is tried again."""
+        for attempt in range(3):
+            try:
+                self.driver.execute_script("window.consoleTestPreviousPage = true")
+                self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector))).click()
+                break
+            except WebDriverException as error:  # the node was not resolved, so nothing was clicked
+                if attempt == 2 or "does not belong to the document" not in str(error):
+                    raise
+        WebDriverWait(self.driver, TIMEOUT, ignored_exceptions=[WebDriverException]).until(
+            lambda driver: driver.execute_script("return !window.consoleTestPreviousPage && document.readyState === 'complete'"))
 
     def message(self):
         return self.wait.until(EC.presence_of_element_located((By.ID, "message"))).text
@@ -228,8 +241,8 @@ def main():
         endpoint = wait.until(EC.presence_of_element_located((By.ID, f"endpoint-{PRIMARY_APP_ID}")))
         endpoint.clear()
         endpoint.send_keys(app.notification_endpoint)
-        console.submit(driver.find_element(By.CSS_SELECTOR, f"form.endpoint input[value='{PRIMARY_APP_ID}'] ~ .actions button"))
-        console.submit(driver.find_element(By.CSS_SELECTOR, f"form[action='/console/notifications/test'] input[value='{PRIMARY_APP_ID}'] ~ button"))
+        console.submit(f"form.endpoint input[value='{PRIMARY_APP_ID}'] ~ .actions button")
+        console.submit(f"form[action='/console/notifications/test'] input[value='{PRIMARY_APP_ID}'] ~ button")
         assert "test notification" in console.message(), "no confirmation of the test notification"
         deadline = time.time() + 30
         while True:  # the delivery service runs every second; the page shows the log as it is
@@ -245,8 +258,8 @@ def main():
 
         step = "E-mail sources and their SPF check"
         wait.until(EC.presence_of_element_located((By.ID, "sources"))).send_keys("mail.fresh.example.com, hello@fresh.example.com")
-        console.submit(driver.find_element(By.CSS_SELECTOR, "#new-sources button"))
-        console.submit(driver.find_element(By.CSS_SELECTOR, "#check-sources button"))
+        console.submit("#new-sources button")
+        console.submit("#check-sources button")
         assert "checked" in console.message()
         statuses = {row.find_element(By.TAG_NAME, "code").text: row.find_element(By.CLASS_NAME, "spf-status").text
                     for row in driver.find_elements(By.CSS_SELECTOR, "#email-sources tr[class^=check-]")}
@@ -263,7 +276,7 @@ def main():
         wait.until(EC.presence_of_element_located((By.ID, "member-email"))).send_keys("colleague@fresh.example.com")
         driver.find_element(By.ID, "member-name").send_keys("Colleague")
         driver.find_element(By.ID, "member-password").send_keys("colleague password")
-        console.submit(driver.find_element(By.CSS_SELECTOR, "#add-member button"))
+        console.submit("#add-member button")
         assert "colleague@fresh.example.com" in console.message()
         assert "colleague@fresh.example.com" in driver.find_element(By.ID, "members").text
         console.shot("team")
