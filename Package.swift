@@ -264,7 +264,9 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // The keys are read from their path (Fixtures.directory), not bundled.
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SignInWithAppleVaporTests",

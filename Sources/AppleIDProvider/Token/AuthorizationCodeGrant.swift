@@ -64,7 +64,7 @@ struct AuthorizationCodeGrant: Sendable {
         // it: the tokens issued below belong to the revoked grant and are dead on arrival, which is
         // what the replay rule asks. Only a revocation before the redemption refuses the code.
         let consumedAt = record.consumedAt ?? now
-        guard let grant = try await store.grant(id: record.grantID), grant.revokedAt.map { $0 >= consumedAt } ?? true else {
+        guard let grant = try await store.grant(id: record.grantID), grant.revokedAt.map({ $0 >= consumedAt }) ?? true else {
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the authorization was revoked")
         }
         return RedeemedCode(code: record, grant: grant)
