@@ -10,7 +10,10 @@ import Vapor
 /// needs the browser that started it), but an entry is then single use only per request in
 /// sequence, not under concurrency. Where that matters, use `SQLSignInWithAppleStorage` (the
 /// `SignInWithAppleSQL` product) on the app's database. Bounding is the cache's.
-public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Sendable {  // Cache: not Sendable, yet Vapor shares app.cache
+// @unchecked: Vapor's `Cache` protocol is not marked Sendable, yet `app.cache` is Vapor's own shared,
+// thread-safe cache (its memory cache locks; Redis and Fluent go through their pools), used from every
+// event loop; this struct adds only immutable `let`s.
+public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Sendable {
     public let cache: any Cache
     /// Prepended to every key, to keep the kit's entries apart from the app's.
     public let prefix: String
