@@ -129,6 +129,10 @@ def main() -> int:
         v.json("teams", "add", "--team-id", "VERBSORG01", "--name", "Verbs Org")
         joined = v.json("developers", "add-to-team", "VERBSORG01", "--email", "verbs@example.com")
         expect(joined["team_ids"] == [team, "VERBSORG01"], f"joined: {joined}")
+        invited = v.json("developers", "invite", "VERBSORG01", "--email", "invited@example.com")
+        expect("/console/invitations/" in invited["url"] and invited["email"] == "invited@example.com", f"invitation: {invited}")
+        pending = v.json("developers", "invitations", "VERBSORG01")["invitations"]
+        expect([p["email"] for p in pending] == ["invited@example.com"] and "url" not in pending[0], f"pending: {pending}")
         v.json("teams", "add", "--team-id", "VERBSSOLO1", "--name", "Solo", "--kind", "individual")
         v.json("developers", "add-to-team", "VERBSSOLO1", "--email", "verbs@example.com")
         second = v.run("developers", "add-to-team", "VERBSSOLO1", "--email", facts["developer"]["email"])

@@ -40,6 +40,8 @@ public struct ProviderConfiguration: Sendable {
     public var developmentMode: Bool = false
     /// How long a developer stays signed in to the console.
     public var consoleSessionLifetime: TimeInterval = 12 * 3600
+    /// How long an invitation to join a team can be accepted.
+    public var teamInvitationLifetime: TimeInterval = 7 * 86_400
     /// Requests kept per client for the console's Requests page.
     public var requestLogLength: Int = 50
     /// Request-log entries held before they are written in one batch (``AppleIDProvider/flushRequestLog()``

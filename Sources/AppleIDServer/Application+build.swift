@@ -74,8 +74,9 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     InteractionEndpoints(provider: provider, pages: pages, delivery: delivery, cookies: cookies).register(on: router)
     TokenEndpoints(provider: provider).register(on: router)
     AccountEndpoints(provider: provider, renderer: renderer, cookies: cookies, developmentMode: options.developmentMode).register(on: router)
-    ConsoleRoutes(site: ConsoleSite(provider: provider, renderer: renderer, secureCookies: cookies.secure)).register(on: router)
-    AdminEndpoints(provider: provider, adminToken: options.adminToken).register(on: router)
+    ConsoleRoutes(site: ConsoleSite(provider: provider, renderer: renderer, secureCookies: cookies.secure, baseURL: options.baseURL)).register(
+        on: router)
+    AdminEndpoints(provider: provider, adminToken: options.adminToken, baseURL: options.baseURL).register(on: router)
     OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
     try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
     ButtonEndpoints(

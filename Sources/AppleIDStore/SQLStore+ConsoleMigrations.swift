@@ -1,4 +1,4 @@
-/// The developer console's schema (versions 7 to 9 and 17 are the console's).
+/// The developer console's schema (versions 7 to 9, 17 and 18 are the console's).
 extension SQLStore {
     static let consoleMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -60,5 +60,22 @@ extension SQLStore {
             ]),
         // When each e-mail source's SPF check last ran (the status itself has its column since 7).
         SchemaMigration(version: 17, statements: ["ALTER TABLE email_sources ADD COLUMN checked_at DOUBLE PRECISION"]),
+        // Invitations to join a team (only the link token's hash), and a developer's sessions by developer.
+        SchemaMigration(
+            version: 18,
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS team_invitations (
+                    id_hash TEXT PRIMARY KEY,
+                    team_id TEXT NOT NULL,
+                    email TEXT NOT NULL,
+                    invited_by TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE UNIQUE INDEX IF NOT EXISTS team_invitations_team_email ON team_invitations (team_id, email)",
+                "CREATE INDEX IF NOT EXISTS console_sessions_developer ON console_sessions (developer_id)",
+            ]),
     ]
 }

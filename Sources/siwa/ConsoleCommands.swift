@@ -4,10 +4,32 @@ import Foundation
 /// `siwa developers …`: the people who sign in to the console, and their teams.
 struct Developers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Developer accounts of the console: create one, add one to a team.", subcommands: [Add.self, AddToTeam.self])
+        abstract: "Developer accounts of the console: invite someone to a team; the operator's direct create and add.",
+        subcommands: [Invite.self, Invitations.self, Add.self, AddToTeam.self])
+
+    struct Invite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Invite a developer to a team by e-mail: prints the one-time link they open to set their own password or sign in.")
+        @Argument(help: "The Team ID.") var team: String
+        @Option(help: "The developer's e-mail address.") var email: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.post, "/admin/teams/\(AdminClient.segment(team))/invitations", ["email": email])
+        }
+    }
+
+    struct Invitations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a team's invitations waiting to be accepted (never their links).")
+        @Argument(help: "The Team ID.") var team: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.get, "/admin/teams/\(AdminClient.segment(team))/invitations")
+        }
+    }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a developer who signs in to /console, in one or more teams.")
+        static let configuration = CommandConfiguration(
+            abstract: "The operator's direct path: create a developer who signs in to /console, in one or more teams, with a password you choose.")
         @Option(help: "The e-mail address the developer signs in with.") var email: String
         @Option(help: "The developer's name.") var name: String?
         @Option(help: "The password (8 characters or more).") var password: String
@@ -21,7 +43,9 @@ struct Developers: AsyncParsableCommand {
     struct AddToTeam: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add-to-team",
-            abstract: "Add a developer to a team by e-mail (an individual team takes no second member); creates the developer when given a password.")
+            abstract:
+                "The operator's direct path: add a developer to a team without asking them (an individual team takes no second member); creates the developer when given a password. People invite people: see `invite`."
+        )
         @Argument(help: "The Team ID.") var team: String
         @Option(help: "The developer's e-mail address.") var email: String
         @Option(help: "For a new developer: the name.") var name: String?

@@ -10,10 +10,12 @@ public struct ConsoleSignIn: Sendable {
 /// Developer accounts and console sessions. Passwords are bcrypt and sign-in attempts are limited
 /// with the Apple IDs' policy and counter (``SignInLockPolicy``), keyed apart from Apple IDs.
 extension AppleIDProvider {
-    /// Registers a developer who belongs to `teamIDs` (at least one).
+    /// Registers a developer who belongs to `teamIDs` (at least one), with a password the operator
+    /// chose: the admin API's direct path for scripts. People join teams by invitation
+    /// (``inviteTeamMember(email:teamID:invitedBy:)``).
     public func registerDeveloper(email: String, name: String, password: String, teamIDs: [TeamID]) async throws -> DeveloperAccount {
-        let login = email.trimmingCharacters(in: .whitespaces).lowercased()
-        guard login.contains("@"), !teamIDs.isEmpty, password.count >= 8 else {
+        let login = Self.developerLogin(email)
+        guard Self.isPlausibleAddress(login), !teamIDs.isEmpty, password.count >= Self.minimumDeveloperPasswordLength else {
             throw ConsoleError.invalid("A developer needs an e-mail address, a password of 8 characters or more, and a team.")
         }
         guard try await store.developer(email: login) == nil else { throw ConsoleError.refused("A developer \(login) exists.") }
@@ -32,26 +34,47 @@ extension AppleIDProvider {
     /// Each attempt on an existing developer is counted before the check; an unknown e-mail costs the
     /// same bcrypt time as a wrong password.
     public func signInDeveloper(email: String, password: String) async throws -> SignInStep<ConsoleSignIn> {
-        guard let developer = try await store.developer(email: email.trimmingCharacters(in: .whitespaces)),
-            let teamID = developer.teamIDs.first
-        else {
+        guard let developer = try await store.developer(email: Self.developerLogin(email)), let teamID = developer.teamIDs.first else {
             _ = await Credentials.verifyDecoyPassword(password, cost: configuration.passwordHashCost)
             return .incorrect
         }
+        switch try await checkDeveloperPassword(developer, password) {
+        case .passed: return .passed(try await startConsoleSession(developer, teamID: teamID))
+        case .incorrect: return .incorrect
+        case .locked(let until): return .locked(until: until)
+        }
+    }
+
+    /// The developer's password, checked under the sign-in limit: counted before the check, and a
+    /// right one clears the count.
+    func checkDeveloperPassword(_ developer: DeveloperAccount, _ password: String) async throws -> SignInStep<Void> {
         let attemptKey = Self.attemptKey(developerID: developer.id)
-        let now = clock.now()
-        if case .locked(let until) = try await store.admitSignInAttempt(accountID: attemptKey, now: now, policy: configuration.signInLock) {
+        if case .locked(let until) = try await store.admitSignInAttempt(accountID: attemptKey, now: clock.now(), policy: configuration.signInLock) {
             return .locked(until: until)
         }
         guard await Credentials.verifyPassword(password, hash: developer.passwordHash) else { return .incorrect }
         try await store.clearSignInAttempts(accountID: attemptKey)
+        return .passed(())
+    }
+
+    /// A new console session for the developer, working in `teamID`.
+    func startConsoleSession(_ developer: DeveloperAccount, teamID: TeamID) async throws -> ConsoleSignIn {
         let cookie = random.hex(bytes: 32)
         let session = ConsoleSession(
             idHash: OpaqueToken.hash(cookie), developerID: developer.id, teamID: teamID, csrfToken: random.hex(bytes: 16),
-            expiresAt: now.addingTimeInterval(configuration.consoleSessionLifetime))
+            expiresAt: clock.now().addingTimeInterval(configuration.consoleSessionLifetime))
         try await store.save(session)
         logger.info("developer signed in to the console", metadata: ["developer_id": "\(developer.id)"])
-        return .passed(ConsoleSignIn(cookie: cookie, session: session))
+        return ConsoleSignIn(cookie: cookie, session: session)
+    }
+
+    /// The shortest password a developer may choose.
+    public static let minimumDeveloperPasswordLength = 8
+
+    static func checkNewPassword(_ password: String) throws {
+        guard password.count >= minimumDeveloperPasswordLength else {
+            throw ConsoleError.invalid("Choose a password of \(minimumDeveloperPasswordLength) characters or more.")
+        }
     }
 
     /// The live session of a console cookie and its developer.

@@ -1,22 +1,24 @@
 import AppleIDProtocol
 import Foundation
 
-/// Who works in a team. A developer adds another by e-mail from the console: an existing developer
-/// joins the team; someone new gets a developer account with the password the inviter chose, to be
-/// changed by telling them. The team's type limits who may join (Apple: an individual account is one
-/// person; an organization adds members).
+/// Who works in a team. In the console, a developer invites another by e-mail
+/// (``inviteTeamMember(email:teamID:invitedBy:)``) and the invited person accepts. The admin API keeps
+/// a direct path for scripts, the operator's alone. The team's type limits who may join (Apple: an
+/// individual account is one person; an organization adds members).
 extension AppleIDProvider {
     /// The developers of the team, by e-mail.
     public func members(of teamID: TeamID) async throws -> [DeveloperAccount] {
         try await store.developers(teamID: teamID).sorted { $0.email < $1.email }
     }
 
-    /// Adds the developer with `email` to the team, registering them first when there is none (then
-    /// `name` and `password` are needed). An individual team takes no second member.
+    /// The operator's direct path (admin API, `siwa developers add-to-team`): adds the developer with
+    /// `email` to the team without asking them, registering them first with the operator's `password`
+    /// when there is none. Whoever holds the admin token runs the server, so this is theirs to do; no
+    /// console page reaches it.
     @discardableResult
-    public func addTeamMember(email: String, name: String?, password: String?, teamID: TeamID) async throws -> DeveloperAccount {
+    public func operatorAddsTeamMember(email: String, name: String?, password: String?, teamID: TeamID) async throws -> DeveloperAccount {
         guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
-        let login = email.trimmingCharacters(in: .whitespaces).lowercased()
+        let login = Self.developerLogin(email)
         guard var developer = try await store.developer(email: login) else {
             guard let password, !password.isEmpty else {
                 throw ConsoleError.invalid("There is no developer \(login) yet: give a name and a first password to create one.")
@@ -28,7 +30,7 @@ extension AppleIDProvider {
         try await checkRoom(in: team)
         developer.teamIDs.append(team.id)
         try await store.save(developer)
-        logger.info("developer added to a team", metadata: ["developer_id": "\(developer.id)", "team_id": "\(team.id)"])
+        logger.info("operator added a developer to a team", metadata: ["developer_id": "\(developer.id)", "team_id": "\(team.id)"])
         return developer
     }
 

@@ -35,6 +35,25 @@ public protocol ConsoleStore: Sendable {
     func save(_ session: ConsoleSession) async throws
     func consoleSession(idHash: String) async throws -> ConsoleSession?
     func deleteConsoleSession(idHash: String) async throws
+    /// Deletes the developer's sessions except the one whose hash is `idHash`; returns how many.
+    func deleteConsoleSessions(developerID: String, except idHash: String?) async throws -> Int
+
+    /// Adds the invitation, replacing a pending one of the same team and e-mail, unless the team would
+    /// then have more than `limit` invitations unexpired at `now`; returns whether it was added.
+    func add(_ invitation: TeamInvitation, limit: Int, now: Date) async throws -> Bool
+    func invitation(idHash: String) async throws -> TeamInvitation?
+    /// The team's invitations unexpired at `now`, newest first.
+    func invitations(teamID: TeamID, now: Date) async throws -> [TeamInvitation]
+    /// Deletes the team's invitation of `email`; returns whether there was one.
+    func deleteInvitation(teamID: TeamID, email: String) async throws -> Bool
+    /// Uses up an invitation unexpired at `now` and grants its membership, in one transaction: with
+    /// `registering`, that new account is inserted as the team's member (it must have the invitation's
+    /// e-mail); without, the existing account of the invitation's e-mail gains the team. Answers the
+    /// member, or `nil` (and changes nothing) when the invitation is gone or expired, or the account
+    /// is not as expected. Of any number of concurrent callers, one redeems it.
+    func redeemInvitation(idHash: String, now: Date, registering: DeveloperAccount?) async throws -> DeveloperAccount?
+    /// Deletes the invitations that expired before `date`; returns how many.
+    func purgeInvitations(expiredBefore date: Date) async throws -> Int
     /// Deletes the sessions that expired before `date`; returns how many.
     func purgeConsoleSessions(expiredBefore date: Date) async throws -> Int
 }

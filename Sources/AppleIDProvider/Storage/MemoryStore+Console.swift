@@ -7,6 +7,7 @@ extension MemoryStore: ConsoleStore {
         var emailSources: [EmailSource] = []
         var developers: [String: DeveloperAccount] = [:]
         var sessions: [String: ConsoleSession] = [:]
+        var invitations: [String: TeamInvitation] = [:]
         var requestLog: [ClientID: [RequestLogEntry]] = [:]
     }
 
@@ -96,6 +97,14 @@ extension MemoryStore: ConsoleStore {
     public func consoleSession(idHash: String) async throws -> ConsoleSession? { state.withLock { $0.console.sessions[idHash] } }
 
     public func deleteConsoleSession(idHash: String) async throws { state.withLock { $0.console.sessions[idHash] = nil } }
+
+    public func deleteConsoleSessions(developerID: String, except idHash: String?) async throws -> Int {
+        state.withLock { state in
+            let ended = state.console.sessions.filter { $0.value.developerID == developerID && $0.key != idHash }.keys
+            for key in ended { state.console.sessions[key] = nil }
+            return ended.count
+        }
+    }
 
     public func purgeConsoleSessions(expiredBefore date: Date) async throws -> Int {
         state.withLock { state in

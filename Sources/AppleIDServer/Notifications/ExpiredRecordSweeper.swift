@@ -2,9 +2,8 @@ import AppleIDProvider
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired codes, access tokens, interactions and browser sessions every `interval`, so the
-/// tables do not grow without bound. Codes stay a day past their expiry: a replay is still recognised
-/// as one (and revokes what the code issued) rather than as an unknown code.
+/// Runs the engine's purge of expired records (``AppleIDProvider/purgeExpiredRecords()``) every
+/// `interval`, so the tables do not grow without bound.
 public struct ExpiredRecordSweeper: Service {
     let provider: AppleIDProvider
     let interval: Duration
@@ -19,10 +18,7 @@ public struct ExpiredRecordSweeper: Service {
     /// One sweep; returns how many rows went.
     @discardableResult
     public func sweep() async throws -> Int {
-        let now = provider.clock.now()
-        let removed =
-            try await provider.store.purgeExpired(now: now, codesExpiredBefore: now.addingTimeInterval(-86_400))
-            + provider.store.purgeConsoleSessions(expiredBefore: now)
+        let removed = try await provider.purgeExpiredRecords()
         if removed > 0 { logger.info("expired records purged", metadata: ["rows": "\(removed)"]) }
         return removed
     }

@@ -14,12 +14,27 @@ enum ConsolePages {
     }
 
     /// Signs in and answers the CSRF token of the console's forms.
-    static func signIn(_ browser: Browser) async throws -> String {
+    static func signIn(_ browser: Browser, email: String = email, password: String = password) async throws -> String {
         let page = try await browser.get("/console")
         let login = try #require(HTML.hiddenInputs(page.text)["csrf"])
         let signedIn = try await browser.post("/console/sign-in", form: [("csrf", login), ("email", email), ("password", password)])
         #expect(signedIn.status == .seeOther)
         let identifiers = try await browser.get("/console/identifiers")
         return try #require(HTML.hiddenInputs(identifiers.text)["csrf"])
+    }
+
+    /// The invitation link a Team page shows once, after an invitation is made.
+    static func invitationLink(in html: String) -> String? {
+        guard let start = html.range(of: "/console/invitations/") else { return nil }
+        let token = html[start.upperBound...].prefix(while: { $0.isHexDigit })
+        return token.isEmpty ? nil : "/console/invitations/" + token
+    }
+
+    /// Opens an invitation in a browser that has no console account and creates one with it.
+    @discardableResult
+    static func acceptAsNewDeveloper(_ browser: Browser, link: String, name: String, password: String) async throws -> TestResponse {
+        let page = try await browser.get(link)
+        let csrf = try #require(HTML.hiddenInputs(page.text)["csrf"])
+        return try await browser.post(link, form: [("csrf", csrf), ("name", name), ("password", password), ("confirm", password)])
     }
 }

@@ -5,9 +5,12 @@ import Hummingbird
 
 /// Admin calls for what the console does for people: developers and their teams, the test
 /// notification, the e-mail sources and their SPF check. Each calls the console's engine operation,
-/// so scripts get the same rules and messages.
+/// so scripts get the same rules and messages. Creating a developer with a password and adding one to
+/// a team directly are the operator's paths (whoever holds the admin token runs the server); people
+/// invite people (`POST /admin/teams/{team}/invitations`, or the console's Team page).
 struct AdminConsoleEndpoints {
     let provider: AppleIDProvider
+    let baseURL: String
 
     struct NewDeveloper: Decodable {
         var email: String
@@ -20,6 +23,7 @@ struct AdminConsoleEndpoints {
         }
     }
     struct SourcesOrder: Decodable { var sources: String }
+    struct InvitationOrder: Decodable { var email: String }
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.post("/developers") { request, context in
@@ -35,7 +39,22 @@ struct AdminConsoleEndpoints {
             let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
             let order = try await request.decode(as: NewDeveloper.self, context: context)
             return try await answer {
-                DeveloperSummary(try await provider.addTeamMember(email: order.email, name: order.name, password: order.password, teamID: teamID))
+                DeveloperSummary(
+                    try await provider.operatorAddsTeamMember(email: order.email, name: order.name, password: order.password, teamID: teamID))
+            }
+        }
+        admin.post("/teams/:team/invitations") { request, context in
+            let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
+            let order = try await request.decode(as: InvitationOrder.self, context: context)
+            return try await answer {
+                let issued = try await provider.inviteTeamMember(email: order.email, teamID: teamID, invitedBy: TeamInvitation.operatorInviter)
+                return InvitationSummary(issued, baseURL: baseURL)
+            }
+        }
+        admin.get("/teams/:team/invitations") { _, context in
+            let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
+            return try await answer {
+                ["invitations": try await provider.pendingInvitations(teamID: teamID).map { PendingInvitationSummary($0) }]
             }
         }
         admin.post("/app-groups/:group/test-notification") { _, context in
@@ -83,6 +102,46 @@ struct DeveloperSummary: Encodable {
     enum CodingKeys: String, CodingKey {
         case id, email, name
         case teamIDs = "team_ids"
+    }
+}
+
+/// A new invitation: its link (the only time it is shown) and when it expires.
+struct InvitationSummary: Encodable {
+    let teamID: String
+    let email: String
+    let url: String
+    let expiresAt: Date
+
+    init(_ issued: IssuedInvitation, baseURL: String) {
+        teamID = issued.invitation.teamID.rawValue
+        email = issued.invitation.email
+        url = baseURL + issued.path
+        expiresAt = issued.invitation.expiresAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case email, url
+        case teamID = "team_id"
+        case expiresAt = "expires_at"
+    }
+}
+
+/// A pending invitation as listed: never its link.
+struct PendingInvitationSummary: Encodable {
+    let email: String
+    let invitedBy: String
+    let expiresAt: Date
+
+    init(_ invitation: TeamInvitation) {
+        email = invitation.email
+        invitedBy = invitation.invitedBy
+        expiresAt = invitation.expiresAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case email
+        case invitedBy = "invited_by"
+        case expiresAt = "expires_at"
     }
 }
 

@@ -9,6 +9,8 @@ import HummingbirdAuth
 struct AdminEndpoints {
     let provider: AppleIDProvider
     let adminToken: String
+    /// The server's own URL, for the links an answer carries (an invitation's).
+    let baseURL: String
 
     /// `POST /admin/authorizations`: headless authorization per request (spec: headless mode),
     /// `count` answers at once (a supply of fresh codes for load tests). The body holds the
@@ -72,7 +74,7 @@ struct AdminEndpoints {
         AdminClientEndpoints(provider: provider).register(on: admin)
         AdminTransferEndpoints(provider: provider).register(on: admin)
         AdminKeyEndpoints(provider: provider).register(on: admin)
-        AdminConsoleEndpoints(provider: provider).register(on: admin)
+        AdminConsoleEndpoints(provider: provider, baseURL: baseURL).register(on: admin)
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)
             let count = order.count ?? 1

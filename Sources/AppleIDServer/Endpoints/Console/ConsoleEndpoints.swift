@@ -28,7 +28,7 @@ struct ConsoleEndpoints {
             case .incorrect:
                 return try signInPage(request, locale: locale, message: site.text("console_incorrect_password", locale), status: .unauthorized)
             case .locked(let until):
-                let minutes = max(1, Int((until.timeIntervalSince(site.provider.clock.now()) / 60).rounded(.up)))
+                let minutes = ConsoleInvitationEndpoints.minutes(until: until, now: site.provider.clock.now())
                 let message = site.text("console_locked", locale, values: ["minutes": "\(minutes)"])
                 return try signInPage(request, locale: locale, message: message, status: .tooManyRequests)
             }
@@ -56,19 +56,13 @@ struct ConsoleEndpoints {
     /// The sign-in form. It carries a token derived from the login cookie (set here when the browser
     /// has none), which `/console/sign-in` requires.
     private func signInPage(_ request: Request, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
-        let existing = request.cookies[ConsoleSite.loginCookie]?.value.filter(\.isHexDigit)
-        let loginCookie = existing.flatMap { $0.count == 64 ? $0 : nil } ?? site.provider.random.hex(bytes: 32)
+        let (loginCookie, newCookie) = site.loginBinding(request)
         var response = try site.renderer.render(
             ConsoleSignInPage(
                 locale: locale, t: site.renderer.strings.table(locale), message: message,
                 csrf: AccountEndpoints.derived("console-login-csrf:", loginCookie)),
             template: "console_sign_in", status: status)
-        if loginCookie != existing {
-            response.setCookie(
-                Cookie(
-                    name: ConsoleSite.loginCookie, value: loginCookie, path: "/console", secure: site.secureCookies, httpOnly: true,
-                    sameSite: .lax))
-        }
+        if let newCookie { response.setCookie(newCookie) }
         return response
     }
 }

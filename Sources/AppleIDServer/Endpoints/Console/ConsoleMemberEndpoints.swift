@@ -3,8 +3,9 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 
-/// Team: who works in the current team, and adding a developer to it by e-mail (the engine keeps an
-/// individual team to one member).
+/// Team: who works in the current team, the invitations waiting to be accepted, and inviting a
+/// developer by e-mail. Nobody here sets another person's password: the invited person accepts on
+/// the invitation's own page (``ConsoleInvitationEndpoints``).
 struct ConsoleMemberEndpoints {
     let site: ConsoleSite
 
@@ -16,16 +17,33 @@ struct ConsoleMemberEndpoints {
             try await site.action(
                 request,
                 { visit, form in
-                    let member = try await site.provider.addTeamMember(
-                        email: form.email ?? "", name: form.name, password: form.password, teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_member_added", visit.locale, values: ["email": member.email]))
+                    let issued = try await site.provider.inviteTeamMember(
+                        email: form.email ?? "", teamID: visit.teamID, invitedBy: visit.developer.id)
+                    let days = Int((site.provider.configuration.teamInvitationLifetime / 86_400).rounded())
+                    let message = site.text(
+                        "console_member_invited", visit.locale, values: ["email": issued.invitation.email, "days": "\(days)"])
+                    return try await page(visit, message: message, link: site.link(issued.path))
+                }, onError: { visit, error in try await page(visit, error: error) })
+        }
+        router.post("/console/members/withdraw") { request, _ in
+            try await site.action(
+                request,
+                { visit, form in
+                    try await site.provider.withdrawInvitation(email: form.email ?? "", teamID: visit.teamID)
+                    return try await page(
+                        visit, message: site.text("console_invitation_withdrawn", visit.locale, values: ["email": form.email ?? ""]))
                 }, onError: { visit, error in try await page(visit, error: error) })
         }
     }
 
-    private func page(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
+    private func page(_ visit: ConsoleSite.Visit, message: String? = nil, link: String? = nil, error: ConsoleError? = nil) async throws -> Response {
         let members = try await site.provider.members(of: visit.teamID).map { MemberRow(email: $0.email, name: $0.name) }
-        let content = MembersContent(members: members, canAdd: visit.team.kind == .organization)
+        let invitations = try await site.provider.pendingInvitations(teamID: visit.teamID).map {
+            InvitationRow(email: $0.email, expires: ConsoleSite.day($0.expiresAt))
+        }
+        let content = MembersContent(
+            members: members, invitations: invitations, hasInvitations: !invitations.isEmpty, link: link,
+            canAdd: visit.team.kind == .organization)
         return try site.render(
             visit, template: "console_members", section: "members", content: content, message: message, error: error?.message,
             status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
@@ -37,8 +55,17 @@ struct MemberRow: Sendable {
     let name: String
 }
 
+struct InvitationRow: Sendable {
+    let email: String
+    let expires: String
+}
+
 struct MembersContent: Sendable {
     let members: [MemberRow]
+    let invitations: [InvitationRow]
+    let hasInvitations: Bool
+    /// The link of the invitation just made, shown this once for the inviter to send on.
+    let link: String?
     /// Only an organization adds developers; an individual team's page says why there is no form.
     let canAdd: Bool
 }

@@ -12,5 +12,7 @@ struct ConsoleRoutes {
         ConsoleRequestEndpoints(site: site).register(on: router)
         ConsoleTransferEndpoints(site: site).register(on: router)
         ConsoleMemberEndpoints(site: site).register(on: router)
+        ConsoleInvitationEndpoints(site: site).register(on: router)
+        ConsoleAccountEndpoints(site: site).register(on: router)
     }
 }

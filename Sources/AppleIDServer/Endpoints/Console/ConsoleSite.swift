@@ -13,6 +13,8 @@ struct ConsoleSite: Sendable {
     let renderer: PageRenderer
     /// Secure cookies when the server is reached over HTTPS.
     let secureCookies: Bool
+    /// The server's own URL, for links a developer sends on (an invitation's).
+    let baseURL: String
 
     /// A signed-in developer's request.
     struct Visit: Sendable {
@@ -42,9 +44,12 @@ struct ConsoleSite: Sendable {
         var sources: String?
         var value: String?
         var name: String?
+        /// The new password's confirmation, and the current password when changing it.
+        var confirm: String?
+        var current: String?
 
         enum CodingKeys: String, CodingKey {
-            case csrf, locale, email, password, description, identifier, domains, url, sources, value, name
+            case csrf, locale, email, password, description, identifier, domains, url, sources, value, name, confirm, current
             case teamID = "team_id"
             case bundleID = "bundle_id"
             case primaryAppID = "primary_app_id"
@@ -118,6 +123,21 @@ struct ConsoleSite: Sendable {
             name: Self.sessionCookie, value: value, maxAge: Int(provider.configuration.consoleSessionLifetime), path: "/console",
             secure: secureCookies, httpOnly: true, sameSite: .strict)
     }
+
+    /// The value of the cookie that binds the sign-in and invitation forms to this browser (their login
+    /// CSRF token is derived from it): the browser's own, or a new one to set (`cookie` is then non-nil).
+    func loginBinding(_ request: Request) -> (value: String, cookie: Cookie?) {
+        let existing = request.cookies[Self.loginCookie]?.value.filter(\.isHexDigit)
+        if let existing, existing.count == 64 { return (existing, nil) }
+        let value = provider.random.hex(bytes: 32)
+        return (value, Cookie(name: Self.loginCookie, value: value, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .lax))
+    }
+
+    /// An absolute link to a path of this server.
+    func link(_ path: String) -> String { baseURL + path }
+
+    /// A date as the console's tables show it.
+    static func day(_ date: Date) -> String { date.ISO8601Format() }
 
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])

@@ -1,0 +1,16 @@
+import Foundation
+
+extension AppleIDProvider {
+    /// How long a code is kept past its expiry: a replay within it is still recognised as one (and
+    /// revokes what the code issued) rather than answered as an unknown code.
+    public static let expiredCodeRetention: TimeInterval = 86_400
+
+    /// Deletes expired codes, access tokens, interactions, browser and console sessions, and team
+    /// invitations; answers how many rows went.
+    public func purgeExpiredRecords() async throws -> Int {
+        let now = clock.now()
+        return try await store.purgeExpired(now: now, codesExpiredBefore: now.addingTimeInterval(-Self.expiredCodeRetention))
+            + store.purgeConsoleSessions(expiredBefore: now)
+            + store.purgeInvitations(expiredBefore: now)
+    }
+}

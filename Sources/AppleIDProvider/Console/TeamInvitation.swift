@@ -1,0 +1,48 @@
+import AppleIDProtocol
+import Foundation
+
+/// An invitation to join a team, as Apple's portal sends one: the invited person opens the link, sets
+/// their own password (a new developer account) or signs in (an existing one), and so accepts. Nobody
+/// chooses another person's password, and an existing account never joins a team without its owner.
+///
+/// Only the hash of the link's token is stored; the token is shown once, to whoever invited.
+public struct TeamInvitation: Codable, Sendable, Hashable {
+    public var idHash: String
+    public var teamID: TeamID
+    /// Lower-cased: the account the invitation is for.
+    public var email: String
+    /// The inviting developer's id, or ``operatorInviter`` for the admin API.
+    public var invitedBy: String
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    public init(idHash: String, teamID: TeamID, email: String, invitedBy: String, createdAt: Date, expiresAt: Date) {
+        self.idHash = idHash
+        self.teamID = teamID
+        self.email = email.lowercased()
+        self.invitedBy = invitedBy
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    /// ``invitedBy`` of an invitation made through the admin API.
+    public static let operatorInviter = "operator"
+}
+
+/// A new invitation and the token of its link (`/console/invitations/<token>`), which exists only here.
+public struct IssuedInvitation: Sendable {
+    public let invitation: TeamInvitation
+    public let token: String
+
+    /// The link's path on the server.
+    public var path: String { "/console/invitations/" + token }
+}
+
+/// What the invitation page shows: the team, the invited address, and whether that address already
+/// has a developer account (then its owner signs in to accept; otherwise they create one).
+public struct InvitationDetails: Sendable {
+    public let team: DeveloperTeam
+    public let email: String
+    public let hasAccount: Bool
+    public let expiresAt: Date
+}

@@ -1,0 +1,97 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// An invitation's page, reached from its link without a console session: the invited person creates
+/// their developer account with their own password, or signs in to the existing one, and so joins the
+/// team. Its form carries a token derived from the login cookie, as the sign-in form does.
+struct ConsoleInvitationEndpoints {
+    let site: ConsoleSite
+
+    func register(on router: Router<AppleIDRequestContext>) {
+        router.get("/console/invitations/:token") { request, context in
+            let token = try context.parameters.require("token")
+            return try await page(request, token: token, locale: PageLocale.choose(for: request))
+        }
+        router.post("/console/invitations/:token") { request, context in
+            let token = try context.parameters.require("token")
+            let form = try await site.decode(request)
+            let locale = PageLocale.choose(for: request, formLocale: form.locale)
+            guard let loginCookie = request.cookies[ConsoleSite.loginCookie]?.value, let csrf = form.csrf,
+                ConstantTime.equal(csrf, Self.csrf(loginCookie))
+            else {
+                return try await page(request, token: token, locale: locale, message: site.text("console_form_expired", locale), status: .badRequest)
+            }
+            do {
+                return try await accept(request, token: token, form: form, locale: locale)
+            } catch let error as ConsoleError {
+                return try await page(request, token: token, locale: locale, message: error.message, status: ConsoleIdentifierEndpoints.status(error))
+            }
+        }
+    }
+
+    /// Creates the account (name, password and its confirmation) or checks the existing one's password.
+    private func accept(_ request: Request, token: String, form: ConsoleSite.Form, locale: String) async throws -> Response {
+        guard let details = try await site.provider.invitation(token: token) else {
+            return try await page(request, token: token, locale: locale, status: .notFound)
+        }
+        let password = form.password ?? ""
+        let signIn: ConsoleSignIn
+        if details.hasAccount {
+            switch try await site.provider.acceptInvitation(token: token, password: password) {
+            case .passed(let accepted): signIn = accepted
+            case .incorrect:
+                return try await page(
+                    request, token: token, locale: locale, message: site.text("console_incorrect_password", locale), status: .unauthorized)
+            case .locked(let until):
+                let message = site.text(
+                    "console_locked", locale, values: ["minutes": "\(Self.minutes(until: until, now: site.provider.clock.now()))"])
+                return try await page(request, token: token, locale: locale, message: message, status: .tooManyRequests)
+            }
+        } else {
+            guard password == (form.confirm ?? "") else {
+                return try await page(
+                    request, token: token, locale: locale, message: site.text("console_passwords_differ", locale), status: .badRequest)
+            }
+            signIn = try await site.provider.acceptInvitation(token: token, name: form.name ?? "", password: password)
+        }
+        var response = ConsoleSite.redirect("/console/identifiers")
+        response.setCookie(site.sessionCookie(signIn.cookie))
+        return response
+    }
+
+    private func page(
+        _ request: Request, token: String, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let (loginCookie, newCookie) = site.loginBinding(request)
+        let details = try await site.provider.invitation(token: token)
+        let model = InvitationPage(
+            locale: locale, t: site.renderer.strings.table(locale), message: message, csrf: Self.csrf(loginCookie),
+            action: "/console/invitations/" + token.filter(\.isHexDigit), found: details != nil,
+            teamName: details?.team.name ?? "", teamID: details?.team.id.rawValue ?? "", email: details?.email ?? "",
+            hasAccount: details?.hasAccount ?? false)
+        var response = try site.renderer.render(model, template: "console_invitation", status: details == nil ? .notFound : status)
+        if let newCookie { response.setCookie(newCookie) }
+        return response
+    }
+
+    static func csrf(_ loginCookie: String) -> String { AccountEndpoints.derived("console-invitation-csrf:", loginCookie) }
+
+    static func minutes(until: Date, now: Date) -> Int { max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up))) }
+}
+
+struct InvitationPage: Sendable {
+    let locale: String
+    let t: [String: String]
+    let message: String?
+    let csrf: String
+    let action: String
+    /// Whether the link is a live invitation; if not, the page says it is used, withdrawn or expired.
+    let found: Bool
+    let teamName: String
+    let teamID: String
+    let email: String
+    /// An existing account signs in to accept; a new one is created.
+    let hasAccount: Bool
+}
