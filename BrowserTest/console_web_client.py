@@ -271,15 +271,38 @@ def main():
         wait.until(EC.presence_of_element_located((By.ID, "transfer")))
         console.shot("transfer")
 
-        step = "Team: a colleague is added by e-mail"
+        step = "Team: a colleague is invited by e-mail and accepts with a password of their own"
         driver.get(siwa + "/console/members")
         wait.until(EC.presence_of_element_located((By.ID, "member-email"))).send_keys("colleague@fresh.example.com")
-        driver.find_element(By.ID, "member-name").send_keys("Colleague")
-        driver.find_element(By.ID, "member-password").send_keys("colleague password")
+        assert not driver.find_elements(By.CSS_SELECTOR, "#add-member input[type=password]"), "the Team page asks for someone else's password"
         console.submit("#add-member button")
         assert "colleague@fresh.example.com" in console.message()
-        assert "colleague@fresh.example.com" in driver.find_element(By.ID, "members").text
+        link = driver.find_element(By.CSS_SELECTOR, "#invitation-link code").text
+        assert "/console/invitations/" in link, link
+        assert "colleague@fresh.example.com" in driver.find_element(By.ID, "invitations").text
+        assert "colleague@fresh.example.com" not in driver.find_element(By.ID, "members").text
+        console.shot("team-invited")
+        console.submit("form[action='/console/sign-out'] button")
+        driver.get(link)
+        wait.until(EC.presence_of_element_located((By.ID, "name"))).send_keys("Colleague")
+        driver.find_element(By.ID, "password").send_keys("colleague password")
+        driver.find_element(By.ID, "confirm").send_keys("colleague password")
+        console.shot("invitation")
+        console.submit("#accept-invitation button")
+        header = wait.until(EC.presence_of_element_located((By.CLASS_NAME, "console-team"))).text
+        assert "colleague@fresh.example.com" in header and app.team_id in header, header
+        driver.get(siwa + "/console/members")
+        assert "colleague@fresh.example.com" in wait.until(EC.presence_of_element_located((By.ID, "members"))).text
         console.shot("team")
+
+        step = "Account: the colleague changes the password, typed as a person types"
+        driver.get(siwa + "/console/account")
+        wait.until(EC.presence_of_element_located((By.ID, "current"))).send_keys("colleague password")
+        driver.find_element(By.ID, "password").send_keys("colleague's new password")
+        driver.find_element(By.ID, "confirm").send_keys("colleague's new password")
+        console.submit("#change-password button")
+        assert "Every other browser is signed out" in console.message(), console.message()
+        console.shot("account")
 
         step = "the web app signs in with Apple through the new Services ID"
         user = demo["users"][-1]

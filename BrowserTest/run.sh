@@ -10,7 +10,7 @@
 # Services ID whose Return URL is the script's own page, a key downloaded once, a sign-in through it,
 # and the Requests page explaining a wrong client secret, a test notification to the script's own
 # endpoint, e-mail sources checked against the script's DNS responder (siwa serve --dns-resolver),
-# and a colleague added on the Team page; its screenshots go to .build/artifacts/console/.
+# a colleague invited on the Team page who accepts with a password of their own and changes it; its screenshots go to .build/artifacts/console/.
 #
 # Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, READY_TIMEOUT (seconds, default 120),
 # TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1, PARTS (which parts run, of
