@@ -212,15 +212,33 @@ def main():
         driver.find_element(By.ID, "services-description").send_keys("Fresh web")
         driver.find_element(By.ID, "identifier").send_keys(SERVICES_ID)
         Select(driver.find_element(By.ID, "primary")).select_by_value(PRIMARY_APP_ID)
-        driver.find_element(By.ID, "domains").send_keys("fresh.example.com")
-        driver.find_element(By.ID, "return-urls").send_keys(app.return_url)
+        # Typed one a line, as a person types: the browser sends the text area's line breaks as CRLF.
+        driver.find_element(By.ID, "domains").send_keys("fresh.example.com\nwww.fresh.example.com")
+        driver.find_element(By.ID, "return-urls").send_keys(app.return_url + "\nhttps://www.fresh.example.com/apple/callback")
         console.shot("identifiers")
         driver.find_element(By.ID, "register-services-id").click()
 
-        step = "the new Services ID"
+        step = "the new Services ID: one Return URL a line, each held to Apple's rules and limit"
         wait.until(EC.text_to_be_present_in_element((By.ID, "services-id"), SERVICES_ID))
-        assert "development only" in driver.find_element(By.ID, "return-url-list").text, "the Return URL is not marked development-only"
+        listed = driver.find_element(By.ID, "return-url-list").text
+        assert "development only" in listed, "the Return URL is not marked development-only"
+        assert app.return_url in listed and "https://www.fresh.example.com/apple/callback" in listed, f"two lines, one URL: {listed}"
+        assert driver.find_element(By.ID, "domains").get_attribute("value").split() == ["fresh.example.com", "www.fresh.example.com"]
         console.shot("services-id")
+        field = driver.find_element(By.ID, "return-urls")
+        field.send_keys("\nhttps://203.0.113.9/cb")
+        console.submit("#save")
+        error = wait.until(EC.presence_of_element_located((By.ID, "error"))).text
+        assert "203.0.113.9" in error and "IP addresses are not allowed" in error, error
+        driver.get(f"{siwa}/console/services-ids/{SERVICES_ID}")
+        field = wait.until(EC.presence_of_element_located((By.ID, "return-urls")))
+        field.send_keys("".join(f"\nhttps://www.fresh.example.com/cb{index}" for index in range(99)))
+        console.submit("#save")
+        error = wait.until(EC.presence_of_element_located((By.ID, "error"))).text
+        assert "up to 100 Return URLs" in error and "you entered 101" in error, error
+        driver.get(f"{siwa}/console/services-ids/{SERVICES_ID}")
+        listed = wait.until(EC.presence_of_element_located((By.ID, "return-url-list"))).text
+        assert "203.0.113.9" not in listed and "cb98" not in listed, f"a refused save changed the Return URLs: {listed}"
 
         step = "Keys: create and download once"
         driver.get(siwa + "/console/keys")

@@ -4,14 +4,14 @@ import Foundation
 /// The console's e-mail sources for the private relay (spec §11): domains, subdomains and individual
 /// addresses allowed to send to the team's relay addresses.
 extension AppleIDProvider {
-    /// Adds comma-delimited sources, as the portal's field takes them. All or none are added: a bad
+    /// Adds comma-delimited sources, as the portal's field takes them (one a line works too). All or none are added: a bad
     /// entry or passing the team's limit (32 for an individual, 100 for an organization) refuses all.
     public func addEmailSources(_ text: String, teamID: TeamID) async throws -> [EmailSource] {
         guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
         let now = clock.now()
         var sources: [EmailSource] = []
-        for entry in text.split(separator: ",") {
-            let value = try Self.emailSource(String(entry))
+        for entry in ListField.entries(text) {
+            let value = try Self.emailSource(entry)
             if !sources.contains(where: { $0.value == value }) { sources.append(EmailSource(teamID: team.id, value: value, addedAt: now)) }
         }
         guard !sources.isEmpty else { throw ConsoleError.invalid("Enter one or more domains or e-mail addresses, separated by commas.") }

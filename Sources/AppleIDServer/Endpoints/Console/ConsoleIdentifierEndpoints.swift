@@ -28,8 +28,8 @@ struct ConsoleIdentifierEndpoints {
                 { visit, form in
                     let client = try await site.provider.createServicesID(
                         teamID: visit.teamID, identifier: form.identifier ?? "", description: form.description ?? "",
-                        primaryAppID: ClientID(rawValue: form.primaryAppID ?? ""), domains: ConsoleSite.lines(form.domains),
-                        returnURLs: ConsoleSite.lines(form.returnURLs))
+                        primaryAppID: ClientID(rawValue: form.primaryAppID ?? ""), domains: ListField.entries(form.domains),
+                        returnURLs: ListField.entries(form.returnURLs))
                     return ConsoleSite.redirect("/console/services-ids/\(client.id.rawValue)?saved=1")
                 }, onError: { visit, error in try await list(visit, error: error) })
         }
@@ -47,7 +47,7 @@ struct ConsoleIdentifierEndpoints {
                 { visit, form in
                     _ = try await site.provider.configureWebsite(
                         servicesID: id, teamID: visit.teamID, primaryAppID: ClientID(rawValue: form.primaryAppID ?? ""),
-                        domains: ConsoleSite.lines(form.domains), returnURLs: ConsoleSite.lines(form.returnURLs))
+                        domains: ListField.entries(form.domains), returnURLs: ListField.entries(form.returnURLs))
                     return try await edit(visit, id: id, message: site.text("console_saved", visit.locale))
                 }, onError: { visit, error in try await edit(visit, id: id, error: error) })
         }

@@ -142,12 +142,6 @@ struct ConsoleSite: Sendable {
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])
     }
-
-    /// Splits a textarea of URLs or domains: one a line, or separated by commas.
-    static func lines(_ text: String?) -> [String] {
-        (text ?? "").split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "," })
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
 }
 
 struct TeamChoice: Sendable {
