@@ -4,6 +4,7 @@ import AppleIDStore
 import Foundation
 import Hummingbird
 import Logging
+import OwnerOnlyFiles
 import Prometheus
 
 /// `siwa serve`: opens the SQLite store under the data directory, loads or creates the signing
