@@ -11,8 +11,9 @@ struct ConsoleSite: Sendable {
 
     let provider: AppleIDProvider
     let renderer: PageRenderer
-    /// Secure cookies when the server is reached over HTTPS.
-    let secureCookies: Bool
+    /// The pages' cookies: Secure and `__Host-` when the server is reached over HTTPS.
+    let cookies: BrowserCookies
+    var secureCookies: Bool { cookies.secure }
 
     /// A signed-in developer's request.
     struct Visit: Sendable {
@@ -54,7 +55,7 @@ struct ConsoleSite: Sendable {
     }
 
     func visit(_ request: Request) async throws -> Visit? {
-        guard let cookie = request.cookies[Self.sessionCookie]?.value, cookie.count == 64,
+        guard let cookie = cookies.value(Self.sessionCookie, in: request), cookie.count == 64,
             let (session, developer) = try await provider.consoleSession(cookie: cookie),
             let team = try await provider.store.team(session.teamID)
         else { return nil }
@@ -114,9 +115,8 @@ struct ConsoleSite: Sendable {
     }
 
     func sessionCookie(_ value: String) -> Cookie {
-        Cookie(
-            name: Self.sessionCookie, value: value, maxAge: Int(provider.configuration.consoleSessionLifetime), path: "/console",
-            secure: secureCookies, httpOnly: true, sameSite: .strict)
+        cookies.cookie(
+            Self.sessionCookie, value: value, path: "/console", maxAge: Int(provider.configuration.consoleSessionLifetime), sameSite: .strict)
     }
 
     static func redirect(_ location: String) -> Response {
