@@ -71,6 +71,9 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // Owner-only files from the first byte, for the server's data folder and Juice's: a leaf both
+        // point down at (Juice may not reach into server modules, and the kit's API is for sign-in).
+        .target(name: "OwnerOnlyFiles"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(
@@ -88,6 +91,7 @@ let package = Package(
                 "AppleIDStore",
                 "SignInWithApple",
                 "AppleIDButtons",
+                "OwnerOnlyFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -154,6 +158,7 @@ let package = Package(
                 "AppleIDServer",
                 "AppleIDProtocol",
                 "SignInWithApple",
+                "OwnerOnlyFiles",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -164,6 +169,7 @@ let package = Package(
                 "SignInWithApple",
                 "SignInWithAppleHummingbird",
                 "SignInWithAppleSQL",
+                "OwnerOnlyFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -258,6 +264,7 @@ let package = Package(
                 "AppleIDServer",
                 "AppleIDButtons",
                 "AppleIDStore",
+                "OwnerOnlyFiles",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),

@@ -1,6 +1,8 @@
 import AppleIDButtons
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDStore
+import Crypto
 import Hummingbird
 import Logging
 import Prometheus
@@ -22,6 +24,10 @@ public struct ServerOptions: Sendable {
     public var metricsRegistry = PrometheusCollectorRegistry()
     /// The demo facts and the demo key's PEM; enables the playground (`nil`: no playground).
     public var playground: (facts: DemoFacts, privateKeyPEM: String)?
+    /// The secret of the pages' form tokens (HMAC keys). `siwa serve` derives it from the storage key,
+    /// so it survives restarts and every instance on one database shares it; by default a random key
+    /// of this process (one instance, as in tests and the emulator).
+    public var formTokenKey = SymmetricKey(size: .bits256)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, baseURL: String? = nil, developmentMode: Bool = true,
@@ -41,6 +47,11 @@ public struct ServerOptions: Sendable {
     /// (`--issuer apple`) says nothing about how this server is reached, so it does not count.
     public func usesSecureCookies(issuer: String) -> Bool {
         baseURL.hasPrefix("https://") || (issuer.hasPrefix("https://") && issuer != ProviderConfiguration.appleIssuer)
+    }
+
+    /// The form-token secret of every instance whose storage key is `sealer`'s (HKDF with its own label).
+    public static func formTokenKey(storageKey sealer: SecretSealer) -> SymmetricKey {
+        sealer.derivedKey(purpose: "siwa form tokens v1")
     }
 
     /// Whether `host` is a loopback address: only this machine can reach a server bound there.
@@ -64,7 +75,9 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     let renderer = try await PageRenderer.load()
     let pages = InteractionPages(provider: provider, renderer: renderer, developmentMode: options.developmentMode)
     let delivery = AuthorizationDelivery(pages: renderer, random: provider.random)
-    let cookies = BrowserCookies(random: provider.random, secure: options.usesSecureCookies(issuer: provider.configuration.issuer))
+    let cookies = BrowserCookies(
+        random: provider.random, secure: options.usesSecureCookies(issuer: provider.configuration.issuer),
+        formTokens: FormTokens(key: options.formTokenKey))
 
     DiscoveryEndpoints(issuer: provider.configuration.issuer, baseURL: options.baseURL, keyRing: provider.keyRing)
         .register(on: router)
@@ -74,8 +87,7 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     InteractionEndpoints(provider: provider, pages: pages, delivery: delivery, cookies: cookies).register(on: router)
     TokenEndpoints(provider: provider).register(on: router)
     AccountEndpoints(provider: provider, renderer: renderer, cookies: cookies, developmentMode: options.developmentMode).register(on: router)
-    ConsoleRoutes(site: ConsoleSite(provider: provider, renderer: renderer, secureCookies: cookies.secure, baseURL: options.baseURL)).register(
-        on: router)
+    ConsoleRoutes(site: ConsoleSite(provider: provider, renderer: renderer, cookies: cookies, baseURL: options.baseURL)).register(on: router)
     AdminEndpoints(provider: provider, adminToken: options.adminToken, baseURL: options.baseURL).register(on: router)
     OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
     try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
@@ -90,7 +102,7 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
             teamID: playground.facts.teamID, keyID: playground.facts.keyID, privateKeyPEM: playground.privateKeyPEM)
         PlaygroundEndpoints(
             provider: provider, renderer: renderer, facts: playground.facts, minter: minter,
-            redirectURI: ServerOptions.playgroundReturnURL(baseURL: options.baseURL), secureCookies: cookies.secure
+            redirectURI: ServerOptions.playgroundReturnURL(baseURL: options.baseURL), cookies: cookies
         ).register(on: router)
     }
     return router

@@ -18,6 +18,12 @@ public struct SecretSealer: Sendable {
         key = SymmetricKey(data: keyBytes)
     }
 
+    /// A key for `purpose` derived from the storage key (HKDF-SHA256, `purpose` as its info): a second
+    /// secret that needs no storage of its own, and that every instance with the same storage key shares.
+    public func derivedKey(purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Array(purpose.utf8), outputByteCount: 32)
+    }
+
     /// 32 random bytes for a new storage key.
     public static func newKeyBytes() -> [UInt8] {
         SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }

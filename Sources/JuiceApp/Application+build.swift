@@ -40,7 +40,7 @@ public func buildJuiceRouter(
         pages: pages, cookies: cookies)
 
     let router = Router(context: JuiceRequestContext.self)
-    router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies, pages: pages))
+    router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies, formTokens: FormTokens(storageKey: database.tokens), pages: pages))
     BrowseRoutes(services: services).register(on: router)
     PasswordRoutes(services: services).register(on: router)
     AppleSignInRoutes(services: services).register(on: router)

@@ -5,8 +5,8 @@ import SignInWithApple
 
 /// Sign in with Apple on a Hummingbird router, bound to the browser that starts it.
 ///
-/// - The start (a GET route, or ``start(_:scopes:)`` from your own CSRF-checked POST) sets the
-///   ``BrowserBinding`` cookie (`HttpOnly`, `SameSite=Lax`) and redirects to Apple.
+/// - The start (a GET route, or ``start(_:scopes:)`` from your own CSRF-checked POST) sets a new
+///   ``BrowserBinding`` cookie (`HttpOnly`, `SameSite=Lax`, `__Host-` on https) and redirects to Apple.
 /// - The `form_post` callback, a cross-site POST without that cookie, verifies and exchanges, parks
 ///   the result for one short-lived, single-use completion and redirects (303) to the completion route.
 /// - The completion, a same-site GET that carries the cookie, calls `onSignIn` only in the browser
@@ -90,7 +90,7 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
         router.get(RouterPath(completion)) { request, context in
             do {
                 let result = try await routes.client.finishSignIn(
-                    completionToken: request.uri.queryParameters.get("token") ?? "", browser: Self.browser(of: request))
+                    completionToken: request.uri.queryParameters.get("token") ?? "", browser: routes.client.browser(of: request))
                 return try await routes.onSignIn(result, request, context)
             } catch {
                 return try await routes.onFailure(error, request, context)
@@ -101,7 +101,7 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
                 do {
                     let body = try await request.body.collect(upTo: routes.maximumBodySize)
                     let callback = try AuthorizationCallback(formEncoded: String(buffer: body))
-                    let result = try await routes.client.completeSignIn(callback, browser: Self.browser(of: request))
+                    let result = try await routes.client.completeSignIn(callback, browser: routes.client.browser(of: request))
                     return try await routes.onSignIn(result, request, context)
                 } catch {
                     return try await routes.onFailure(error, request, context)
@@ -134,9 +134,6 @@ public struct SignInWithAppleRoutes<Context: RequestContext>: Sendable {
     public func start(_ request: Request, scopes: [Scope]? = nil) async throws -> (response: Response, pending: PendingAuthorization) {
         try await client.start(for: request, scopes: scopes)
     }
-
-    /// The binding the browser presented in its cookie, if any.
-    public static func browser(of request: Request) -> BrowserBinding? { BrowserBinding(of: request) }
 
     /// A plain-text 400 that says what happened in words a user can act on, never a stack trace.
     public static func plainFailure(_ error: any Error, _ request: Request, _ context: Context) async throws -> Response {

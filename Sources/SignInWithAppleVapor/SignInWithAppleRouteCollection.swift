@@ -4,8 +4,8 @@ import Vapor
 
 /// Sign in with Apple on a Vapor application, bound to the browser that starts it.
 ///
-/// - The start (a GET route, or ``start(_:scopes:)`` from your own CSRF-checked POST) sets the
-///   ``BrowserBinding`` cookie (`HttpOnly`, `SameSite=Lax`) and redirects to Apple.
+/// - The start (a GET route, or ``start(_:scopes:)`` from your own CSRF-checked POST) sets a new
+///   ``BrowserBinding`` cookie (`HttpOnly`, `SameSite=Lax`, `__Host-` on https) and redirects to Apple.
 /// - The `form_post` callback, a cross-site POST without that cookie, verifies and exchanges, parks
 ///   the result for one short-lived, single-use completion and redirects (303) to the completion route.
 /// - The completion, a same-site GET that carries the cookie, calls `onSignIn` only in the browser
@@ -113,7 +113,7 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
         routes.on(.GET, completionPath) { request async throws -> Response in
             do {
                 let token = (try? request.query.get(String.self, at: "token")) ?? ""
-                let result = try await client.finishSignIn(completionToken: token, browser: Self.browser(of: request))
+                let result = try await client.finishSignIn(completionToken: token, browser: browser(of: request))
                 return try await onSignIn(result, request)
             } catch {
                 return try await onFailure(error, request)
@@ -124,7 +124,7 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
                 do {
                     let body = try await collectBody(of: request)
                     let callback = try AuthorizationCallback(formEncoded: String(decoding: body, as: UTF8.self))
-                    return try await onSignIn(try await client.completeSignIn(callback, browser: Self.browser(of: request)), request)
+                    return try await onSignIn(try await client.completeSignIn(callback, browser: browser(of: request)), request)
                 } catch {
                     return try await onFailure(error, request)
                 }
@@ -151,40 +151,39 @@ public struct SignInWithAppleRouteCollection: RouteCollection, Sendable {
         }
     }
 
-    /// Starts a sign-in for the browser of `request` (its binding cookie, or a new one): the 303 to
-    /// Apple, with the cookie set, and the pending authorization (its `state` is the key under which
-    /// to keep what the sign-in is for).
+    /// Starts a sign-in for the browser of `request`, bound to a new ``BrowserBinding`` (never the
+    /// cookie the browser brings, which someone else may have planted): the 303 to Apple, with the
+    /// binding's cookie set, and the pending authorization (its `state` is the key under which to keep
+    /// what the sign-in is for).
     public func start(_ request: Request, scopes: [Scope]? = nil) async throws -> (response: Response, pending: PendingAuthorization) {
-        let (browser, cookie) = browserBinding(of: request)
+        let browser = BrowserBinding.random()
         let pending = try await client.startSignIn(scopes: scopes, browser: browser)
         let response = Self.redirect(to: pending.url)
-        if let cookie { response.cookies[BrowserBinding.cookieName] = cookie }
+        response.cookies[client.browserCookieName] = browserCookie(browser)
         return (response, pending)
     }
 
-    /// Starts a sign-in that Sign in with Apple JS runs in the page you are rendering for `request`:
-    /// put ``ScriptSignIn/initOptionsJSON`` into the page's `AppleID.auth.init` call, and set `cookie`
-    /// (when there is one: the browser had no binding yet) as `response.cookies[BrowserBinding.cookieName]`.
-    /// In popup mode, post the script's authorization to ``popupPath``.
+    /// Starts a sign-in that Sign in with Apple JS runs in the page you are rendering for `request`,
+    /// bound to a new ``BrowserBinding``: put ``ScriptSignIn/initOptionsJSON`` into the page's
+    /// `AppleID.auth.init` call, and set `cookie` as `response.cookies[client.browserCookieName]`. In
+    /// popup mode, post the script's authorization to ``popupPath``. Every call keeps a started sign-in
+    /// until it expires: call it when the person asks to sign in, not for every view of a page.
     public func startScript(
         _ request: Request, scopes: [Scope]? = nil, usePopup: Bool = true, locale: String = "en_US"
-    ) async throws -> (script: ScriptSignIn, cookie: HTTPCookies.Value?) {
-        let (browser, cookie) = browserBinding(of: request)
+    ) async throws -> (script: ScriptSignIn, cookie: HTTPCookies.Value) {
+        let browser = BrowserBinding.random()
         let script = try await client.startScriptSignIn(scopes: scopes, usePopup: usePopup, locale: locale, browser: browser)
-        return (script, cookie)
+        return (script, browserCookie(browser))
     }
 
-    /// The binding of `request`'s browser, or a new one with the cookie that sets it.
-    private func browserBinding(of request: Request) -> (BrowserBinding, HTTPCookies.Value?) {
-        if let existing = Self.browser(of: request) { return (existing, nil) }
-        let browser = BrowserBinding.random()
-        let secure = client.browserCookieIsSecure
-        return (browser, HTTPCookies.Value(string: browser.secret, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax))
+    /// The cookie value that gives `browser` to the browser, under ``SignInWithAppleClient/browserCookieName``.
+    func browserCookie(_ browser: BrowserBinding) -> HTTPCookies.Value {
+        HTTPCookies.Value(string: browser.secret, path: "/", isSecure: client.browserCookieIsSecure, isHTTPOnly: true, sameSite: .lax)
     }
 
     /// The binding the browser presented in its cookie, if any.
-    public static func browser(of request: Request) -> BrowserBinding? {
-        request.cookies[BrowserBinding.cookieName].flatMap { try? BrowserBinding(secret: $0.string) }
+    public func browser(of request: Request) -> BrowserBinding? {
+        request.cookies[client.browserCookieName].flatMap { try? BrowserBinding(secret: $0.string) }
     }
 
     static func redirect(to location: String) -> Response {

@@ -1,6 +1,7 @@
 import AppleIDServer
 import ArgumentParser
 import Foundation
+import OwnerOnlyFiles
 
 /// `siwa clock advance`: move the server's clock forward (expiry tests).
 struct Clock: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import OwnerOnlyFiles
 import Testing
 
 @testable import AppleIDServer

@@ -80,14 +80,20 @@ final class JuiceBrowser {
         return (callback, page)
     }
 
-    /// Sign in with Apple JS's popup, as the sign-in `page` configures it (its `appleid-signin-*` meta
-    /// tags): the authorization URL the script opens, approved by `appleID` at Apple. Returns the
-    /// authorization the script hands to the page.
+    /// What the sign-in `page`'s script does when the button is pressed: posts the page's CSRF token and
+    /// `next` to `/signin/apple/script`, and reads Sign in with Apple JS's configuration from the answer.
+    func startPopup(from page: TestResponse) async throws -> (response: TestResponse, script: ScriptSignIn) {
+        let next = try #require(Self.hiddenValue("next", in: page))
+        let response = try await post("/signin/apple/script", [("next", next)], csrfFrom: page)
+        #expect(response.status == .ok)
+        return (response, try ScriptSignIn(initOptionsJSON: response.text))
+    }
+
+    /// Sign in with Apple JS's popup, started from the sign-in `page` as its button does: the
+    /// authorization URL the script opens, approved by `appleID` at Apple. Returns the authorization
+    /// the script hands to the page.
     func approveInPopup(from page: TestResponse, as appleID: String, choices: ConsentChoices? = nil) async throws -> AuthorizationCallback {
-        let meta = Self.appleMetaTags(in: page)
-        let script = ScriptSignIn(
-            clientID: try #require(meta["client-id"]), scope: try #require(meta["scope"]), redirectURI: try #require(meta["redirect-uri"]),
-            state: try #require(meta["state"]), nonce: try #require(meta["nonce"]), usePopup: meta["use-popup"] == "true", scriptURL: "")
+        let (_, script) = try await startPopup(from: page)
         #expect(script.usePopup)
         return try await apple.approve(script, as: appleID, choices: choices)
     }
@@ -98,18 +104,10 @@ final class JuiceBrowser {
         try await send("/auth/apple/popup", method: .post, body: callback.formBody, withCookies: true)
     }
 
-    /// The `appleid-signin-*` meta tags of `page`, by the rest of their name.
-    static func appleMetaTags(in page: TestResponse) -> [String: String] {
-        let html = page.text
-        var tags: [String: String] = [:]
-        var rest = html[...]
-        while let start = rest.range(of: "<meta name=\"appleid-signin-") {
-            let name = String(rest[start.upperBound...].prefix { $0 != "\"" })
-            guard let content = rest[start.upperBound...].range(of: "content=\"") else { break }
-            tags[name] = String(rest[content.upperBound...].prefix { $0 != "\"" })
-            rest = rest[content.upperBound...]
-        }
-        return tags
+    /// The value of the page's first hidden input named `name`.
+    static func hiddenValue(_ name: String, in page: TestResponse) -> String? {
+        guard let start = page.text.range(of: "name=\"\(name)\" value=\"")?.upperBound else { return nil }
+        return String(page.text[start...].prefix { $0 != "\"" })
     }
 
     func signUp(email: String, password: String, firstName: String, lastName: String) async throws -> TestResponse {
@@ -125,6 +123,9 @@ final class JuiceBrowser {
     }
 
     func forgetCookies() { cookies = [:] }
+
+    /// A cookie another site put into this browser (a sibling subdomain, another port of 127.0.0.1).
+    func plant(cookie name: String, value: String) { cookies[name] = value }
 
     private func send(_ path: String, method: HTTPRequest.Method, body: String?, withCookies: Bool) async throws -> TestResponse {
         var headers: HTTPFields = [:]

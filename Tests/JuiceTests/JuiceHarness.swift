@@ -47,15 +47,19 @@ struct JuiceHarness {
     }
 }
 
-/// - Parameter transport: how Juice reaches the Apple ID server (a test may make some calls fail).
+/// - Parameters:
+///   - transport: how Juice reaches the Apple ID server (a test may make some calls fail).
+///   - configure: changes to Juice's configuration (an https base URL, say).
 func withJuice(
-    transport: any HTTPTransport = AsyncHTTPClientTransport(), _ body: @Sendable (JuiceHarness) async throws -> Void
+    transport: any HTTPTransport = AsyncHTTPClientTransport(), configure: @Sendable (inout JuiceConfiguration) -> Void = { _ in },
+    _ body: @Sendable (JuiceHarness) async throws -> Void
 ) async throws {
     try await withAppleIDEmulator { apple in
         let database = try await JuiceDatabase.open(path: nil, logger: Logger(label: "juice-tests"))
         do {
-            let configuration = JuiceConfiguration(
+            var configuration = JuiceConfiguration(
                 signInWithApple: apple.clientConfiguration(), passwordHasher: PasswordHasher(cost: 4))
+            configure(&configuration)
             let clock = TestClock()
             let app = try await buildJuiceApplication(
                 configuration: configuration, database: database, transport: transport, retry: .none, clock: clock.now)

@@ -30,6 +30,25 @@ struct LifecycleTests {
         }
     }
 
+    @Test("a consent-revoked queued while Juice was down ends the sessions it speaks about, not the sign-in that came after it")
+    func staleConsentRevoked() async throws {
+        try await withJuice { juice in
+            let user = juice.apple.defaultUser
+            let before = juice.newBrowser()
+            _ = try await before.signInWithApple(as: user.appleID)
+            try await juice.apple.stopUsing(appleID: user.appleID)  // queued: Juice is not reached yet
+            juice.clock.advance(by: 60)  // Maria signs in again a minute later, on another device
+            let after = juice.newBrowser()
+            _ = try await after.signInWithApple(as: user.appleID)
+            let account = try #require(try await juice.account(email: user.email))
+            #expect(try await juice.sessions.count(accountID: account.id) == 2)
+
+            #expect(try await juice.deliverNotifications().map(\.type) == ["consent-revoked"])
+            #expect(try await before.get("/account").status == .seeOther, "the session from before the revocation ended")
+            #expect(try await after.get("/account").status == .ok, "the sign-in after it goes on")
+        }
+    }
+
     @Test("story 8: email-disabled and email-enabled switch Juice's mailing of the relay address")
     func relayForwarding() async throws {
         try await withJuice { juice in

@@ -12,36 +12,52 @@ import Testing
 /// `form_post` path: the same browser, the intent, the first authorization's name.
 @Suite("Juice: Sign in with Apple JS's popup on the sign-in page", .timeLimit(.minutes(2)))
 struct PopupSignInTests {
-    @Test("the sign-in page loads Sign in with Apple JS from the Apple ID server and configures it in meta tags")
+    @Test("the sign-in page loads Sign in with Apple JS from the Apple ID server; its button's POST configures it")
     func pageConfiguresTheScript() async throws {
         try await withJuice { juice in
             let page = try await juice.browser.get("/signin?next=/order/orange")
             #expect(page.status == .ok)
-            let script = juice.apple.baseURL + "/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js"
-            #expect(page.text.contains("<script src=\"\(script)\"></script>"))
+            let scriptURL = juice.apple.baseURL + "/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js"
+            #expect(page.text.contains("<script src=\"\(scriptURL)\"></script>"))
             #expect(page.text.contains("<script src=\"/scripts/sign-in.js\"></script>"))
             #expect(page.text.contains("<div id=\"appleid-signin\" data-color=\"black\" data-border=\"false\" data-type=\"sign-in\""))
-            let meta = JuiceBrowser.appleMetaTags(in: page)
+            #expect(!page.text.contains("appleid-signin-state"), "the page holds no sign-in: it starts when the button is pressed")
+            let (start, script) = try await juice.browser.startPopup(from: page)
             let web = try #require(juice.apple.clientConfiguration().web)
-            #expect(meta["client-id"] == web.servicesID)
-            #expect(meta["redirect-uri"] == web.redirectURI)
-            #expect(meta["scope"] == "name email")
-            #expect(meta["use-popup"] == "true")
-            #expect(meta["state"].map { $0.count >= 43 } == true)
-            #expect(meta["nonce"].map { $0.count >= 22 } == true)
+            #expect(script.clientID == web.servicesID)
+            #expect(script.redirectURI == web.redirectURI)
+            #expect(script.scope == "name email")
+            #expect(script.usePopup)
+            #expect(script.state.count >= 43)
+            #expect(script.nonce.count >= 22)
+            #expect(start.headers[.cacheControl] == "no-store")
+            let forged = try await juice.newBrowser().post("/signin/apple/script", [("csrf", "forged"), ("next", "/account")])
+            #expect(forged.status == .badRequest, "the start needs the page's CSRF token")
             // Scripts from Juice itself and from the Apple ID server only; every other page runs none.
             let origin = try #require(URLComponents(string: juice.apple.baseURL)).host.map { "http://\($0)" }
             let policy = try #require(page.headers[.contentSecurityPolicy])
             #expect(policy.contains("script-src 'self' \(try #require(origin)):"))
             #expect(try await juice.browser.get("/").headers[.contentSecurityPolicy]?.contains("script-src 'none'") == true)
-            // The browser binding is set with the page; the redirect form stays for pages without JavaScript.
-            #expect(page.headers[values: .setCookie].contains { $0.hasPrefix("apple_sign_in_browser=") && $0.contains("HttpOnly") })
+            // The browser binding is set by the start; the redirect form stays for pages without JavaScript.
+            #expect(start.headers[values: .setCookie].contains { $0.contains("apple_sign_in_browser=") && $0.contains("HttpOnly") })
             #expect(page.text.contains("id=\"sign-in-with-apple-redirect\""))
 
             let pageScript = try await juice.browser.get("/scripts/sign-in.js")
             #expect(pageScript.status == .ok)
             #expect(pageScript.headers[.contentType] == "text/javascript; charset=utf-8")
             #expect(pageScript.text.contains("AppleIDSignInOnSuccess"))
+        }
+    }
+
+    @Test("showing the sign-in page writes nothing: the script's sign-in starts when the button is pressed")
+    func pageWritesNothing() async throws {
+        try await withJuice { juice in
+            for _ in 0..<3 { #expect(try await juice.browser.get("/signin").status == .ok) }
+            let entries = try await juice.database.sql.raw("SELECT COUNT(*) AS n FROM sign_in_with_apple_entries").first(
+                decodingColumn: "n", as: Int.self)
+            let intents = try await juice.database.sql.raw("SELECT COUNT(*) AS n FROM sign_in_intents").first(decodingColumn: "n", as: Int.self)
+            #expect(entries == 0)
+            #expect(intents == 0)
         }
     }
 

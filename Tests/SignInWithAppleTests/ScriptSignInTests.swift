@@ -100,7 +100,7 @@ struct ScriptSignInTests {
 
 @Suite("Hummingbird: a page with Sign in with Apple JS, and the popup route", .timeLimit(.minutes(2)))
 struct HummingbirdScriptSignInTests {
-    @Test("the page's start sets the binding cookie; the popup route signs in with it, once, and refuses a post without it")
+    @Test("each start sets a new binding cookie; the popup route signs in with it, once, and refuses a post without it")
     func popupRoute() async throws {
         try await withAppleIDEmulator { apple in
             let siwa = try apple.makeClient()
@@ -108,7 +108,7 @@ struct HummingbirdScriptSignInTests {
             router.get("/page") { request, _ in
                 let (script, cookie) = try await siwa.startScript(for: request)
                 var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: script.initOptionsJSON)))
-                if let cookie { response.setCookie(cookie) }
+                response.setCookie(cookie)
                 return response
             }
             SignInWithAppleRoutes<BasicRequestContext>(
@@ -131,17 +131,20 @@ struct HummingbirdScriptSignInTests {
                 #expect(done.status == .ok)
                 #expect(String(buffer: done.body) == apple.defaultUser.firstName)
 
-                // The same browser's second page keeps its binding: no new cookie.
+                // The same browser's second start gets a binding of its own, never the one it brings.
                 let second = try await client.execute(uri: "/page", method: .get, headers: [.cookie: cookie])
-                #expect(second.headers[.setCookie] == nil)
+                let (secondCookie, _) = try HummingbirdRoutesTests.bindingCookie(second)
+                #expect(secondCookie != cookie)
                 let other = try await apple.approve(try ScriptSignIn(initOptionsJSON: String(buffer: second.body)), as: apple.defaultUser.appleID)
                 let withoutCookie = try await client.execute(
                     uri: "/auth/apple/popup", method: .post, headers: HummingbirdRoutesTests.form, body: ByteBuffer(string: other.formBody))
                 #expect(withoutCookie.status == .badRequest)
                 #expect(String(buffer: withoutCookie.body) == "This sign-in was started in another browser. Please start again here.")
-                // The refused post used the state up: the same authorization, even with the cookie, is refused.
+                // The refused post used the state up: the same authorization, even with its cookie, is refused.
+                var withSecondCookie = HummingbirdRoutesTests.form
+                withSecondCookie[.cookie] = secondCookie
                 let late = try await client.execute(
-                    uri: "/auth/apple/popup", method: .post, headers: withCookie, body: ByteBuffer(string: other.formBody))
+                    uri: "/auth/apple/popup", method: .post, headers: withSecondCookie, body: ByteBuffer(string: other.formBody))
                 #expect(String(buffer: late.body) == "This sign-in has expired or was already completed. Please start again.")
             }
         }

@@ -33,7 +33,7 @@ struct VaporRoutesTests {
                 #expect(start.status == .seeOther)
                 #expect(start.headers.first(name: .cacheControl) == "no-store")
                 let setCookie = try #require(start.headers.first(name: .setCookie))
-                #expect(setCookie.hasPrefix("apple_sign_in_browser="))
+                #expect(setCookie.hasPrefix(siwa.browserCookieName + "="))
                 #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/"))
                 let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
                 let location = try #require(start.headers.first(name: .location))
@@ -350,7 +350,7 @@ final class Recorder<Value: Sendable>: Sendable {
 
 @Suite("Vapor: a page with Sign in with Apple JS, and the popup route", .timeLimit(.minutes(2)))
 struct VaporScriptSignInTests {
-    @Test("the page's start sets the binding cookie; the popup result signs in with it, and without it is refused")
+    @Test("each start sets a new binding cookie; the popup result signs in with it, and without it is refused")
     func popupRoute() async throws {
         try await withAppleIDEmulator { apple in
             let siwa = try apple.makeClient()
@@ -361,7 +361,7 @@ struct VaporScriptSignInTests {
                     app.get("page") { request async throws -> Response in
                         let (script, cookie) = try await routes.startScript(request)
                         let response = Response(status: .ok, body: .init(string: script.initOptionsJSON))
-                        if let cookie { response.cookies[BrowserBinding.cookieName] = cookie }
+                        response.cookies[siwa.browserCookieName] = cookie
                         return response
                     }
                 }
@@ -374,7 +374,7 @@ struct VaporScriptSignInTests {
                 }
                 let (script, cookie) = try await pageScript(cookie: nil)
                 let binding = try #require(cookie)
-                #expect(binding.hasPrefix("apple_sign_in_browser="))
+                #expect(binding.hasPrefix(siwa.browserCookieName + "="))
                 #expect(script.usePopup)
 
                 let body = try await apple.approve(script, as: apple.defaultUser.appleID).formBody
@@ -385,7 +385,7 @@ struct VaporScriptSignInTests {
                 #expect(signIns.values.first?.profile?.name?.firstName == "Emma")
 
                 let (second, again) = try await pageScript(cookie: binding)
-                #expect(again == nil, "the same browser keeps its binding")
+                #expect(again != nil && again != binding, "every start sets a new binding, never the one the browser brings")
                 let other = try await apple.approve(second, as: apple.defaultUser.appleID).formBody
                 let refused = try await tester.sendRequest(
                     .POST, "/auth/apple/popup", headers: VaporRoutesTests.formHeaders, body: ByteBuffer(string: other))

@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
+import OwnerOnlyFiles
 
 /// The demo facts on disk: `demo.json` for scripts and the `.p8` key written once.
 struct DemoFiles {

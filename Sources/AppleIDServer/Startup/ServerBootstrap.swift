@@ -4,6 +4,7 @@ import AppleIDStore
 import Foundation
 import Hummingbird
 import Logging
+import OwnerOnlyFiles
 import Prometheus
 
 /// `siwa serve`: opens the SQLite store under the data directory, loads or creates the signing
@@ -55,6 +56,8 @@ public enum ServerBootstrap {
                 autoApproveAppleID: try await autoApproveAppleID(settings.autoApprove, facts: facts, store: store),
                 adminToken: settings.adminToken ?? facts.adminToken, playground: settings.resolvedPlayground ? (facts, keyPEM) : nil)
             options.metricsRegistry = registry
+            // From the storage key: the same on every instance of one database, and across restarts.
+            options.formTokenKey = ServerOptions.formTokenKey(storageKey: sealer)
             if settings.resolvedDevelopmentMode && !settings.bindsLoopbackOnly {
                 logger.warning(
                     "development mode is on while listening beyond loopback: the sign-in pages show every Apple ID's two-factor code and the precise reason of errors to anyone who reaches \(settings.host)"

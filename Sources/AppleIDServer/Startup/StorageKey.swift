@@ -1,5 +1,6 @@
 import AppleIDStore
 import Foundation
+import OwnerOnlyFiles
 
 /// The key that seals the signing keys in the database: `SIWA_STORAGE_KEY` (base64 of 32 bytes) when
 /// set, else `storage.key` in the data directory, made on the first start (owner-only). Keep it out

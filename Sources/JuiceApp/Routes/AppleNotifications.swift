@@ -4,7 +4,9 @@ import SignInWithApple
 /// Apple's server-to-server notifications, verified by the kit, applied to Juice's accounts.
 ///
 /// - `consent-revoked`: the user stopped using Sign in with Apple with Juice; every session of that
-///   Apple user ends at once. The account stays: signing in with Apple again reaches it.
+///   Apple user that began before the event ends at once. One that began after it (Apple delivered
+///   the event late, after the person signed in again) goes on. The account stays: signing in with
+///   Apple again reaches it.
 /// - `account-delete` (either spelling): the Apple ID is gone and can never sign in again, so every
 ///   session ends, an account that only Apple could open is deleted with its data, and an account
 ///   that also has a password keeps it and loses the Apple link.
@@ -23,7 +25,7 @@ struct AppleNotifications: Sendable {
             guard let account = try await accounts.account(appleSubject: event.subject) else { continue }
             switch event.type {
             case .consentRevoked:
-                try await sessions.endAll(accountID: account.id)
+                try await sessions.end(accountID: account.id, where: event.appliesToSignIn(begunAt:))
             case let type where type.isAccountDeletion:
                 try await sessions.endAll(accountID: account.id)
                 if account.hasPassword {

@@ -3,9 +3,12 @@ import SignInWithApple
 import SignInWithAppleHummingbird
 
 /// Sign in with Apple: the redirect button (a CSRF-protected POST that starts the round trip, bound
-/// to the browser by the kit, with an intent), the sign-in page's script for Sign in with Apple JS's
-/// popup, the upgrade of a password account, and the kit's callback, completion, popup and
-/// notification routes (without its GET start route).
+/// to the browser by the kit, with an intent), the popup's start (the same POST, answered with Sign
+/// in with Apple JS's configuration), the sign-in page's script, the upgrade of a password account,
+/// and the kit's callback, completion, popup and notification routes (without its GET start route).
+///
+/// Every start is a POST with the page's CSRF token: showing a page starts nothing, so anonymous
+/// visits cannot fill the kit's storage or Juice's intents.
 struct AppleSignInRoutes: Sendable {
     let services: JuiceServices
 
@@ -18,6 +21,16 @@ struct AppleSignInRoutes: Sendable {
         router.post("/signin/apple") { request, context in
             let form = try await FormInput.decode(StartForm.self, from: request, context: context)
             return try await services.startAppleSignIn(.signIn, next: FormInput.localPath(form.next), request: request)
+        }
+        router.post("/signin/apple/script") { request, context in
+            let form = try await FormInput.decode(StartForm.self, from: request, context: context)
+            let (script, cookie) = try await services.siwa.startScript(for: request)
+            try await services.intents.save(SignInIntent(purpose: .signIn, next: FormInput.localPath(form.next)), state: script.state)
+            var response = Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: script.initOptionsJSON)))
+            response.setCookie(cookie)
+            return response
         }
         router.get("/scripts/sign-in.js") { _, _ in services.pages.renderer.signInScriptResponse() }
         router.post("/account/upgrade") { request, context in

@@ -1,6 +1,8 @@
 import Hummingbird
 
-/// Juice's cookies: HttpOnly, SameSite=Lax, Path=/ (Secure when served over HTTPS).
+/// Juice's cookies: HttpOnly, SameSite=Lax, Path=/; over HTTPS also Secure and named `__Host-…`,
+/// which browsers accept only from https, with Path=/ and no Domain: a sibling subdomain or a
+/// plain-http page cannot plant or overwrite them. The static names are the plain-http ones.
 struct JuiceCookies: Sendable {
     static let session = "juice_session"
     static let browser = "juice_browser"
@@ -14,7 +16,13 @@ struct JuiceCookies: Sendable {
     func link(_ token: String) -> Cookie { cookie(Self.link, token, maxAge: 15 * 60) }
     func expired(_ name: String) -> Cookie { cookie(name, "", maxAge: 0) }
 
+    /// The name the browser keeps the cookie `name` (a static name above) under.
+    func name(_ name: String) -> String { secure ? "__Host-" + name : name }
+
+    /// The value of the cookie `name` (a static name above) that `request` carries.
+    func value(_ name: String, in request: Request) -> String? { request.cookies[self.name(name)]?.value }
+
     private func cookie(_ name: String, _ value: String, maxAge: Int) -> Cookie {
-        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        Cookie(name: self.name(name), value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 }

@@ -17,7 +17,8 @@ public struct JuiceRequestContext: RequestContext {
 
     public var maxUploadSize: Int { 64 * 1024 }
 
-    /// The CSRF token of this browser: derived from a secret cookie that other sites can neither read
-    /// nor set, so a form that carries it was rendered by Juice for this browser.
-    var csrfToken: String { SecretToken.hash("csrf:" + browserToken) }
+    /// The CSRF token of this browser (``FormTokens``): an HMAC of its cookie under Juice's secret, so
+    /// a form that carries it was rendered by Juice for this browser, even if someone else planted
+    /// the cookie. Set by ``SessionMiddleware``.
+    var csrfToken = ""
 }

@@ -49,7 +49,7 @@ struct LinkRoutes: Sendable {
         }
         router.post("/link/cancel") { request, context in
             _ = try await FormInput.decode(CSRFOnlyForm.self, from: request, context: context)
-            if let token = request.cookies[JuiceCookies.link]?.value { try await services.links.remove(token: token) }
+            if let token = services.cookies.value(JuiceCookies.link, in: request) { try await services.links.remove(token: token) }
             var response = JuiceServices.redirect(to: "/")
             response.setCookie(services.cookies.expired(JuiceCookies.link))
             return response
@@ -69,7 +69,7 @@ struct LinkRoutes: Sendable {
     }
 
     private func pendingOffer(_ request: Request) async throws -> (LinkOffer, Account, String) {
-        guard let token = request.cookies[JuiceCookies.link]?.value, let offer = try await services.links.offer(token: token),
+        guard let token = services.cookies.value(JuiceCookies.link, in: request), let offer = try await services.links.offer(token: token),
             let account = try await services.accounts.account(id: offer.accountId)
         else { throw UserFacingError.linkExpired }
         return (offer, account, token)

@@ -83,29 +83,23 @@ struct PasswordRoutes: Sendable {
         }
     }
 
-    /// The sign-in page. Its Sign in with Apple button is Sign in with Apple JS's, in popup mode: the
-    /// page starts a sign-in for this browser (the kit's binding cookie) and keeps its intent, and the
-    /// script's configuration goes into the page's `appleid-signin-*` meta tags. Without JavaScript,
-    /// the redirect form below it does the same in this window.
+    /// The sign-in page. Its Sign in with Apple button is Sign in with Apple JS's, in popup mode. The
+    /// page itself starts nothing and writes nothing: pressing the button posts the form's CSRF token
+    /// to `/signin/apple/script` (``AppleSignInRoutes``), which starts the sign-in for this browser
+    /// and answers the script's configuration. Without JavaScript, the redirect form below it starts
+    /// the sign-in in this window.
     func signInPage(
         next: String, reason: String? = nil, message: String? = nil, email: String = "", request: Request, context: JuiceRequestContext,
         status: HTTPResponse.Status? = nil
     ) async throws -> Response {
-        let (script, cookie) = try await services.siwa.startScript(for: request)
-        try await services.intents.save(SignInIntent(purpose: .signIn, next: next), state: script.state)
-        var response = try services.pages.render(
+        let scriptURL = services.siwa.requests.environment.scriptURL()
+        return try services.pages.render(
             "signin", title: "Sign in",
             [
                 "next": next, "nextQuery": Self.queryValue(next), "reason": reason, "message": message, "email": email,
-                "appleTitle": "Sign in with Apple",
-                "appleScript": [
-                    "url": script.scriptURL, "clientID": script.clientID, "scope": script.scope, "redirectURI": script.redirectURI,
-                    "state": script.state, "nonce": script.nonce,
-                ],
+                "appleTitle": "Sign in with Apple", "appleScript": ["url": scriptURL],
             ], context: context, status: status ?? (message == nil ? .ok : .badRequest),
-            scriptSources: ["'self'", Self.origin(of: script.scriptURL)])
-        if let cookie { response.setCookie(cookie) }
-        return response
+            scriptSources: ["'self'", Self.origin(of: scriptURL)])
     }
 
     /// `scheme://host[:port]` of `url`, for the page's Content-Security-Policy.

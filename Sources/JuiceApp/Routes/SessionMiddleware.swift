@@ -7,17 +7,19 @@ struct SessionMiddleware: RouterMiddleware {
 
     let sessions: SessionStore
     let cookies: JuiceCookies
+    let formTokens: FormTokens
     let pages: Pages
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let browser = request.cookies[JuiceCookies.browser]?.value, browser.count == 43 {
+        if let browser = cookies.value(JuiceCookies.browser, in: request), browser.count == 43 {
             context.browserToken = browser
             context.browserTokenIsNew = false
         } else {
             context.browserToken = SecretToken.random()
         }
-        if let token = request.cookies[JuiceCookies.session]?.value, let account = try await sessions.account(token: token) {
+        context.csrfToken = formTokens.csrf(browserToken: context.browserToken)
+        if let token = cookies.value(JuiceCookies.session, in: request), let account = try await sessions.account(token: token) {
             context.account = account
             context.sessionToken = token
         }

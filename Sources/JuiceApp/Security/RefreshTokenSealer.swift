@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OwnerOnlyFiles
 
 /// Seals Apple refresh tokens before they reach Juice's database (AES-256-GCM): a copy of
 /// `juice.sqlite` alone cannot revoke or use anyone's Sign in with Apple authorization.
@@ -25,8 +26,8 @@ public struct RefreshTokenSealer: Sendable {
 
     private init(key: SymmetricKey) { self.key = key }
 
-    /// The key of `<directory>/storage.key` (made once, owner-only), or of `JUICE_STORAGE_KEY`
-    /// (base64 of 32 bytes) when set.
+    /// The key of `<directory>/storage.key` (made once, `0600` from its first byte, in a `0700`
+    /// folder), or of `JUICE_STORAGE_KEY` (base64 of 32 bytes) when set.
     public static func load(directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RefreshTokenSealer {
         if let encoded = environment["JUICE_STORAGE_KEY"] {
             guard let bytes = Data(base64Encoded: encoded.trimmingCharacters(in: .whitespacesAndNewlines)) else {
@@ -43,9 +44,8 @@ public struct RefreshTokenSealer: Sendable {
         }
         let key = SymmetricKey(size: .bits256)
         let bytes = key.withUnsafeBytes { Array($0) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data((Data(bytes).base64EncodedString() + "\n").utf8).write(to: file, options: .withoutOverwriting)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        try PrivateFiles.makeDirectory(directory)
+        try PrivateFiles.create(Data((Data(bytes).base64EncodedString() + "\n").utf8), at: file)
         return RefreshTokenSealer(key: key)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OwnerOnlyFiles
 import SQLKit
 import SQLiteKit
 
@@ -24,15 +25,17 @@ public final class JuiceDatabase: Sendable {
     /// Opens (creating it and its folder) the database file at `path`; `nil` opens a private in-memory one.
     /// Refresh tokens are sealed with `tokens`: by default the `storage.key` beside a file (made once)
     /// or `JUICE_STORAGE_KEY`, and a throw-away key for an in-memory database.
+    ///
+    /// The folder is `0700` before anything is in it, and `storage.key` and the database `0600` from
+    /// their first byte (the database's `-wal` and `-shm` take its permissions).
     public static func open(path: String?, logger: Logger, tokens: RefreshTokenSealer? = nil) async throws -> JuiceDatabase {
+        let url = path.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        if let url { try PrivateFiles.makeDirectory(url.deletingLastPathComponent()) }
         let sealer =
-            try tokens
-            ?? (path.map { try RefreshTokenSealer.load(directory: URL(fileURLWithPath: $0).standardizedFileURL.deletingLastPathComponent()) }
-                ?? RefreshTokenSealer.ephemeral())
+            try tokens ?? (url.map { try RefreshTokenSealer.load(directory: $0.deletingLastPathComponent()) } ?? RefreshTokenSealer.ephemeral())
         let storage: SQLiteConnection.Storage
-        if let path {
-            let url = URL(fileURLWithPath: path).standardizedFileURL
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if let url {
+            try PrivateFiles.touch(url)
             storage = .file(path: url.path)
         } else {
             storage = .memory

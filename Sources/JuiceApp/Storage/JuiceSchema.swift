@@ -104,5 +104,11 @@ enum JuiceSchema {
             "DROP TABLE IF EXISTS pending_completions",
             "DROP TABLE IF EXISTS seen_notifications",
         ],
+        // Version 5: when each session began, so that a notification about an earlier sign-in (queued
+        // while Juice was down) does not end a later one. Older sessions read as begun at 0: any
+        // consent-revoked ends them, the safe side.
+        [
+            "ALTER TABLE sessions ADD COLUMN started_at DOUBLE PRECISION NOT NULL DEFAULT 0"
+        ],
     ]
 }

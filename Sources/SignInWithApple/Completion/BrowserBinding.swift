@@ -3,15 +3,20 @@ import Crypto
 import Foundation
 
 /// The browser a sign-in belongs to: a random secret kept in a cookie of your site
-/// (``cookieName``, `HttpOnly`, `SameSite=Lax`), set when the sign-in starts.
+/// (``SignInWithAppleClient/browserCookieName``, `HttpOnly`, `SameSite=Lax`), set when the sign-in starts.
+///
+/// Mint a new one (``random()``) at every start, never adopt the cookie a browser brings: a cookie can
+/// be planted by a sibling subdomain, or by another port of the same host (cookies ignore ports), and
+/// a binding its planter knows would let them finish the sign-in in their own browser.
 ///
 /// Apple's `state` names a request, not a browser: anyone can take their own callback and replay it
 /// in someone else's browser, which would sign that person into the attacker's account (login
 /// CSRF). The kit keeps the hash of this secret with the started sign-in and completes it only in a
 /// request that presents the same secret.
 public struct BrowserBinding: Sendable, Hashable {
-    /// The cookie the kit's route helpers use (not `siwa_browser`, the Apple ID server's own: on
-    /// 127.0.0.1 cookies are shared across ports, so a local app and server would overwrite each other's).
+    /// The cookie's name on plain `http` (not `siwa_browser`, the Apple ID server's own: on 127.0.0.1
+    /// cookies are shared across ports, so a local app and server would overwrite each other's). On
+    /// https it carries the `__Host-` prefix: see ``SignInWithAppleClient/browserCookieName``.
     public static let cookieName = "apple_sign_in_browser"
 
     public let secret: String
@@ -47,6 +52,11 @@ extension SignInWithAppleClient {
     /// Whether the binding cookie is `Secure`: unless the redirect URI is plain `http` (a local
     /// development server), browsers must send it over HTTPS only.
     public var browserCookieIsSecure: Bool { configuration.web?.redirectURI.hasPrefix("https:") ?? true }
+
+    /// The binding cookie's name: `__Host-apple_sign_in_browser` when it is `Secure`, which browsers
+    /// accept only from https, with `Path=/` and no `Domain`, so no sibling subdomain or plain-http
+    /// page can set or overwrite it; `apple_sign_in_browser` on plain-http development.
+    public var browserCookieName: String { browserCookieIsSecure ? "__Host-" + BrowserBinding.cookieName : BrowserBinding.cookieName }
 }
 
 public enum BrowserBindingError: Error, Sendable, Hashable, CustomStringConvertible {

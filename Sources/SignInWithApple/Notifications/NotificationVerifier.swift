@@ -13,8 +13,12 @@ public struct AppleNotification: Sendable, Hashable {
     /// `exp` (Apple: `iat` + 24 hours); `nil` when the notification has none.
     public var expiresAt: Date?
 
-    /// Until when a receiver must remember ``id``: `exp`, or 24 hours after `iat` without one.
-    public var replayWindowEnd: Date { expiresAt ?? issuedAt.addingTimeInterval(86_400) }
+    /// Until when a receiver must remember ``id``: `exp`, or ``replayWindow`` after `iat` without one.
+    /// The verifier refuses a notification past this end, so a forgotten `jti` is never applied again.
+    public var replayWindowEnd: Date { expiresAt ?? issuedAt.addingTimeInterval(Self.replayWindow) }
+
+    /// How long after `iat` a notification without `exp` is accepted (Apple's `exp` is `iat` + 24 hours).
+    public static let replayWindow: TimeInterval = 86_400
 }
 
 /// Verifies the body Apple POSTs to the notification endpoint: `{"payload": "<jwt>"}`, signed with the
@@ -70,8 +74,11 @@ public struct NotificationVerifier: Sendable {
         guard issuers.containsExactly(claims.issuer) else { throw IdentityTokenError.wrongIssuer(claims.issuer) }
         guard audiences.containsExactly(claims.audience) else { throw IdentityTokenError.wrongAudience(claims.audience) }
         let now = clock().timeIntervalSince1970
-        if let expiresAt = claims.expiresAt, TimeInterval(expiresAt) + leeway <= now {
-            throw IdentityTokenError.expired(expiresAt: expiresAt, now: Int(now))
+        // Without `exp`, the replay window (`iat` + 24 hours) is the end: past it the receiver may have
+        // forgotten the `jti`, so a captured notification would be applied again, forever.
+        let end = claims.expiresAt ?? (claims.issuedAt + Int(AppleNotification.replayWindow))
+        if TimeInterval(end) + leeway <= now {
+            throw IdentityTokenError.expired(expiresAt: end, now: Int(now))
         }
         guard TimeInterval(claims.issuedAt) - leeway <= now else {
             throw IdentityTokenError.issuedInTheFuture(issuedAt: claims.issuedAt, now: Int(now))

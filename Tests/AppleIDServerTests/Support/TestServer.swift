@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDServer
+import AppleIDStore
 import Crypto
 import Foundation
 import Hummingbird
@@ -49,6 +50,9 @@ struct TestServer {
         if !seeded { try await seed(provider) }
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
         options.metricsRegistry = registry
+        // One storage key for every test server, as instances on one database share theirs: a form
+        // rendered by one is accepted by another.
+        options.formTokenKey = ServerOptions.formTokenKey(storageKey: try SecretSealer(keyBytes: Array(repeating: 7, count: 32)))
         if playground {
             var client = try #require(try await store.client(servicesID))
             let returnURL = ServerOptions.playgroundReturnURL(baseURL: options.baseURL)

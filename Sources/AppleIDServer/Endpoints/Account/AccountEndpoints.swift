@@ -6,8 +6,9 @@ import Hummingbird
 
 /// `/account`: the Apple ID user's own pages. Sign in (password, then the two-factor code), see the
 /// apps using the Apple ID and stop using it with one, switch Hide My Email forwarding, delete the
-/// Apple ID. Plain HTML forms; every POST carries a CSRF token derived from the session cookie
-/// (which is HttpOnly and SameSite=Lax, so another site can neither read nor send it).
+/// Apple ID. Plain HTML forms; every POST carries a CSRF token derived from the session cookie under
+/// the server's secret (``FormTokens``; the cookie is HttpOnly and SameSite=Lax, so another site can
+/// neither read nor send it, and a planted one gives nobody the token).
 struct AccountEndpoints {
     static let pendingCookie = "siwa_account_pending"
     static let loginCookie = "siwa_account_login"
@@ -49,8 +50,8 @@ struct AccountEndpoints {
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
             // Login CSRF: without this, another site could post its own Apple ID and password here and
             // sign the victim's browser in to the attacker's Apple ID.
-            guard let loginCookie = request.cookies[Self.loginCookie]?.value, let csrf = form.csrf,
-                ConstantTime.equal(csrf, Self.derived("account-login-csrf:", loginCookie))
+            guard let loginCookie = cookies.value(Self.loginCookie, in: request),
+                cookies.formTokens.matches(form.csrf, "account-login-csrf:", loginCookie)
             else { return try signInPage(request, locale: locale, message: text("message_form_expired", locale), status: .badRequest) }
             let account: AppleIDAccount
             switch try await provider.interactions.accountForSignIn(appleID: form.appleID ?? "", password: form.password ?? "") {
@@ -68,15 +69,14 @@ struct AccountEndpoints {
             let token = provider.random.hex(bytes: 32)
             try await pending.start(token: token, accountID: account.id)
             var response = try codePage(account, pendingToken: token, locale: locale)
-            response.setCookie(
-                Cookie(name: Self.pendingCookie, value: token, path: "/account", secure: cookies.secure, httpOnly: true, sameSite: .lax))
+            response.setCookie(cookies.cookie(Self.pendingCookie, value: token, path: "/account"))
             return response
         }
         router.post("/account/verify") { request, _ in
             let form = try await decode(request)
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
-            guard let token = request.cookies[Self.pendingCookie]?.value, let accountID = try await pending.accountID(token: token),
-                let csrf = form.csrf, ConstantTime.equal(csrf, Self.derived("account-verify-csrf:", token)),
+            guard let token = cookies.value(Self.pendingCookie, in: request), let accountID = try await pending.accountID(token: token),
+                cookies.formTokens.matches(form.csrf, "account-verify-csrf:", token),
                 let account = try await provider.store.account(id: accountID)
             else { return try signInPage(request, locale: locale, message: text("message_account_sign_in_expired", locale), status: .badRequest) }
             // Wrong codes count against the Apple ID in the store (SignInLockPolicy), not against this
@@ -110,7 +110,7 @@ struct AccountEndpoints {
             let form = try await decode(request)
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
             guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request, locale: locale) }
-            guard Self.csrfMatches(form.csrf, cookie) else {
+            guard csrfMatches(form.csrf, cookie) else {
                 return try signInPage(request, locale: locale, message: text("message_form_expired", locale), status: .badRequest)
             }
             guard form.confirm == "DELETE" else {
@@ -122,7 +122,7 @@ struct AccountEndpoints {
         router.post("/account/sign-out") { request, _ in
             if let (_, cookie) = try await signedIn(request) {
                 let form = try await decode(request)
-                if Self.csrfMatches(form.csrf, cookie) { try await provider.interactions.endBrowserSession(cookie: cookie) }
+                if csrfMatches(form.csrf, cookie) { try await provider.interactions.endBrowserSession(cookie: cookie) }
             }
             return Response(status: .seeOther, headers: [.location: "/account"])
         }
@@ -134,7 +134,7 @@ struct AccountEndpoints {
         let form = try await decode(request)
         let locale = PageLocale.choose(for: request, formLocale: form.locale)
         guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request, locale: locale) }
-        guard Self.csrfMatches(form.csrf, cookie) else {
+        guard csrfMatches(form.csrf, cookie) else {
             return try signInPage(request, locale: locale, message: text("message_form_expired", locale), status: .badRequest)
         }
         let message: String
@@ -156,7 +156,7 @@ struct AccountEndpoints {
     }
 
     private func signedIn(_ request: Request) async throws -> (AppleIDAccount, String)? {
-        guard let cookie = request.cookies[BrowserCookies.sessionName]?.value,
+        guard let cookie = cookies.sessionValue(in: request),
             let account = try await provider.interactions.account(sessionCookie: cookie)
         else { return nil }
         return (account, cookie)
@@ -170,17 +170,11 @@ struct AccountEndpoints {
         }
     }
 
-    static func csrf(_ sessionCookie: String) -> String { derived("account-csrf:", sessionCookie) }
+    func csrf(_ sessionCookie: String) -> String { cookies.formTokens.token("account-csrf:", sessionCookie) }
 
     /// Compared in constant time.
-    static func csrfMatches(_ submitted: String?, _ sessionCookie: String) -> Bool {
-        guard let submitted else { return false }
-        return ConstantTime.equal(submitted, csrf(sessionCookie))
-    }
-
-    /// A form token derived from an HttpOnly cookie: only a page of this origin can know it.
-    static func derived(_ purpose: String, _ cookie: String) -> String {
-        Hex.encode(SHA256.hash(data: Array((purpose + cookie).utf8)))
+    func csrfMatches(_ submitted: String?, _ sessionCookie: String) -> Bool {
+        cookies.formTokens.matches(submitted, "account-csrf:", sessionCookie)
     }
 
     /// To `/account`, in the language of the sign-in's pages.
@@ -194,24 +188,23 @@ struct AccountEndpoints {
     private func accountPage(_ account: AppleIDAccount, cookie: String, message: String?, locale: String) async throws -> Response {
         try renderer.render(
             try await AccountPageModel.load(
-                account: account, csrf: Self.csrf(cookie), message: message, locale: locale, strings: renderer.strings, provider: provider),
+                account: account, csrf: csrf(cookie), message: message, locale: locale, strings: renderer.strings, provider: provider),
             template: "account")
     }
 
     /// The password step. Its form carries a token derived from the login cookie (set here when the
     /// browser has none), which `/account/sign-in` requires.
     private func signInPage(_ request: Request, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
-        let existing = request.cookies[Self.loginCookie]?.value.filter(\.isHexDigit)
+        let existing = cookies.value(Self.loginCookie, in: request)?.filter(\.isHexDigit)
         let loginCookie = existing.flatMap { $0.count == 64 ? $0 : nil } ?? provider.random.hex(bytes: 32)
         var response = try renderer.render(
             AccountSignInPage(
                 locale: locale, t: renderer.strings.table(locale), passwordStep: true, codeStep: false, appleID: nil, developmentCode: nil,
                 message: message,
-                csrf: Self.derived("account-login-csrf:", loginCookie)),
+                csrf: cookies.formTokens.token("account-login-csrf:", loginCookie)),
             template: "account_sign_in", status: status)
         if loginCookie != existing {
-            response.setCookie(
-                Cookie(name: Self.loginCookie, value: loginCookie, path: "/account", secure: cookies.secure, httpOnly: true, sameSite: .lax))
+            response.setCookie(cookies.cookie(Self.loginCookie, value: loginCookie, path: "/account"))
         }
         return response
     }
@@ -224,7 +217,7 @@ struct AccountEndpoints {
                 locale: locale, t: renderer.strings.table(locale, values: ["apple_id": account.appleID]), passwordStep: false, codeStep: true,
                 appleID: account.appleID,
                 developmentCode: developmentMode ? provider.currentSecondFactorCode(for: account) : nil, message: message,
-                csrf: Self.derived("account-verify-csrf:", pendingToken)),
+                csrf: cookies.formTokens.token("account-verify-csrf:", pendingToken)),
             template: "account_sign_in", status: status)
     }
 }

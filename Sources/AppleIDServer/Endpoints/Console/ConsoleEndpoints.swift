@@ -17,8 +17,8 @@ struct ConsoleEndpoints {
             let form = try await site.decode(request)
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
             // Login CSRF: another site must not sign this browser in to the attacker's developer account.
-            guard let loginCookie = request.cookies[ConsoleSite.loginCookie]?.value, let csrf = form.csrf,
-                ConstantTime.equal(csrf, AccountEndpoints.derived("console-login-csrf:", loginCookie))
+            guard let loginCookie = site.cookies.value(ConsoleSite.loginCookie, in: request),
+                site.cookies.formTokens.matches(form.csrf, "console-login-csrf:", loginCookie)
             else { return try signInPage(request, locale: locale, message: site.text("console_form_expired", locale), status: .badRequest) }
             switch try await site.provider.signInDeveloper(email: form.email ?? "", password: form.password ?? "") {
             case .passed(let signIn):
@@ -39,7 +39,7 @@ struct ConsoleEndpoints {
                 { visit, _ in
                     try await site.provider.signOutDeveloper(cookie: visit.cookie)
                     var response = ConsoleSite.redirect("/console")
-                    response.setCookie(Cookie(name: ConsoleSite.sessionCookie, value: "", maxAge: 0, path: "/console", httpOnly: true))
+                    response.setCookie(site.cookies.cookie(ConsoleSite.sessionCookie, value: "", path: "/console", maxAge: 0, sameSite: .strict))
                     return response
                 }, onError: { _, _ in ConsoleSite.redirect("/console") })
         }
@@ -60,7 +60,7 @@ struct ConsoleEndpoints {
         var response = try site.renderer.render(
             ConsoleSignInPage(
                 locale: locale, t: site.renderer.strings.table(locale), message: message,
-                csrf: AccountEndpoints.derived("console-login-csrf:", loginCookie)),
+                csrf: site.cookies.formTokens.token("console-login-csrf:", loginCookie)),
             template: "console_sign_in", status: status)
         if let newCookie { response.setCookie(newCookie) }
         return response

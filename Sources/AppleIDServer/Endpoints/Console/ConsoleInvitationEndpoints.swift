@@ -18,8 +18,8 @@ struct ConsoleInvitationEndpoints {
             let token = try context.parameters.require("token")
             let form = try await site.decode(request)
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
-            guard let loginCookie = request.cookies[ConsoleSite.loginCookie]?.value, let csrf = form.csrf,
-                ConstantTime.equal(csrf, Self.csrf(loginCookie))
+            guard let loginCookie = site.cookies.value(ConsoleSite.loginCookie, in: request),
+                site.cookies.formTokens.matches(form.csrf, Self.formPurpose, loginCookie)
             else {
                 return try await page(request, token: token, locale: locale, message: site.text("console_form_expired", locale), status: .badRequest)
             }
@@ -67,7 +67,7 @@ struct ConsoleInvitationEndpoints {
         let (loginCookie, newCookie) = site.loginBinding(request)
         let details = try await site.provider.invitation(token: token)
         let model = InvitationPage(
-            locale: locale, t: site.renderer.strings.table(locale), message: message, csrf: Self.csrf(loginCookie),
+            locale: locale, t: site.renderer.strings.table(locale), message: message, csrf: site.cookies.formTokens.token(Self.formPurpose, loginCookie),
             action: "/console/invitations/" + token.filter(\.isHexDigit), found: details != nil,
             teamName: details?.team.name ?? "", teamID: details?.team.id.rawValue ?? "", email: details?.email ?? "",
             hasAccount: details?.hasAccount ?? false)
@@ -76,7 +76,8 @@ struct ConsoleInvitationEndpoints {
         return response
     }
 
-    static func csrf(_ loginCookie: String) -> String { AccountEndpoints.derived("console-invitation-csrf:", loginCookie) }
+    /// What the form token of the invitation page is for (it is an HMAC of the login cookie).
+    static let formPurpose = "console-invitation-csrf:"
 
     static func minutes(until: Date, now: Date) -> Int { max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up))) }
 }

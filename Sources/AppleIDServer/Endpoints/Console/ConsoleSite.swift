@@ -11,8 +11,9 @@ struct ConsoleSite: Sendable {
 
     let provider: AppleIDProvider
     let renderer: PageRenderer
-    /// Secure cookies when the server is reached over HTTPS.
-    let secureCookies: Bool
+    /// The pages' cookies: Secure and `__Host-` when the server is reached over HTTPS.
+    let cookies: BrowserCookies
+    var secureCookies: Bool { cookies.secure }
     /// The server's own URL, for links a developer sends on (an invitation's).
     let baseURL: String
 
@@ -59,7 +60,7 @@ struct ConsoleSite: Sendable {
     }
 
     func visit(_ request: Request) async throws -> Visit? {
-        guard let cookie = request.cookies[Self.sessionCookie]?.value, cookie.count == 64,
+        guard let cookie = cookies.value(Self.sessionCookie, in: request), cookie.count == 64,
             let (session, developer) = try await provider.consoleSession(cookie: cookie),
             let team = try await provider.store.team(session.teamID)
         else { return nil }
@@ -119,18 +120,17 @@ struct ConsoleSite: Sendable {
     }
 
     func sessionCookie(_ value: String) -> Cookie {
-        Cookie(
-            name: Self.sessionCookie, value: value, maxAge: Int(provider.configuration.consoleSessionLifetime), path: "/console",
-            secure: secureCookies, httpOnly: true, sameSite: .strict)
+        cookies.cookie(
+            Self.sessionCookie, value: value, path: "/console", maxAge: Int(provider.configuration.consoleSessionLifetime), sameSite: .strict)
     }
 
     /// The value of the cookie that binds the sign-in and invitation forms to this browser (their login
     /// CSRF token is derived from it): the browser's own, or a new one to set (`cookie` is then non-nil).
     func loginBinding(_ request: Request) -> (value: String, cookie: Cookie?) {
-        let existing = request.cookies[Self.loginCookie]?.value.filter(\.isHexDigit)
+        let existing = cookies.value(Self.loginCookie, in: request)?.filter(\.isHexDigit)
         if let existing, existing.count == 64 { return (existing, nil) }
         let value = provider.random.hex(bytes: 32)
-        return (value, Cookie(name: Self.loginCookie, value: value, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .lax))
+        return (value, cookies.cookie(Self.loginCookie, value: value, path: "/console"))
     }
 
     /// An absolute link to a path of this server.

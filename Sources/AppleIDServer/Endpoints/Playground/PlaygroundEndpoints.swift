@@ -15,8 +15,8 @@ struct PlaygroundEndpoints {
     let facts: DemoFacts
     let minter: ClientSecretMinter
     let redirectURI: String
-    /// Secure cookies when the server is reached over HTTPS.
-    let secureCookies: Bool
+    /// The pages' cookies (Secure and `__Host-` when the server is reached over HTTPS).
+    let cookies: BrowserCookies
     var runs: PlaygroundRuns { PlaygroundRuns(store: provider.store) }
 
     struct CallbackForm: Decodable {
@@ -64,7 +64,7 @@ struct PlaygroundEndpoints {
         }
         router.post("/playground/refresh") { request, _ in
             let form = try await decode(RunForm.self, request)
-            let browser = request.cookies[Self.browserCookie]?.value
+            let browser = cookies.value(Self.browserCookie, in: request)
             var result = PlaygroundResult(action: "Refresh")
             guard let run = form.run, let browser,
                 let refreshToken = try await runs.refreshToken(run: run, browser: browser, now: provider.clock.now())
@@ -79,7 +79,7 @@ struct PlaygroundEndpoints {
         }
         router.post("/playground/revoke") { request, _ in
             let form = try await decode(RunForm.self, request)
-            let browser = request.cookies[Self.browserCookie]?.value
+            let browser = cookies.value(Self.browserCookie, in: request)
             var result = PlaygroundResult(action: "Revoke")
             guard let run = form.run, let refreshToken = try await runs.refreshToken(run: run, browser: browser, now: provider.clock.now()) else {
                 result.tokenError = .notThisBrowsersRun
@@ -100,7 +100,7 @@ struct PlaygroundEndpoints {
 
     /// Shows the callback's fields and, when its state is this browser's, redeems the code.
     private func callback(_ form: CallbackForm, request: Request) async throws -> Response {
-        let browser = request.cookies[Self.browserCookie]?.value
+        let browser = cookies.value(Self.browserCookie, in: request)
         var result = PlaygroundResult(action: "Callback")
         let received = [
             ("code", form.code), ("id_token", form.idToken), ("state", form.state), ("user", form.user), ("error", form.error),
@@ -122,12 +122,12 @@ struct PlaygroundEndpoints {
 
     /// The browser's playground identity: its cookie, or a new one.
     private func browserID(in request: Request) -> (value: String, isNew: Bool) {
-        if let value = request.cookies[Self.browserCookie]?.value, value.count == 64, value.allSatisfy(\.isHexDigit) { return (value, false) }
+        if let value = cookies.value(Self.browserCookie, in: request), value.count == 64, value.allSatisfy(\.isHexDigit) { return (value, false) }
         return (provider.random.hex(bytes: 32), true)
     }
 
     private func browserCookie(_ value: String) -> Cookie {
-        Cookie(name: Self.browserCookie, value: value, path: "/playground", secure: secureCookies, httpOnly: true, sameSite: .lax)
+        cookies.cookie(Self.browserCookie, value: value, path: "/playground")
     }
 
     /// A posted form. One that cannot be read (repeated, badly encoded, too large, not a form) is the

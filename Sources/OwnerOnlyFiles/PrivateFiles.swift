@@ -6,9 +6,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Files and folders that hold secrets (the storage key, `demo.json` with the admin token, `.p8`
-/// private keys, the database): created owner-only from the first byte. Writing first and
-/// `chmod`-ing after leaves a window in which another user of a shared machine can open the file.
+/// Files and folders that hold secrets (the server's and Juice's storage keys, `demo.json` with the
+/// admin token, `.p8` private keys, the databases): created owner-only from the first byte. Writing
+/// first and `chmod`-ing after leaves a window in which another user of a shared machine can open
+/// the file.
+///
+/// A SQLite database made with ``touch(_:)`` before SQLite opens it keeps its `-wal` and `-shm`
+/// files owner-only too: SQLite creates them with the database file's permissions.
 public enum PrivateFiles {
     /// Creates the folder `0700`, or narrows an existing one that others could enter.
     public static func makeDirectory(_ url: URL) throws {
