@@ -67,7 +67,8 @@ struct ConsoleInvitationEndpoints {
         let (loginCookie, newCookie) = site.loginBinding(request)
         let details = try await site.provider.invitation(token: token)
         let model = InvitationPage(
-            locale: locale, t: site.renderer.strings.table(locale), message: message, csrf: site.cookies.formTokens.token(Self.formPurpose, loginCookie),
+            locale: locale, t: site.renderer.strings.table(locale), message: message,
+            csrf: site.cookies.formTokens.token(Self.formPurpose, loginCookie),
             action: "/console/invitations/" + token.filter(\.isHexDigit), found: details != nil,
             teamName: details?.team.name ?? "", teamID: details?.team.id.rawValue ?? "", email: details?.email ?? "",
             hasAccount: details?.hasAccount ?? false)
