@@ -9,10 +9,17 @@ import NIOPosix
 public struct UDPTXTResolver: TXTResolver {
     public let server: SocketAddress
     public let timeout: Duration
+    /// Waits out `timeout` for a lookup of a name: the clock's sleep, unless a test decides when the
+    /// wait is over, so that no answer of a test depends on how busy the machine is.
+    let waitOut: @Sendable (Duration, String) async throws -> Void
 
-    public init(server: SocketAddress, timeout: Duration = .seconds(3)) {
+    public init(
+        server: SocketAddress, timeout: Duration = .seconds(3),
+        waitOut: @escaping @Sendable (Duration, String) async throws -> Void = { duration, _ in try await Task.sleep(for: duration) }
+    ) {
         self.server = server
         self.timeout = timeout
+        self.waitOut = waitOut
     }
 
     /// The first `nameserver` of `/etc/resolv.conf`, as the system's own lookups use.
@@ -35,7 +42,7 @@ public struct UDPTXTResolver: TXTResolver {
     }
 
     private func exchange(_ query: [UInt8], id: UInt16, name: String) async throws -> TXTAnswer {
-        let server = server
+        let (server, timeout, waitOut) = (server, timeout, waitOut)
         let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(host: server.protocol == .inet6 ? "::" : "0.0.0.0", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -53,7 +60,8 @@ public struct UDPTXTResolver: TXTResolver {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try await waitOut(timeout, name)
+                try Task.checkCancellation()
                 throw TXTLookupError("no answer from the DNS server \(server) within \(timeout)")
             }
             defer { group.cancelAll() }

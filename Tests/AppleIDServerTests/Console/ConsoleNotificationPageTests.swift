@@ -97,8 +97,10 @@ struct ConsoleNotificationPageTests {
             "juice.example.com": .txt([["no policy here"]]),
             "slow.example.com": .silence,
         ])
-        try await responder.serve { port in
-            let resolver = UDPTXTResolver(server: try ResolverAddress.parse("127.0.0.1:\(port)"), timeout: .seconds(2))
+        let heard = HeardQuestions(silentName: "slow.example.com")
+        try await responder.serve(heard: heard) { port in
+            // The silent name times out once the responder has heard it, not after wall-clock seconds.
+            let resolver = UDPTXTResolver(server: try ResolverAddress.parse("127.0.0.1:\(port)"), timeout: .seconds(2), waitOut: heard.waitOut)
             let server = try await TestServer.make(txtResolver: resolver)
             try await ConsolePages.registerDeveloper(server)
             try await server.app.test(.router) { client in

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A tiny DNS server on 127.0.0.1 for tests: answers TXT questions from a table, written byte by
 /// byte as RFC 1035 §4.1 lays them out, so the resolver under test is checked against the format
@@ -21,10 +22,13 @@ struct DNSResponder: Sendable {
     /// Runs the responder while `body` runs, with its port. It answers on the event loop itself, not
     /// in a task: under the whole suite's load Swift's concurrency pool can be busy for longer than
     /// the resolver's timeout, which a responder in a task then missed.
-    func serve<T: Sendable>(_ body: (Int) async throws -> T) async throws -> T {
+    /// `heard` learns the name of every question as it arrives, before it is answered.
+    func serve<T: Sendable>(heard: HeardQuestions? = nil, _ body: (Int) async throws -> T) async throws -> T {
         let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Handler(responder: self)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Handler(responder: self, heard: heard))
+                }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let port = channel.localAddress?.port ?? 0
@@ -43,16 +47,34 @@ struct DNSResponder: Sendable {
         typealias InboundIn = AddressedEnvelope<ByteBuffer>
         typealias OutboundOut = AddressedEnvelope<ByteBuffer>
         let responder: DNSResponder
+        let heard: HeardQuestions?
 
-        init(responder: DNSResponder) { self.responder = responder }
+        init(responder: DNSResponder, heard: HeardQuestions?) {
+            self.responder = responder
+            self.heard = heard
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let query = unwrapInboundIn(data)
+            if let name = responder.questionName(Array(buffer: query.data)) { heard?.record(name) }
             for reply in responder.answer(Array(buffer: query.data)) {
                 context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: query.remoteAddress, data: ByteBuffer(bytes: reply))), promise: nil)
             }
             context.flush()
         }
+    }
+
+    /// The name a query asks about, lower-cased.
+    func questionName(_ query: [UInt8]) -> String? {
+        guard query.count > 12 else { return nil }
+        var labels: [String] = []
+        var index = 12
+        while index < query.count, query[index] != 0 {
+            let length = Int(query[index])
+            labels.append(String(decoding: query[(index + 1)..<min(index + 1 + length, query.count)], as: UTF8.self))
+            index += 1 + length
+        }
+        return labels.joined(separator: ".").lowercased()
     }
 
     /// The datagrams that answer `query`.
@@ -89,5 +111,39 @@ struct DNSResponder: Sendable {
             bytes += [0xc0, 0x0c, 0, 16, 0, 1, 0, 0, 0x0e, 0x10, UInt8(data.count >> 8), UInt8(data.count & 0xff)] + data
         }
         return bytes
+    }
+}
+
+/// The questions a ``DNSResponder`` has heard, and a resolver's wait for its timeout built on them: a
+/// lookup of `silentName` times out once the responder has heard that question (and, silent, not
+/// answered it); every other lookup never times out, so its answer does not depend on the machine's load.
+final class HeardQuestions: Sendable {
+    let silentName: String
+    private let state = Mutex<(names: Set<String>, waiting: [String: [CheckedContinuation<Void, Never>]])>(([], [:]))
+
+    init(silentName: String) { self.silentName = silentName }
+
+    func record(_ name: String) {
+        let waiting = state.withLock { state in
+            state.names.insert(name)
+            return state.waiting.removeValue(forKey: name) ?? []
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// For ``UDPTXTResolver``'s `waitOut`.
+    var waitOut: @Sendable (Duration, String) async throws -> Void {
+        { [self] _, name in
+            // An answered lookup ends the wait by cancelling it; a year stands for "never" here.
+            guard name.lowercased() == silentName else { return try await Task.sleep(for: .seconds(365 * 86_400)) }
+            await withCheckedContinuation { continuation in
+                let heard = state.withLock { state in
+                    if state.names.contains(name.lowercased()) { return true }
+                    state.waiting[name.lowercased(), default: []].append(continuation)
+                    return false
+                }
+                if heard { continuation.resume() }
+            }
+        }
     }
 }
