@@ -40,7 +40,7 @@ public struct ServerOptions: Sendable {
     /// issuer is an https URL of its own (TLS ended by a proxy in front). Apple's issuer
     /// (`--issuer apple`) says nothing about how this server is reached, so it does not count.
     public func usesSecureCookies(issuer: String) -> Bool {
-        baseURL.hasPrefix("https://") || (issuer.hasPrefix("https://") && issuer != ProviderConfiguration.appleIssuer)
+        baseURL.hasPrefix("https://") || (issuer.hasPrefix("https://") && !WireMatch.exact(issuer, ProviderConfiguration.appleIssuer))
     }
 
     /// Whether `host` is a loopback address: only this machine can reach a server bound there.
