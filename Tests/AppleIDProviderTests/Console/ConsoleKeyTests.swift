@@ -25,10 +25,12 @@ struct ConsoleKeyTests {
         }
     }
 
-    @Test("a key is made only for a primary App ID of the team")
+    @Test("a key is made only for a primary App ID of the team; another team's reads as unknown")
     func keyForOwnPrimary() async throws {
         let harness = try await ProviderHarness.make()
-        await #expect(throws: RegistrationError.self) { _ = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.b.app") }
+        await #expect(throws: ConsoleError.notFound("Your team has no primary App ID com.b.app.")) {
+            _ = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.b.app")
+        }
     }
 
     @Test("after revocation a client secret signed with the key is refused, even one verified before, with the reason in the request log")
