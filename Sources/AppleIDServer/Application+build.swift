@@ -57,6 +57,11 @@ public struct ServerOptions: Sendable {
 
 /// The router with every endpoint; `buildApplication` and the in-process tests share it.
 public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async throws -> Router<AppleIDRequestContext> {
+    try await buildRouter(provider: provider, options: options, buttons: nil)
+}
+
+/// `buttons`: the button images (cache and render queue) to serve, made here when `nil`.
+func buildRouter(provider: AppleIDProvider, options: ServerOptions, buttons: ButtonImages?) async throws -> Router<AppleIDRequestContext> {
     let router = Router(context: AppleIDRequestContext.self)
     router.add(middleware: RequestObservationMiddleware(metrics: PrometheusMetricsFactory(registry: options.metricsRegistry)))
     router.add(middleware: SecurityHeadersMiddleware())
@@ -78,10 +83,8 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     AdminEndpoints(provider: provider, adminToken: options.adminToken).register(on: router)
     OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
     try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
-    ButtonEndpoints(
-        renderer: try ButtonRenderer(logger: Logger(label: "AppleIDServer.buttons")), cache: ButtonImageCache(), pages: renderer,
-        random: provider.random
-    ).register(on: router)
+    ButtonEndpoints(images: try buttons ?? .standard(logger: Logger(label: "AppleIDServer.buttons")), pages: renderer, random: provider.random)
+        .register(on: router)
     LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)
         .register(on: router)
     if let playground = options.playground {
@@ -96,18 +99,19 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
 }
 
 /// The Hummingbird application of the Apple ID server, with its background services (notification
-/// delivery) run and shut down together with it.
+/// delivery, and pre-rendering the button gallery) run and shut down together with it.
 ///
 /// - Parameter onServerRunning: called once the socket listens (the start-up banner belongs there).
 public func buildApplication(
     provider: AppleIDProvider, options: ServerOptions, logger: Logger, services: [any Service] = [],
     onServerRunning: @escaping @Sendable () async -> Void = {}
 ) async throws -> some ApplicationProtocol {
-    let router = try await buildRouter(provider: provider, options: options)
+    let buttons = try ButtonImages.standard(logger: Logger(label: "AppleIDServer.buttons"))
+    let router = try await buildRouter(provider: provider, options: options, buttons: buttons)
     return Application(
         router: router,
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AppleIDServer"),
-        services: services,
+        services: services + [ButtonGalleryPrerenderer(images: buttons)],
         onServerRunning: { _ in await onServerRunning() },
         logger: logger)
 }
