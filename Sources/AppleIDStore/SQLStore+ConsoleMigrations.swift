@@ -60,5 +60,13 @@ extension SQLStore {
             ]),
         // When each e-mail source's SPF check last ran (the status itself has its column since 7).
         SchemaMigration(version: 17, statements: ["ALTER TABLE email_sources ADD COLUMN checked_at DOUBLE PRECISION"]),
+        SchemaMigration(
+            version: 20,
+            statements: [
+                // Requests that did not prove their client are a bucket of their own (RequestLogEntry.isProven),
+                // trimmed apart so that they cannot push out the client's own entries.
+                "ALTER TABLE request_log ADD COLUMN proven INTEGER NOT NULL DEFAULT 1",
+                "CREATE INDEX IF NOT EXISTS request_log_bucket ON request_log (client_id, proven, at)",
+            ]),
     ]
 }

@@ -11,7 +11,7 @@ struct RedirectURIIsRegistered: AuthorizationCheck {
             throw OAuthError(
                 .invalidRequest, description: "Invalid web redirect url.",
                 reason:
-                    "redirect_uri \(redirectURI) is not a registered Return URL of \(context.client.id): \(ReturnURLDifference.explain(redirectURI, registered: context.client.returnURLs))"
+                    "redirect_uri \(UntrustedText.excerpt(redirectURI)) is not a registered Return URL of \(context.client.id): \(ReturnURLDifference.explain(redirectURI, registered: context.client.returnURLs))"
             )
         }
         context.redirectURI = redirectURI
