@@ -28,6 +28,7 @@ public final class AppleIDProvider: Sendable {
     let registryCache: RegistryCache
     let identities: TeamIdentities
     let requestLogBuffer: RequestLogBuffer
+    let unprovenRequestLimit: UnprovenRequestLimit
 
     /// Loads (or creates) the signing keys and wires the engine.
     public static func start(
@@ -74,6 +75,7 @@ public final class AppleIDProvider: Sendable {
         self.refreshGrant = RefreshTokenGrant(store: store, tokens: tokens, idTokens: idTokens, configuration: configuration)
         self.revocation = Revocation(store: store)
         self.requestLogBuffer = RequestLogBuffer(capacity: configuration.requestLogBatchLimit)
+        self.unprovenRequestLimit = UnprovenRequestLimit(perMinute: configuration.unprovenRequestLogRate)
     }
 
     /// Runs the authorization checks (spec §3.1).

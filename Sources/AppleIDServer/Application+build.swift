@@ -46,7 +46,7 @@ public struct ServerOptions: Sendable {
     /// issuer is an https URL of its own (TLS ended by a proxy in front). Apple's issuer
     /// (`--issuer apple`) says nothing about how this server is reached, so it does not count.
     public func usesSecureCookies(issuer: String) -> Bool {
-        baseURL.hasPrefix("https://") || (issuer.hasPrefix("https://") && issuer != ProviderConfiguration.appleIssuer)
+        baseURL.hasPrefix("https://") || (issuer.hasPrefix("https://") && !WireMatch.exact(issuer, ProviderConfiguration.appleIssuer))
     }
 
     /// The form-token secret of every instance whose storage key is `sealer`'s (HKDF with its own label).
@@ -68,6 +68,11 @@ public struct ServerOptions: Sendable {
 
 /// The router with every endpoint; `buildApplication` and the in-process tests share it.
 public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async throws -> Router<AppleIDRequestContext> {
+    try await buildRouter(provider: provider, options: options, buttons: nil)
+}
+
+/// `buttons`: the button images (cache and render queue) to serve, made here when `nil`.
+func buildRouter(provider: AppleIDProvider, options: ServerOptions, buttons: ButtonImages?) async throws -> Router<AppleIDRequestContext> {
     let router = Router(context: AppleIDRequestContext.self)
     router.add(middleware: RequestObservationMiddleware(metrics: PrometheusMetricsFactory(registry: options.metricsRegistry)))
     router.add(middleware: SecurityHeadersMiddleware())
@@ -91,10 +96,8 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     AdminEndpoints(provider: provider, adminToken: options.adminToken, baseURL: options.baseURL).register(on: router)
     OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
     try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
-    ButtonEndpoints(
-        renderer: try ButtonRenderer(logger: Logger(label: "AppleIDServer.buttons")), cache: ButtonImageCache(), pages: renderer,
-        random: provider.random
-    ).register(on: router)
+    ButtonEndpoints(images: try buttons ?? .standard(logger: Logger(label: "AppleIDServer.buttons")), pages: renderer, random: provider.random)
+        .register(on: router)
     LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)
         .register(on: router)
     if let playground = options.playground {
@@ -109,18 +112,19 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
 }
 
 /// The Hummingbird application of the Apple ID server, with its background services (notification
-/// delivery) run and shut down together with it.
+/// delivery, and pre-rendering the button gallery) run and shut down together with it.
 ///
 /// - Parameter onServerRunning: called once the socket listens (the start-up banner belongs there).
 public func buildApplication(
     provider: AppleIDProvider, options: ServerOptions, logger: Logger, services: [any Service] = [],
     onServerRunning: @escaping @Sendable () async -> Void = {}
 ) async throws -> some ApplicationProtocol {
-    let router = try await buildRouter(provider: provider, options: options)
+    let buttons = try ButtonImages.standard(logger: Logger(label: "AppleIDServer.buttons"))
+    let router = try await buildRouter(provider: provider, options: options, buttons: buttons)
     return Application(
         router: router,
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AppleIDServer"),
-        services: services,
+        services: services + [ButtonGalleryPrerenderer(images: buttons)],
         onServerRunning: { _ in await onServerRunning() },
         logger: logger)
 }

@@ -1,4 +1,4 @@
-/// The developer console's schema (versions 7 to 9, 17 and 18 are the console's).
+/// The developer console's schema (versions 7 to 9, 17, 18 and 20 are the console's).
 extension SQLStore {
     static let consoleMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -76,6 +76,14 @@ extension SQLStore {
                 """,
                 "CREATE UNIQUE INDEX IF NOT EXISTS team_invitations_team_email ON team_invitations (team_id, email)",
                 "CREATE INDEX IF NOT EXISTS console_sessions_developer ON console_sessions (developer_id)",
+            ]),
+        SchemaMigration(
+            version: 20,
+            statements: [
+                // Requests that did not prove their client are a bucket of their own (RequestLogEntry.isProven),
+                // trimmed apart so that they cannot push out the client's own entries.
+                "ALTER TABLE request_log ADD COLUMN proven INTEGER NOT NULL DEFAULT 1",
+                "CREATE INDEX IF NOT EXISTS request_log_bucket ON request_log (client_id, proven, at)",
             ]),
     ]
 }

@@ -15,6 +15,16 @@ extension SQLStore: InteractionStore {
         try await delete(from: InteractionRow.table, where: "id", equals: id)
     }
 
+    /// One `DELETE … RETURNING *` (SQLite ≥ 3.35, PostgreSQL), as codes are consumed: of
+    /// concurrent approvals of one page exactly one gets the row back.
+    public func takeInteraction(id: String) async throws -> Interaction? {
+        try await db.delete(from: InteractionRow.table)
+            .where("id", .equal, id)
+            .returning(SQLLiteral.all)
+            .first(decoding: InteractionRow.self)?
+            .interaction()
+    }
+
     /// One `UPDATE … SET failed_attempts = failed_attempts + 1 … RETURNING`: no lost increments.
     public func recordFailedAttempt(interactionID: String) async throws -> Int? {
         try await db.update(InteractionRow.table)

@@ -58,7 +58,7 @@ extension SignInWithAppleClient {
             throw AppleServiceError.unexpectedResponse(status: 200, reason: "the token response has no id_token")
         }
         let identity = try await identityTokens.verify(idToken, accessToken: response.accessToken)
-        guard identity.audience == grant.clientID else { throw IdentityTokenError.wrongAudience(identity.audience) }
+        guard WireMatch.exact(identity.audience, grant.clientID) else { throw IdentityTokenError.wrongAudience(identity.audience) }
         return .refreshed(identity: identity, tokens: response)
     }
 

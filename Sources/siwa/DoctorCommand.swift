@@ -140,7 +140,8 @@ struct DoctorOptions: ParsableCommand {
     func audienceCheck() -> Check {
         let apple = AppleEnvironment.production.clientSecretAudience
         let explanation =
-            audience == apple ? "\(apple), Apple's" : "\(audience) is not Apple's \(apple): only an Apple ID server with that issuer accepts it"
+            WireMatch.exact(audience, apple)
+            ? "\(apple), Apple's" : "\(audience) is not Apple's \(apple): only an Apple ID server with that issuer accepts it"
         return Check(passed: true, name: "audience", explanation: explanation)
     }
 }

@@ -153,11 +153,11 @@ extension VerifyOptions {
     /// issuer; otherwise a refusal that names the issuer to pass.
     func environment(for token: String) throws -> AppleEnvironment {
         guard let issuer = Self.unverifiedIssuer(of: token) else { return .production }
-        if AppleEnvironment.production.issuers.contains(issuer) { return .production }
+        if AppleEnvironment.production.issuers.containsExactly(issuer) { return .production }
         let factsURL = URL(fileURLWithPath: dataDir).appendingPathComponent("demo.json")
         if let data = FileManager.default.contents(atPath: factsURL.path),
             let facts = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let server = facts["server"] as? String, issuer == facts["issuer"] as? String || issuer == server
+            let server = facts["server"] as? String, WireMatch.exact(issuer, facts["issuer"] as? String) || WireMatch.exact(issuer, server)
         {
             return .custom(baseURL: server)
         }

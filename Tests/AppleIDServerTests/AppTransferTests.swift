@@ -9,7 +9,7 @@ import Testing
 /// App transfer between teams (spec §17.4), through the admin API and the wire endpoints.
 @Suite("App transfer: from the sender's sub to the recipient's new sub")
 struct AppTransferTests {
-    static let recipient: TeamID = "RECIPIENT1"
+    static let recipient: TeamID = "RECIPIENTK"
 
     /// Maria authorized Juice hiding her e-mail; the group is then transferred to `recipient`, who
     /// registers a key. Returns the recipient's key and Maria's sender-side `sub` and relay address.
@@ -20,17 +20,17 @@ struct AppTransferTests {
         let sender = try #require(try await server.provider.store.teamIdentity(accountID: account.id, teamID: TestServer.teamID))
         let team = try await client.execute(
             uri: "/admin/teams", method: .post, headers: RP.adminHeaders,
-            body: ByteBuffer(string: #"{"team_id":"RECIPIENT1","name":"New Owner Inc."}"#))
+            body: ByteBuffer(string: #"{"team_id":"RECIPIENTK","name":"New Owner Inc."}"#))
         #expect(team.status == .ok)
         let moved = try await client.execute(
             uri: "/admin/transfers", method: .post, headers: RP.adminHeaders,
-            body: ByteBuffer(string: #"{"group_id":"com.example.juice","recipient_team_id":"RECIPIENT1"}"#))
+            body: ByteBuffer(string: #"{"group_id":"com.example.juice","recipient_team_id":"RECIPIENTK"}"#))
         #expect(moved.status == .ok, "\(moved.text)")
         let transfer = try JSONDecoder().decode([String: String].self, from: Data(buffer: moved.body))
         #expect(transfer["from_team_id"] == TestServer.teamID.rawValue)
         #expect(transfer["to_team_id"] == recipient.rawValue)
         let keyAnswer = try await client.execute(
-            uri: "/admin/teams/RECIPIENT1/keys", method: .post, headers: RP.adminHeaders,
+            uri: "/admin/teams/RECIPIENTK/keys", method: .post, headers: RP.adminHeaders,
             body: ByteBuffer(string: #"{"primary_app_id":"com.example.juice"}"#))
         let key = try JSONDecoder().decode([String: String].self, from: Data(buffer: keyAnswer.body))
         return (
@@ -93,7 +93,7 @@ struct AppTransferTests {
             // Sending team: its own secret still authenticates the migration calls, and only those.
             let senderToken = try Self.accessToken(try await Self.migrationToken(client, secret: senderSecret))
             let transferAnswer = try await Self.migrationInfo(
-                client, bearer: senderToken, secret: senderSecret, [("sub", senderSubject.rawValue), ("target", "RECIPIENT1")])
+                client, bearer: senderToken, secret: senderSecret, [("sub", senderSubject.rawValue), ("target", "RECIPIENTK")])
             #expect(transferAnswer.status == .ok)
             #expect(transferAnswer.headers[.cacheControl] == "no-store")
             let transferSubject = try #require(try transferAnswer.jsonStrings()["transfer_sub"])
@@ -149,7 +149,7 @@ struct AppTransferTests {
             let recipientSecret = try await Self.recipientSecret(server, key: key)
             let senderToken = try Self.accessToken(try await Self.migrationToken(client, secret: senderSecret))
             let recipientToken = try Self.accessToken(try await Self.migrationToken(client, secret: recipientSecret))
-            let subject = [("sub", senderSubject.rawValue), ("target", "RECIPIENT1")]
+            let subject = [("sub", senderSubject.rawValue), ("target", "RECIPIENTK")]
 
             let cases: [(String, TestResponse, String)] = [
                 ("no bearer", try await Self.migrationInfo(client, bearer: nil, secret: senderSecret, subject), "invalid_client"),
@@ -170,6 +170,13 @@ struct AppTransferTests {
                     "wrong target",
                     try await Self.migrationInfo(
                         client, bearer: senderToken, secret: senderSecret, [("sub", senderSubject.rawValue), ("target", "OTHER12345")]),
+                    "invalid_request"
+                ),
+                (
+                    // U+212A KELVIN SIGN: String == calls it "K"; a Team ID is compared byte for byte.
+                    "target with a Kelvin sign",
+                    try await Self.migrationInfo(
+                        client, bearer: senderToken, secret: senderSecret, [("sub", senderSubject.rawValue), ("target", "RECIPIENT\u{212A}")]),
                     "invalid_request"
                 ),
                 ("neither", try await Self.migrationInfo(client, bearer: senderToken, secret: senderSecret, []), "invalid_request"),
@@ -204,7 +211,7 @@ struct AppTransferTests {
             let senderSecret = try await server.clientSecret()
             let token = try Self.accessToken(try await Self.migrationToken(client, secret: senderSecret))
             let answer = try await Self.migrationInfo(
-                client, bearer: token, secret: senderSecret, [("sub", senderSubject.rawValue), ("target", "RECIPIENT1")])
+                client, bearer: token, secret: senderSecret, [("sub", senderSubject.rawValue), ("target", "RECIPIENTK")])
             #expect(try answer.jsonStrings()["error"] == "invalid_request")
         }
     }

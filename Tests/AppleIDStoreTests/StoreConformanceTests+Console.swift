@@ -135,11 +135,11 @@ extension StoreConformanceTests {
             try await store.record((0..<3).flatMap { [entry("com.a.web", $0), entry("com.b.web", $0)] }, keepingLast: 3)
             try await store.record((3..<5).flatMap { [entry("com.a.web", $0), entry("com.b.web", $0)] }, keepingLast: 3)
             try await store.record([], keepingLast: 3)
-            let log = try await store.requestLog(clientID: "com.a.web", limit: 10)
+            let log = try await store.requestLog(clientID: "com.a.web", proven: true, limit: 10)
             #expect(log.map(\.at.timeIntervalSince1970) == [1_800_000_004, 1_800_000_003, 1_800_000_002])
             #expect(log.first?.reason == "client secret expired 3 s ago")
-            #expect(try await store.requestLog(clientID: "com.b.web", limit: 2).count == 2)
-            #expect(try await store.requestLog(clientID: "com.b.web", limit: 10).count == 3)
+            #expect(try await store.requestLog(clientID: "com.b.web", proven: true, limit: 2).count == 2)
+            #expect(try await store.requestLog(clientID: "com.b.web", proven: true, limit: 10).count == 3)
 
             // Entries of one instant in one batch: the later in the batch is the newer.
             let instant = Date(timeIntervalSince1970: 1_800_000_100)
@@ -147,7 +147,26 @@ extension StoreConformanceTests {
                 RequestLogEntry(clientID: "com.c.web", endpoint: .token, at: instant, outcome: "ok", reason: "request \($0)")
             }
             try await store.record(sameInstant, keepingLast: 2)
-            #expect(try await store.requestLog(clientID: "com.c.web", limit: 10).map(\.reason) == ["request 2", "request 1"])
+            #expect(try await store.requestLog(clientID: "com.c.web", proven: true, limit: 10).map(\.reason) == ["request 2", "request 1"])
+        }
+    }
+
+    @Test("unproven entries are trimmed in their own bucket and never push out the client's proven ones", arguments: StoreKind.available)
+    func requestLogBuckets(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let real = RequestLogEntry(
+                clientID: "com.a.web", endpoint: .token, at: Date(timeIntervalSince1970: 1_800_000_000), outcome: "ok", reason: "")
+            try await store.record([real], keepingLast: 3)
+            let flood = (1...5).map {
+                RequestLogEntry(
+                    clientID: "com.a.web", endpoint: .authorize, at: Date(timeIntervalSince1970: 1_800_000_000 + Double($0)),
+                    outcome: "invalid_request", reason: "flood \($0)", isProven: false)
+            }
+            try await store.record(flood, keepingLast: 3)
+            #expect(try await store.requestLog(clientID: "com.a.web", proven: true, limit: 10) == [real])
+            let unproven = try await store.requestLog(clientID: "com.a.web", proven: false, limit: 10)
+            #expect(unproven.map(\.reason) == ["flood 5", "flood 4", "flood 3"])
+            #expect(unproven.allSatisfy { !$0.isProven })
         }
     }
 }

@@ -32,6 +32,25 @@ extension StoreConformanceTests {
         }
     }
 
+    /// Approval takes the interaction (`DELETE … RETURNING`): of concurrent takers exactly one gets it.
+    @Test(arguments: StoreKind.available)
+    func takeInteractionOnce(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var consent = Fixture.interaction()
+            consent.stage = .consent
+            consent.accountID = "acct-1"
+            let interaction = consent
+            try await store.save(interaction)
+            let taken = try await withThrowingTaskGroup(of: Interaction?.self) { group in
+                for _ in 0..<8 { group.addTask { try await store.takeInteraction(id: interaction.id) } }
+                return try await group.reduce(into: [Interaction]()) { taken, one in if let one { taken.append(one) } }
+            }
+            #expect(taken == [interaction])
+            #expect(try await store.interaction(id: interaction.id) == nil)
+            #expect(try await store.takeInteraction(id: interaction.id) == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func browserSessions(kind: StoreKind) async throws {
         try await kind.withStore { store in

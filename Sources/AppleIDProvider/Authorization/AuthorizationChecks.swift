@@ -11,7 +11,7 @@ struct RedirectURIIsRegistered: AuthorizationCheck {
             throw OAuthError(
                 .invalidRequest, description: "Invalid web redirect url.",
                 reason:
-                    "redirect_uri \(redirectURI) is not a registered Return URL of \(context.client.id): \(ReturnURLDifference.explain(redirectURI, registered: context.client.returnURLs))"
+                    "redirect_uri \(UntrustedText.excerpt(redirectURI)) is not a registered Return URL of \(context.client.id): \(ReturnURLDifference.explain(redirectURI, registered: context.client.returnURLs))"
             )
         }
         context.redirectURI = redirectURI
@@ -96,7 +96,7 @@ struct ProofKeyIsWellFormed: AuthorizationCheck {
         case (nil, .some):
             throw .invalidRequest("code_challenge_method without code_challenge")
         case (.some(let challenge), let method):
-            guard method == CodeChallengeMethod.s256.rawValue else {
+            guard WireMatch.exact(method, CodeChallengeMethod.s256.rawValue) else {
                 throw .invalidRequest("code_challenge_method must be S256, found \(method ?? "none (plain)")")
             }
             let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

@@ -60,7 +60,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
     public subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
 
     public static func == (lhs: AuthorizationResponse, rhs: AuthorizationResponse) -> Bool {
-        lhs.redirectURI == rhs.redirectURI && lhs.responseMode == rhs.responseMode && lhs.frameID == rhs.frameID
+        WireMatch.exact(lhs.redirectURI, rhs.redirectURI) && lhs.responseMode == rhs.responseMode && WireMatch.exact(lhs.frameID, rhs.frameID)
             && lhs.parameters.map(\.name) == rhs.parameters.map(\.name)
             && lhs.parameters.map(\.value) == rhs.parameters.map(\.value)
     }

@@ -5,7 +5,15 @@ import Foundation
 extension AppleIDProvider {
     /// Creates a key whose `.p8` the console offers for one download (``downloadKey(_:teamID:)``).
     public func createKey(teamID: TeamID, primaryAppID: ClientID) async throws -> DeveloperKey {
-        let (key, pem) = try await registerKey(teamID: teamID, primaryAppID: primaryAppID)
+        let (key, pem): (DeveloperKey, String)
+        do {
+            (key, pem) = try await registerKey(teamID: teamID, primaryAppID: primaryAppID)
+        } catch RegistrationError.unknownAppGroup {
+            // Another team's App ID reads as unknown: the console says nothing of other teams' groups.
+            throw ConsoleError.notFound("Your team has no primary App ID \(primaryAppID).")
+        } catch RegistrationError.unknownTeam {
+            throw ConsoleError.notFound("No team \(teamID).")
+        }
         try await store.savePendingDownload(keyID: key.id, privateKeyPEM: pem)
         return key
     }

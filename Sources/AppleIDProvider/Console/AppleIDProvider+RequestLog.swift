@@ -10,14 +10,25 @@ extension AppleIDProvider {
         guard let rawClientID, !rawClientID.isEmpty, rawClientID.count <= 255 else { return }
         let now = clock.now()
         do {
-            guard try await registryCache.client(ClientID(rawValue: rawClientID), now: now) != nil else { return }
+            let clientID = ClientID(rawValue: rawClientID)
+            guard try await registryCache.client(clientID, now: now) != nil else { return }
+            let proven = Self.isProven(endpoint, refusal: refusal)
+            guard proven || unprovenRequestLimit.admit(clientID, now: now) else { return }
             let entry = RequestLogEntry(
-                clientID: ClientID(rawValue: rawClientID), endpoint: endpoint, at: now, outcome: refusal?.code.rawValue ?? "ok",
-                reason: refusal?.reason ?? "")
+                clientID: clientID, endpoint: endpoint, at: now, outcome: refusal?.code.rawValue ?? "ok", reason: refusal?.reason ?? "",
+                isProven: proven)
             if requestLogBuffer.append(entry) { await flushRequestLog() }
         } catch {
             logger.warning("request not logged", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
+    }
+
+    /// Whether the request proved its client: on `/auth/authorize` a refusal that may go back to the
+    /// `redirect_uri` (so the client and its Return URL are proven) or an answer; on `/auth/token` and
+    /// `/auth/revoke` anything but `invalid_client` (the client secret verified).
+    static func isProven(_ endpoint: RequestLogEntry.Endpoint, refusal: OAuthError?) -> Bool {
+        guard let refusal else { return true }
+        return endpoint == .authorize ? refusal.isRedirectable : refusal.code != .invalidClient
     }
 
     /// Writes the request-log entries recorded since the last flush, in one batch. Entries that cannot
@@ -34,13 +45,15 @@ extension AppleIDProvider {
         }
     }
 
-    /// The client's last requests, newest first, if the client belongs to `teamID`.
-    public func requestLog(clientID: ClientID, teamID: TeamID) async throws -> [RequestLogEntry] {
+    /// The client's last proven and unproven requests, newest first, if the client belongs to `teamID`.
+    public func requestLog(clientID: ClientID, teamID: TeamID) async throws -> RequestLog {
         guard let client = try await store.client(clientID), client.teamID == teamID else {
             throw ConsoleError.notFound("There is no identifier \(clientID) in this team.")
         }
         await flushRequestLog()
-        return try await store.requestLog(clientID: client.id, limit: configuration.requestLogLength)
+        return RequestLog(
+            proven: try await store.requestLog(clientID: client.id, proven: true, limit: configuration.requestLogLength),
+            unproven: try await store.requestLog(clientID: client.id, proven: false, limit: configuration.requestLogLength))
     }
 }
 

@@ -15,9 +15,10 @@ public enum ReturnURLDifference {
     static func differences(_ given: String, _ registered: String) -> [String] {
         guard let a = URLComponents(string: given), let b = URLComponents(string: registered) else { return ["its form"] }
         var parts: [String] = []
-        if a.scheme != b.scheme { parts.append("its scheme (\(a.scheme ?? "none") instead of \(b.scheme ?? "none"))") }
+        if a.scheme != b.scheme { parts.append("its scheme (\(UntrustedText.excerpt(a.scheme ?? "none")) instead of \(b.scheme ?? "none"))") }
         if a.host != b.host {
-            parts.append(a.host?.lowercased() == b.host?.lowercased() ? "the case of its host" : "its host (\(a.host ?? "none"))")
+            parts.append(
+                a.host?.lowercased() == b.host?.lowercased() ? "the case of its host" : "its host (\(UntrustedText.excerpt(a.host ?? "none")))")
         }
         if a.port != b.port { parts.append("its port (\(a.port.map(String.init) ?? "none") instead of \(b.port.map(String.init) ?? "none"))") }
         if a.path != b.path {
@@ -28,7 +29,7 @@ public enum ReturnURLDifference {
             } else if a.path.lowercased() == b.path.lowercased() {
                 parts.append("the case of its path")
             } else {
-                parts.append("its path (\(a.path.isEmpty ? "empty" : a.path) instead of \(b.path))")
+                parts.append("its path (\(a.path.isEmpty ? "empty" : UntrustedText.excerpt(a.path)) instead of \(b.path))")
             }
         }
         if a.query != b.query { parts.append("its query") }

@@ -110,8 +110,11 @@ public struct InteractionService: Sendable {
             consentChoices = nil
         }
         let now = clock.now()
-        // Deleted first, so that a second submission of the page finds nothing to approve.
-        try await store.deleteInteraction(id: interaction.id)
+        // Taken first, atomically: of two submissions of the page (even concurrent ones, both loaded
+        // before either got here) only the one that gets the row back approves and issues a code.
+        guard try await store.takeInteraction(id: interaction.id) != nil else {
+            return .invalid("This sign-in has ended. Start signing in again from the app.")
+        }
         do {
             return .finished(
                 try await issuer.approve(

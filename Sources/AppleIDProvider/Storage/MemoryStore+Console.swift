@@ -121,13 +121,14 @@ extension MemoryStore: RequestLogStore {
             for entry in entries {
                 var log = state.console.requestLog[entry.clientID, default: []]
                 log.append(entry)
-                if log.count > keepingLast { log.removeFirst(log.count - keepingLast) }
+                let bucket = log.indices.filter { log[$0].isProven == entry.isProven }
+                if bucket.count > keepingLast { log.remove(at: bucket[0]) }
                 state.console.requestLog[entry.clientID] = log
             }
         }
     }
 
-    public func requestLog(clientID: ClientID, limit: Int) async throws -> [RequestLogEntry] {
-        state.withLock { Array(($0.console.requestLog[clientID] ?? []).reversed().prefix(limit)) }
+    public func requestLog(clientID: ClientID, proven: Bool, limit: Int) async throws -> [RequestLogEntry] {
+        state.withLock { Array(($0.console.requestLog[clientID] ?? []).reversed().filter { $0.isProven == proven }.prefix(limit)) }
     }
 }

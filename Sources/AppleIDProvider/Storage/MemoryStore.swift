@@ -172,6 +172,7 @@ extension MemoryStore: InteractionStore {
     public func save(_ interaction: Interaction) async throws { state.withLock { $0.interactions[interaction.id] = interaction } }
     public func interaction(id: String) async throws -> Interaction? { state.withLock { $0.interactions[id] } }
     public func deleteInteraction(id: String) async throws { _ = state.withLock { $0.interactions.removeValue(forKey: id) } }
+    public func takeInteraction(id: String) async throws -> Interaction? { state.withLock { $0.interactions.removeValue(forKey: id) } }
     public func recordFailedAttempt(interactionID: String) async throws -> Int? {
         state.withLock { state in
             guard state.interactions[interactionID] != nil else { return nil }

@@ -69,6 +69,9 @@ public protocol InteractionStore: Sendable {
     func save(_ interaction: Interaction) async throws
     func interaction(id: String) async throws -> Interaction?
     func deleteInteraction(id: String) async throws
+    /// Deletes the interaction and returns it, atomically: of concurrent callers exactly one gets it
+    /// (so one consent page approved twice at once issues one code). `nil` when it is gone.
+    func takeInteraction(id: String) async throws -> Interaction?
     /// Counts one more failed step of the interaction, atomically; returns the new count, or `nil`
     /// when the interaction is gone. Concurrent wrong guesses each count.
     func recordFailedAttempt(interactionID: String) async throws -> Int?

@@ -107,7 +107,7 @@ struct AuthorizationCodeGrant: Sendable {
             throw OAuthError.invalidGrant(
                 AppleErrorDescription.codeExpiredOrRevoked, reason: "the authorization had a code_challenge; code_verifier is missing")
         case (.some(let challenge), .some(let verifier)):
-            guard TokenHash.pkceChallenge(forVerifier: verifier) == challenge else {
+            guard WireMatch.exact(TokenHash.pkceChallenge(forVerifier: verifier), challenge) else {
                 throw OAuthError.invalidGrant(
                     AppleErrorDescription.codeExpiredOrRevoked, reason: "code_verifier does not match the code_challenge (S256)")
             }

@@ -45,7 +45,7 @@ struct ClientAuthenticator: Sendable {
         }
         guard let kid = header.kid, !kid.isEmpty else { throw OAuthError.invalidClient("client secret header has no kid") }
         guard let key = try await registry.developerKey(KeyID(rawValue: kid)) else {
-            throw OAuthError.invalidClient("client secret kid \(kid) is not a registered Sign in with Apple key")
+            throw OAuthError.invalidClient("client secret kid \(UntrustedText.excerpt(kid)) is not a registered Sign in with Apple key")
         }
         if let revokedAt = key.revokedAt {
             throw OAuthError.invalidClient("client secret kid \(kid) names a key revoked at \(revokedAt.ISO8601Format()); create a new key")
@@ -102,14 +102,15 @@ struct ClientAuthenticator: Sendable {
         }
         let nowSeconds = Int(now.timeIntervalSince1970)
         guard WireMatch.exact(claims.issuer, teamID.rawValue) else {
-            throw OAuthError.invalidClient("client secret iss is \(claims.issuer), must be the Team ID \(teamID)")
+            throw OAuthError.invalidClient("client secret iss is \(UntrustedText.excerpt(claims.issuer)), must be the Team ID \(teamID)")
         }
         guard WireMatch.exact(claims.subject, client.id.rawValue) else {
-            throw OAuthError.invalidClient("client secret sub is \(claims.subject), must equal client_id \(client.id)")
+            throw OAuthError.invalidClient("client secret sub is \(UntrustedText.excerpt(claims.subject)), must equal client_id \(client.id)")
         }
         guard configuration.acceptedClientSecretAudiences.containsExactly(claims.audience) else {
             throw OAuthError.invalidClient(
-                "client secret aud is \(claims.audience), must be \(configuration.issuer) or \(ProviderConfiguration.appleIssuer)")
+                "client secret aud is \(UntrustedText.excerpt(claims.audience)), must be \(configuration.issuer) or \(ProviderConfiguration.appleIssuer)"
+            )
         }
         guard claims.issuedAt <= nowSeconds + Int(configuration.clientSecretClockSkew) else {
             throw OAuthError.invalidClient("client secret iat is \(claims.issuedAt - nowSeconds) s in the future")

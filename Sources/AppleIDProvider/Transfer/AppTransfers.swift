@@ -70,7 +70,7 @@ public struct AppTransfers: Sendable {
     /// `grant_type=client_credentials&scope=user.migration`: a team-wide access token for an hour,
     /// only while a transfer of the client's group involving the secret's team is in its window.
     func migrationToken(_ request: TokenRequest, now: Date) async throws -> TokenResponse {
-        guard request.scope == Scope.userMigration.rawValue else {
+        guard WireMatch.exact(request.scope, Scope.userMigration.rawValue) else {
             throw OAuthError.invalidScope("client_credentials needs scope user.migration")
         }
         let (authenticated, _) = try await authenticateDuringTransfer(request.clientID, request.clientSecret, now: now)
@@ -111,7 +111,8 @@ public struct AppTransfers: Sendable {
     private func transferSubject(of subject: Subject, target: String?, transfer: AppTransfer, team: TeamID) async throws -> UserMigrationResponse {
         guard team == transfer.fromTeamID else { throw OAuthError.invalidRequest("sub is for the sending team; the recipient sends transfer_sub") }
         guard let target = nonEmpty(target) else { throw OAuthError.invalidRequest("target is missing") }
-        guard target == transfer.toTeamID.rawValue else {
+        // A Team ID, compared byte for byte: "RECIPIENT\u{212A}" (Kelvin sign) is not "RECIPIENTK".
+        guard TeamID(rawValue: target) == transfer.toTeamID else {
             throw OAuthError.invalidRequest("target \(target) is not the team \(transfer.groupID) was transferred to")
         }
         guard let identity = try await provider.store.teamIdentity(subject: subject, teamID: team) else {

@@ -1,3 +1,4 @@
+import AppleIDProtocol
 import AppleIDProvider
 import AppleIDStore
 import Foundation
@@ -73,7 +74,7 @@ public struct ServeSettings: Sendable {
             throw StartupError("--notification-max-backoff must be more than 0 and at most the retry window (\(Int(window)) s)")
         }
         try validateInstanceSettings()
-        if let issuer, issuer != "apple" {
+        if let issuer, !WireMatch.exact(issuer, "apple") {
             guard let url = URL(string: issuer), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw StartupError("--issuer \(issuer) is not 'apple' or an http(s) URL")
             }

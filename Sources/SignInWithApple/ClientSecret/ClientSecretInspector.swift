@@ -140,7 +140,7 @@ public struct ClientSecretInspector: Sendable {
                 case .issuer: identifier("iss", claims?.issuer, expected: teamID, what: "Team ID")
                 case .subject: subject(claims?.subject)
                 case .audience:
-                    claims?.audience == audience
+                    WireMatch.exact(claims?.audience, audience)
                         ? (true, "aud is \(audience)") : (false, "aud is \(Self.quoted(claims?.audience)); expected \(audience)")
                 case .expiry: expiry(claims?.expiresAt, now: now)
                 case .issuedAt: issuedAt(claims?.issuedAt, now: now)
@@ -164,7 +164,7 @@ public struct ClientSecretInspector: Sendable {
     private func identifier(_ name: String, _ value: String?, expected: String?, what: String) -> (Bool, String) {
         guard let value else { return (false, "\(name) is missing or not a string; Apple requires the 10-character \(what)") }
         guard value.count == 10 else { return (false, "\(name) \"\(value)\" has \(value.count) characters; a \(what) has 10") }
-        if let expected, value != expected { return (false, "\(name) is \"\(value)\", expected the \(what) \"\(expected)\"") }
+        if let expected, !WireMatch.exact(value, expected) { return (false, "\(name) is \"\(value)\", expected the \(what) \"\(expected)\"") }
         return (true, "\(name) is the \(what) \"\(value)\"" + (expected == nil ? " (10 characters; none was expected)" : ""))
     }
 

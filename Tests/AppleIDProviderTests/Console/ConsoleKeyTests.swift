@@ -25,10 +25,12 @@ struct ConsoleKeyTests {
         }
     }
 
-    @Test("a key is made only for a primary App ID of the team")
+    @Test("a key is made only for a primary App ID of the team; another team's reads as unknown")
     func keyForOwnPrimary() async throws {
         let harness = try await ProviderHarness.make()
-        await #expect(throws: RegistrationError.self) { _ = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.b.app") }
+        await #expect(throws: ConsoleError.notFound("Your team has no primary App ID com.b.app.")) {
+            _ = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.b.app")
+        }
     }
 
     @Test("after revocation a client secret signed with the key is refused, even one verified before, with the reason in the request log")
@@ -52,11 +54,13 @@ struct ConsoleKeyTests {
         }
         #expect(error.code == .invalidClient)
         #expect(error.reason == "client secret kid \(key.id) names a key revoked at 2026-11-21T06:00:00Z; create a new key")
+        // The refused secret did not prove the client: its entry is in the unproven bucket.
         let log = try await harness.provider.requestLog(clientID: Self.servicesID, teamID: Self.team)
-        #expect(log.map(\.outcome) == ["invalid_client", "ok"])
-        #expect(log.first?.reason == error.reason)
-        #expect(log.first?.endpoint == .revoke)
-        #expect(!log.contains { $0.reason.contains(secret) })
+        #expect(log.proven.map(\.outcome) == ["ok"])
+        #expect(log.unproven.map(\.outcome) == ["invalid_client"])
+        #expect(log.unproven.first?.reason == error.reason)
+        #expect(log.unproven.first?.endpoint == .revoke)
+        #expect(!(log.proven + log.unproven).contains { $0.reason.contains(secret) })
     }
 
     @Test("the request log keeps the client's last requests only, and not those of unknown clients")
@@ -69,13 +73,13 @@ struct ConsoleKeyTests {
         }
         _ = await harness.provider.token(TokenRequest(grantType: "authorization_code", clientID: "com.nobody.web", clientSecret: "x"))
         // Held for the next batch until a flush (the server flushes every 250 ms).
-        #expect(try await harness.store.requestLog(clientID: Self.servicesID, limit: 10).isEmpty)
+        #expect(try await harness.store.requestLog(clientID: Self.servicesID, proven: false, limit: 10).isEmpty)
         await harness.provider.flushRequestLog()
-        let log = try await harness.store.requestLog(clientID: Self.servicesID, limit: 10)
+        let log = try await harness.store.requestLog(clientID: Self.servicesID, proven: false, limit: 10)
         #expect(log.count == 3)
         #expect(log.map(\.at) == [3, 2, 1].map { ProviderHarness.now.addingTimeInterval(TimeInterval($0 + 2)) })
         #expect(log.allSatisfy { $0.reason == "client secret is not a compact JWS" })
-        #expect(try await harness.store.requestLog(clientID: "com.nobody.web", limit: 10).isEmpty)
+        #expect(try await harness.store.requestLog(clientID: "com.nobody.web", proven: false, limit: 10).isEmpty)
     }
 
     @Test("a full batch is written by the request that fills it, and reading the log through the engine writes the rest")
@@ -83,10 +87,10 @@ struct ConsoleKeyTests {
         let harness = try await ProviderHarness.make { $0.requestLogBatchLimit = 2 }
         let refused = TokenRequest(grantType: "authorization_code", clientID: Self.servicesID.rawValue, clientSecret: "x")
         _ = await harness.provider.token(refused)
-        #expect(try await harness.store.requestLog(clientID: Self.servicesID, limit: 10).isEmpty)
+        #expect(try await harness.store.requestLog(clientID: Self.servicesID, proven: false, limit: 10).isEmpty)
         _ = await harness.provider.token(refused)
-        #expect(try await harness.store.requestLog(clientID: Self.servicesID, limit: 10).count == 2)
+        #expect(try await harness.store.requestLog(clientID: Self.servicesID, proven: false, limit: 10).count == 2)
         _ = await harness.provider.token(refused)
-        #expect(try await harness.provider.requestLog(clientID: Self.servicesID, teamID: Self.team).count == 3)
+        #expect(try await harness.provider.requestLog(clientID: Self.servicesID, teamID: Self.team).unproven.count == 3)
     }
 }

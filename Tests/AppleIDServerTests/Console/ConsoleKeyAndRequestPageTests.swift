@@ -38,6 +38,21 @@ struct ConsoleKeyAndRequestPageTests {
         }
     }
 
+    @Test("a key for another team's App ID is refused with the console's 404 page, not a 500")
+    func keyForAnotherTeamsAppID() async throws {
+        let server = try await TestServer.make()
+        try await ConsolePages.registerDeveloper(server)
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            let csrf = try await ConsolePages.signIn(browser)
+            let refused = try await browser.post("/console/keys", form: [("csrf", csrf), ("primary_app_id", "com.other.app")])
+            #expect(refused.status == .notFound, "\(refused.status)")
+            #expect(refused.text.contains("Your team has no primary App ID com.other.app."))
+            let keys = try await server.provider.developerKeys(teamID: TestServer.teamID)
+            #expect(keys.map(\.id) == [TestServer.keyID], "no key was made")
+        }
+    }
+
     @Test("the Requests page explains a wrong client secret and a redirect_uri that differs, and shows no secret or code")
     func requests() async throws {
         let server = try await TestServer.make()

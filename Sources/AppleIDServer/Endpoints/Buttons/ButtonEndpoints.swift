@@ -5,10 +5,9 @@ import Hummingbird
 
 /// Apple's button image endpoints (spec §14): `GET /appleid/button` (centre-aligned), `/left`
 /// and `/logo`, answering a PNG of `width×scale` by `height×scale` pixels, or 404 with a JSON body
-/// for an invalid parameter; and `/appleid/button/gallery`, every variant beside the JS button.
+/// for an invalid parameter (503 with `Retry-After` while the renderers are saturated); and `/appleid/button/gallery`, every variant beside the JS button.
 struct ButtonEndpoints {
-    let renderer: ButtonRenderer
-    let cache: ButtonImageCache
+    let images: ButtonImages
     let pages: PageRenderer
     let random: any RandomSource
 
@@ -33,8 +32,16 @@ struct ButtonEndpoints {
                 status: .notFound, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
-        let renderer = self.renderer
-        let png = try await cache.image(spec) { try await renderer.png($0) }
+        let png: [UInt8]
+        do {
+            png = try await images.png(spec)
+        } catch is ButtonRenderQueue.Busy {
+            // Every renderer is busy and the waiting room is full: come back in a second.
+            return Response(
+                status: .serviceUnavailable,
+                headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store", .retryAfter: "1"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"busy","reason":"the button renderer is busy; retry in a second"}"#)))
+        }
         return EntityTag.respond(to: request, body: png, contentType: "image/png", maxAge: 86_400)
     }
 }

@@ -5,7 +5,8 @@ import Hummingbird
 
 /// Requests (beyond Apple): the last requests per client ID to `/auth/authorize`, `/auth/token` and
 /// `/auth/revoke`, each with its result and, for a refusal, the precise reason. The reasons name
-/// rules and safe values only; secrets, tokens and codes are never recorded.
+/// rules and safe values only; secrets, tokens and codes are never recorded. Requests that did not
+/// prove their client (anyone can name a client ID) are listed apart, below.
 struct ConsoleRequestEndpoints {
     let site: ConsoleSite
 
@@ -16,13 +17,14 @@ struct ConsoleRequestEndpoints {
                 let chosen =
                     request.uri.queryParameters["client_id"].map { ClientID(rawValue: String($0)) }
                     ?? clients.first { $0.kind == .service }?.id ?? clients.first?.id
-                var entries: [RequestRow] = []
+                var log = RequestLog()
                 if let chosen, clients.contains(where: { $0.id == chosen }) {
-                    entries = try await site.provider.requestLog(clientID: chosen, teamID: visit.teamID).map(RequestRow.init)
+                    log = try await site.provider.requestLog(clientID: chosen, teamID: visit.teamID)
                 }
                 let content = RequestsContent(
-                    clients: clients.map { PrimaryChoice(id: $0.id.rawValue, selected: $0.id == chosen) }, entries: entries,
-                    hasEntries: !entries.isEmpty, clientID: chosen?.rawValue ?? "")
+                    clients: clients.map { PrimaryChoice(id: $0.id.rawValue, selected: $0.id == chosen) }, entries: log.proven.map(RequestRow.init),
+                    hasEntries: !log.proven.isEmpty, unproven: log.unproven.map(RequestRow.init), hasUnproven: !log.unproven.isEmpty,
+                    clientID: chosen?.rawValue ?? "")
                 return try site.render(visit, template: "console_requests", section: "requests", content: content)
             }
         }
@@ -49,5 +51,8 @@ struct RequestsContent: Sendable {
     let clients: [PrimaryChoice]
     let entries: [RequestRow]
     let hasEntries: Bool
+    /// Requests that named the client without proving it: anyone's, shown apart.
+    let unproven: [RequestRow]
+    let hasUnproven: Bool
     let clientID: String
 }
