@@ -1,15 +1,16 @@
 import AppleIDProtocol
-import AppleIDProvider
-import AsyncHTTPClient
 import CoreMetrics
 import Foundation
 import Logging
-import NIOCore
 
 /// Delivers the notification outbox: POSTs `{"payload": "<jwt>"}` to the app group's registered
 /// endpoint until it answers 2xx, with exponential backoff and jitter, within a time budget.
 /// Delivery is at least once: the outbox row is only marked delivered after a 2xx, so a restart
 /// resends what was in flight (the `jti` stays the same, receivers can dedupe).
+///
+/// One team's endpoint must not hold back another's: a pass leases at most ``Policy/budgetPerGroup``
+/// messages of a group, every group's earliest first, and sends them all at once, so a group whose
+/// endpoint never answers costs the others nothing but a task waiting on its timeout.
 public struct NotificationDelivery: Sendable {
     public struct Policy: Sendable, Hashable {
         /// Delay after the first failure; doubled after each further failure.
@@ -19,6 +20,9 @@ public struct NotificationDelivery: Sendable {
         public var deliveryWindow: TimeInterval = 24 * 3600
         public var requestTimeout: TimeInterval = 10
         public var batchSize = 50
+        /// Messages of one app group in one pass (sent concurrently); the rest of its backlog waits for
+        /// later passes while the other groups' messages go out.
+        public var budgetPerGroup = 4
         /// How long one pass holds the messages it took: other instances leave them alone until then,
         /// and take them over after (this instance died or hangs).
         public var leaseDuration: TimeInterval = 60
@@ -29,7 +33,7 @@ public struct NotificationDelivery: Sendable {
     let provider: AppleIDProvider
     let sender: any NotificationSender
     let policy: Policy
-    let logger: Logger
+    public let logger: Logger
     /// This instance's name on the leases it takes.
     let leaseHolder: String
 
@@ -43,21 +47,28 @@ public struct NotificationDelivery: Sendable {
         self.leaseHolder = leaseHolder ?? "instance-" + provider.random.string(length: 16, alphabet: "0123456789abcdef")
     }
 
-    /// One pass: leases the messages due now, delivers them, hands the leases back; returns how many
-    /// were attempted. With several instances, each message is in one instance's pass at a time.
+    /// One pass: leases the messages due now, delivers them concurrently, hands the leases back;
+    /// returns how many were attempted. With several instances, each message is in one instance's
+    /// pass at a time.
     @discardableResult
     public func deliverDueMessages() async throws -> Int {
         let now = provider.clock.now()
         let expiry = now.addingTimeInterval(policy.leaseDuration)
-        let leased = try await provider.store.leaseDueMessages(at: now, holder: leaseHolder, until: expiry, limit: policy.batchSize)
+        let leased = try await provider.store.leaseDueMessages(
+            at: now, holder: leaseHolder, until: expiry, limit: policy.batchSize, perGroup: policy.budgetPerGroup)
         guard !leased.isEmpty else { return 0 }
-        var attempted = 0
+        let attempted: Int
         do {
-            // A message whose lease could run out during its request waits for the next pass, since
-            // another instance may take it over from then on.
-            for message in leased where provider.clock.now().addingTimeInterval(policy.requestTimeout) < expiry {
-                try await deliver(message)
-                attempted += 1
+            attempted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                // A message whose lease could run out during its request waits for the next pass, since
+                // another instance may take it over from then on.
+                for message in leased where provider.clock.now().addingTimeInterval(policy.requestTimeout) < expiry {
+                    group.addTask {
+                        try await deliver(message)
+                        return true
+                    }
+                }
+                return try await group.reduce(0) { count, _ in count + 1 }
             }
         } catch {
             try? await releaseLeases()
@@ -78,20 +89,8 @@ public struct NotificationDelivery: Sendable {
         var next = message
         next.attempts += 1
         let endpoint = try await provider.store.appGroup(message.groupID)?.notificationEndpoint
-        var status: Int?
-        var failure: String?
         let began = ContinuousClock.now
-        if let endpoint {
-            do {
-                let body = try Self.requestBody(for: message, provider: provider)
-                status = try await sender.post(body, to: endpoint, timeout: policy.requestTimeout)
-                if let status, !(200..<300).contains(status) { failure = "the endpoint answered \(status)" }
-            } catch {
-                failure = "\(error)"
-            }
-        } else {
-            failure = "no notification endpoint is registered for \(message.groupID)"
-        }
+        let (status, failure) = await post(message, to: endpoint)
         let elapsed = ContinuousClock.now - began
         let latency = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         if failure == nil {
@@ -102,7 +101,7 @@ public struct NotificationDelivery: Sendable {
             next.nextAttemptAt = started.addingTimeInterval(delay(afterAttempt: next.attempts))
         }
         let attempt = DeliveryAttempt(
-            messageID: message.id, attemptedAt: started, status: status, latencyMilliseconds: latency, error: failure,
+            messageID: message.id, attemptedAt: started, status: status, latencyMilliseconds: latency, error: failure?.summary,
             endpoint: endpoint ?? "")
         try await provider.store.record(attempt, updating: next)
         let outcome = next.deliveredAt != nil ? "delivered" : next.abandonedAt != nil ? "abandoned" : "retry"
@@ -111,9 +110,26 @@ public struct NotificationDelivery: Sendable {
             "notification delivery attempt",
             metadata: [
                 "jti": "\(message.id)", "type": "\(message.event.type.rawValue)", "aud": "\(message.audience)", "attempt": "\(next.attempts)",
-                "status": "\(status.map(String.init) ?? "-")", "latency_ms": "\(latency)", "error": "\(failure ?? "-")",
-                "outcome": "\(next.deliveredAt != nil ? "delivered" : next.abandonedAt != nil ? "abandoned" : "retry")",
+                "status": "\(status.map(String.init) ?? "-")", "latency_ms": "\(latency)", "error": "\(failure?.summary ?? "-")",
+                "outcome": "\(outcome)",
             ])
+    }
+
+    /// Checks the destination again (DNS may have changed since the endpoint was saved), then posts
+    /// to the checked address. Only coarse failures come back; the precise error is logged at debug.
+    private func post(_ message: OutboxMessage, to endpoint: String?) async -> (status: Int?, failure: DeliveryFailure?) {
+        guard let endpoint else { return (nil, .noEndpoint(message.groupID)) }
+        do {
+            let destination = try await provider.notificationDestination(for: endpoint)
+            let body = try Self.requestBody(for: message, provider: provider)
+            let status = try await sender.post(body, to: destination, timeout: policy.requestTimeout)
+            return (status, (200..<300).contains(status) ? nil : .http(status))
+        } catch let failure as DeliveryFailure {
+            return (nil, failure)
+        } catch {
+            logger.debug("notification post failed", metadata: ["jti": "\(message.id)", "error": "\(error)"])
+            return (nil, .couldNotConnect)
+        }
     }
 
     /// The exact body POSTed to the app's endpoint: `{"payload": "<jwt>"}`, signed by the provider.
@@ -130,25 +146,9 @@ public struct NotificationDelivery: Sendable {
     }
 }
 
-/// How a notification reaches the app's endpoint; returns the HTTP status.
+/// How a notification reaches the app's endpoint (`siwa serve`: HTTP); returns the HTTP status.
+/// Connects only to `destination.address` when it has one; does not follow redirects; throws
+/// ``DeliveryFailure`` classes, never a client's precise error.
 public protocol NotificationSender: Sendable {
-    func post(_ body: [UInt8], to url: String, timeout: TimeInterval) async throws -> Int
-}
-
-/// ``NotificationSender`` over AsyncHTTPClient.
-public struct HTTPNotificationSender: NotificationSender {
-    let client: HTTPClient
-
-    public init(client: HTTPClient = .shared) { self.client = client }
-
-    public func post(_ body: [UInt8], to url: String, timeout: TimeInterval) async throws -> Int {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "AppleIDServer-Notifications/1.0")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
-        _ = try await response.body.collect(upTo: 64 * 1024)
-        return Int(response.status.code)
-    }
+    func post(_ body: [UInt8], to destination: NotificationDestination, timeout: TimeInterval) async throws -> Int
 }
