@@ -32,12 +32,20 @@ extension SQLStore: OutboxLeaseStore {
 
     @discardableResult
     public func releaseLeases(holder: String) async throws -> Int {
-        try await db.update(OutboxRow.table)
+        try await releaseLeases(holder: holder, only: nil)
+    }
+
+    @discardableResult
+    public func releaseLeases(holder: String, messageIDs: [String]) async throws -> Int {
+        messageIDs.isEmpty ? 0 : try await releaseLeases(holder: holder, only: messageIDs)
+    }
+
+    private func releaseLeases(holder: String, only messageIDs: [String]?) async throws -> Int {
+        let update = db.update(OutboxRow.table)
             .set("leased_by", to: SQLLiteral.null)
             .set("lease_expires_at", to: SQLLiteral.null)
             .where("leased_by", .equal, holder)
-            .returning("id")
-            .all()
-            .count
+        if let messageIDs { update.where("id", .in, messageIDs) }
+        return try await update.returning("id").all().count
     }
 }

@@ -106,6 +106,20 @@ extension StoreConformanceTests {
         }
     }
 
+    @Test("handing back some messages' leases frees those only, and only the holder's", arguments: StoreKind.available)
+    func releaseSome(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            try await Self.enqueue([Self.message("m1", at: 0), Self.message("m2", at: 1), Self.message("m3", at: 2)], in: store)
+            let now = Fixture.date(10)
+            #expect(try await store.leaseDueMessages(at: now, holder: "a", until: now.addingTimeInterval(60), limit: 10).count == 3)
+            #expect(try await store.releaseLeases(holder: "b", messageIDs: ["m1"]) == 0)
+            #expect(try await store.releaseLeases(holder: "a", messageIDs: ["m1", "m3", "unknown"]) == 2)
+            #expect(try await store.releaseLeases(holder: "a", messageIDs: []) == 0)
+            let taken = try await store.leaseDueMessages(at: now, holder: "b", until: now.addingTimeInterval(60), limit: 10)
+            #expect(taken.map(\.id) == ["m1", "m3"], "m2 is still a's")
+        }
+    }
+
     @Test("four holders claiming at once: each due message goes to exactly one", arguments: StoreKind.available)
     func concurrentClaims(kind: StoreKind) async throws {
         try await kind.withStore { store in

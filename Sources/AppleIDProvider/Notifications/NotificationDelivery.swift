@@ -2,6 +2,7 @@ import AppleIDProtocol
 import CoreMetrics
 import Foundation
 import Logging
+import Synchronization
 
 /// Delivers the notification outbox: POSTs `{"payload": "<jwt>"}` to the app group's registered
 /// endpoint until it answers 2xx, with exponential backoff and jitter, within a time budget.
@@ -36,6 +37,10 @@ public struct NotificationDelivery: Sendable {
     public let logger: Logger
     /// This instance's name on the leases it takes.
     let leaseHolder: String
+    /// The messages this instance's passes are sending now. Passes may overlap (one waits on a slow
+    /// endpoint while the next starts); a later pass leases the same messages again, as their holder,
+    /// and leaves them to the pass that sends them. They still count against their group's budget.
+    let inFlight = InFlightMessages()
 
     public init(
         provider: AppleIDProvider, sender: any NotificationSender, policy: Policy = Policy(), logger: Logger, leaseHolder: String? = nil
@@ -47,22 +52,23 @@ public struct NotificationDelivery: Sendable {
         self.leaseHolder = leaseHolder ?? "instance-" + provider.random.string(length: 16, alphabet: "0123456789abcdef")
     }
 
-    /// One pass: leases the messages due now, delivers them concurrently, hands the leases back;
-    /// returns how many were attempted. With several instances, each message is in one instance's
-    /// pass at a time.
+    /// One pass: leases the messages due now, delivers those no other pass is sending, concurrently,
+    /// and hands their leases back; returns how many were attempted. With several instances, each
+    /// message is in one instance's pass at a time.
     @discardableResult
     public func deliverDueMessages() async throws -> Int {
         let now = provider.clock.now()
         let expiry = now.addingTimeInterval(policy.leaseDuration)
         let leased = try await provider.store.leaseDueMessages(
             at: now, holder: leaseHolder, until: expiry, limit: policy.batchSize, perGroup: policy.budgetPerGroup)
-        guard !leased.isEmpty else { return 0 }
+        let taken = inFlight.take(leased)
+        guard !taken.isEmpty else { return 0 }
         let attempted: Int
         do {
             attempted = try await withThrowingTaskGroup(of: Bool.self) { group in
                 // A message whose lease could run out during its request waits for the next pass, since
                 // another instance may take it over from then on.
-                for message in leased where provider.clock.now().addingTimeInterval(policy.requestTimeout) < expiry {
+                for message in taken where provider.clock.now().addingTimeInterval(policy.requestTimeout) < expiry {
                     group.addTask {
                         try await deliver(message)
                         return true
@@ -71,10 +77,10 @@ public struct NotificationDelivery: Sendable {
                 return try await group.reduce(0) { count, _ in count + 1 }
             }
         } catch {
-            try? await releaseLeases()
+            try? await handBack(taken)
             throw error
         }
-        try await releaseLeases()
+        try await handBack(taken)
         return attempted
     }
 
@@ -82,6 +88,13 @@ public struct NotificationDelivery: Sendable {
     /// without waiting for the leases to run out (graceful shutdown).
     public func releaseLeases() async throws {
         try await provider.store.releaseLeases(holder: leaseHolder)
+    }
+
+    /// Ends a pass: its leases go back first, then its messages leave ``inFlight``, so no other pass of
+    /// this instance starts one of them while its lease is being dropped.
+    private func handBack(_ messages: [OutboxMessage]) async throws {
+        defer { inFlight.finish(messages) }
+        try await provider.store.releaseLeases(holder: leaseHolder, messageIDs: messages.map(\.id))
     }
 
     private func deliver(_ message: OutboxMessage) async throws {
@@ -151,4 +164,18 @@ public struct NotificationDelivery: Sendable {
 /// ``DeliveryFailure`` classes, never a client's precise error.
 public protocol NotificationSender: Sendable {
     func post(_ body: [UInt8], to destination: NotificationDestination, timeout: TimeInterval) async throws -> Int
+}
+
+/// The IDs of the messages an instance is sending now.
+final class InFlightMessages: Sendable {
+    private let ids = Mutex<Set<String>>([])
+
+    /// Marks and returns those of `messages` that no pass is sending.
+    func take(_ messages: [OutboxMessage]) -> [OutboxMessage] {
+        ids.withLock { ids in messages.filter { ids.insert($0.id).inserted } }
+    }
+
+    func finish(_ messages: [OutboxMessage]) {
+        ids.withLock { ids in ids.subtract(messages.map(\.id)) }
+    }
 }

@@ -66,4 +66,13 @@ extension MemoryStore: OutboxLeaseStore {
             return held.count
         }
     }
+
+    @discardableResult
+    public func releaseLeases(holder: String, messageIDs: [String]) async throws -> Int {
+        state.withLock { state in
+            let held = messageIDs.filter { state.outboxLeases[$0]?.holder == holder }
+            for id in held { state.outboxLeases[id] = nil }
+            return held.count
+        }
+    }
 }

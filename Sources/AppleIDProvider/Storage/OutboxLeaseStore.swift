@@ -11,9 +11,13 @@ public protocol OutboxLeaseStore: Sendable {
     /// backlog cannot crowd the others out. Returned oldest first. Of concurrent callers, each message
     /// goes to one.
     func leaseDueMessages(at now: Date, holder: String, until expiry: Date, limit: Int, perGroup: Int) async throws -> [OutboxMessage]
-    /// Hands back every lease `holder` holds (after a pass, or at shutdown); returns how many.
+    /// Hands back every lease `holder` holds (at shutdown); returns how many.
     @discardableResult
     func releaseLeases(holder: String) async throws -> Int
+    /// Hands back `holder`'s leases on these messages only (after a pass; another pass of the same
+    /// holder may still be sending others); returns how many.
+    @discardableResult
+    func releaseLeases(holder: String, messageIDs: [String]) async throws -> Int
 }
 
 extension OutboxLeaseStore {
