@@ -19,6 +19,9 @@ public final class AppleIDProvider: Sendable {
     public let metrics: any MetricsFactory
     /// Looks up the SPF records of e-mail sources (`siwa serve`: DNS over UDP to the system's resolver).
     public let txtResolver: any TXTResolver
+    /// Finds the addresses of notification endpoints, checked before each connection outside
+    /// development mode (`siwa serve`: the system's resolver).
+    public let endpointResolver: any EndpointAddressResolver
     let pipeline: AuthorizationPipeline
     let authenticator: ClientAuthenticator
     let issuer: AuthorizationIssuer
@@ -35,23 +38,26 @@ public final class AppleIDProvider: Sendable {
         configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock,
         random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
         logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory,
-        txtResolver: any TXTResolver = UnconfiguredTXTResolver()
+        txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
+        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver()
     ) async throws -> AppleIDProvider {
         let keyRing = try await SigningKeyRing.load(
             store: store, keyFactory: keyFactory, random: random, now: clock.now(),
             retiredKeyRetention: configuration.keyRotation.retiredKeyRetention)
         return AppleIDProvider(
             configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics,
-            txtResolver: txtResolver)
+            txtResolver: txtResolver, endpointResolver: endpointResolver)
     }
 
     init(
         configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock, random: any RandomSource,
         keyRing: SigningKeyRing, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
-        txtResolver: any TXTResolver = UnconfiguredTXTResolver()
+        txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
+        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver()
     ) {
         self.metrics = metrics
         self.txtResolver = txtResolver
+        self.endpointResolver = endpointResolver
         self.configuration = configuration
         self.store = store
         self.clock = clock

@@ -36,8 +36,13 @@ public struct ProviderConfiguration: Sendable {
     /// Accepts TOTP codes of the previous and next 30-second step as well.
     public var secondFactorWindowSteps: Int = 1
     /// Development mode: the console accepts `http://127.0.0.1` and `http://localhost` Return URLs
-    /// (marked development-only), which Apple's portal refuses.
+    /// (marked development-only), which Apple's portal refuses, and notification endpoints on
+    /// loopback or private addresses, which are refused otherwise (they would make the server a
+    /// request-forgery tool).
     public var developmentMode: Bool = false
+    /// What one app group may put in the notification outbox by the console's and the admin API's
+    /// "Send test notification".
+    public var notificationLimits = NotificationLimits()
     /// How long a developer stays signed in to the console.
     public var consoleSessionLifetime: TimeInterval = 12 * 3600
     /// How long an invitation to join a team can be accepted.

@@ -29,6 +29,22 @@ extension SQLStore: OutboxStore {
         return try await query.orderBy("created_at", .descending).limit(limit).all(decoding: OutboxRow.self).map { try $0.message() }
     }
 
+    public func outboxUsage(groupID: ClientID, createdSince date: Date) async throws -> OutboxUsage {
+        struct Counts: Decodable {
+            var pending: Int?
+            var recent: Int?
+        }
+        let pending: SQLQueryString = "delivered_at IS NULL AND abandoned_at IS NULL"
+        let recent: SQLQueryString = "created_at >= \(bind: date.sqlSeconds)"
+        let counts = try await db.raw(
+            """
+            SELECT SUM(CASE WHEN \(pending) THEN 1 ELSE 0 END) AS pending, SUM(CASE WHEN \(recent) THEN 1 ELSE 0 END) AS recent \
+            FROM notification_outbox WHERE group_id = \(bind: groupID.rawValue) AND (\(pending) OR \(recent))
+            """
+        ).first(decoding: Counts.self)
+        return OutboxUsage(pending: counts?.pending ?? 0, recent: counts?.recent ?? 0)
+    }
+
     public func record(_ attempt: DeliveryAttempt, updating message: OutboxMessage) async throws {
         let row = try OutboxRow(message)
         try await transaction { db in

@@ -15,7 +15,9 @@ struct ProviderHarness {
     let store: MemoryStore
 
     static func make(
-        txtResolver: any TXTResolver = UnconfiguredTXTResolver(), configure: (inout ProviderConfiguration) -> Void = { _ in }
+        txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
+        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
+        configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> ProviderHarness {
         let clock = ManualClock(now)
         let store = MemoryStore()
@@ -24,7 +26,8 @@ struct ProviderHarness {
         configure(&configuration)
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "provider"),
-            keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"), txtResolver: txtResolver)
+            keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"), txtResolver: txtResolver,
+            endpointResolver: endpointResolver)
         for (team, group) in [("TEAMAAAAAA", "com.a.app"), ("TEAMBBBBBB", "com.b.app")] {
             try await store.save(DeveloperTeam(id: TeamID(rawValue: team), name: team))
             try await store.save(AppGroup(primaryAppID: ClientID(rawValue: group), teamID: TeamID(rawValue: team), displayName: group))

@@ -33,17 +33,7 @@ struct LoopbackReceiverTests {
     func receiverOnLoopback() async throws {
         let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
         let receiver = Receiver()
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: receiver.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-            var port = 0
-            for await value in portStream { port = value }
+        try await LoopbackServer.run(receiver.router()) { port in
             var appGroup = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
             appGroup.notificationEndpoint = "http://127.0.0.1:\(port)/apple/notifications"
             try await server.provider.store.save(appGroup)
@@ -55,7 +45,6 @@ struct LoopbackReceiverTests {
                 server.clock.advance(by: 3600)
             }
             #expect(try await delivery.deliverDueMessages() == 0)
-            group.cancelAll()
         }
         let message = try #require(try await server.provider.store.messages(groupID: nil, limit: 1).first)
         #expect(message.deliveredAt != nil)
@@ -70,5 +59,85 @@ struct LoopbackReceiverTests {
         let notification = try await verifier.verify(body: last)
         #expect(notification.events.map(\.type) == [.consentRevoked])
         #expect(notification.id == message.id)
+    }
+
+    /// Delivers the server's one pending message to `endpoint` over HTTP; returns its attempt.
+    static func attempt(to endpoint: String, server: TestServer, accountID: String) async throws -> DeliveryAttempt {
+        var appGroup = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
+        appGroup.notificationEndpoint = endpoint
+        try await server.provider.store.save(appGroup)
+        try await server.provider.lifecycle.stopUsing(accountID: accountID, groupID: TestServer.bundleID)
+        // A closed port is retried by the client until the request's deadline: keep that short.
+        var policy = NotificationDelivery.Policy()
+        policy.requestTimeout = 2
+        let delivery = NotificationDelivery(
+            provider: server.provider, sender: HTTPNotificationSender(), policy: policy, logger: Logger(label: "test"))
+        #expect(try await delivery.deliverDueMessages() == 1)
+        let message = try #require(try await server.provider.store.messages(groupID: nil, limit: 1).first)
+        return try #require(try await server.provider.store.attempts(messageID: message.id).last)
+    }
+
+    @Test("a redirect is not followed: the attempt is 'HTTP 302', not delivered, and the redirect's target is never asked")
+    func redirectNotFollowed() async throws {
+        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let targetHits = Mutex(0)
+        let router = Router()
+        router.post("/apple/notifications") { _, _ in
+            Response(status: .found, headers: [.location: "/internal/secret"])
+        }
+        router.on("/internal/secret", method: .get) { _, _ -> Response in
+            targetHits.withLock { $0 += 1 }
+            return Response(status: .ok)
+        }
+        router.post("/internal/secret") { _, _ -> Response in
+            targetHits.withLock { $0 += 1 }
+            return Response(status: .ok)
+        }
+        let attempt = try await LoopbackServer.run(router) { port in
+            try await Self.attempt(to: "http://127.0.0.1:\(port)/apple/notifications", server: server, accountID: account.id)
+        }
+        #expect(attempt.status == 302)
+        #expect(attempt.error == "HTTP 302")
+        #expect(!attempt.succeeded)
+        #expect(targetHits.withLock { $0 } == 0)
+        #expect(try await server.provider.store.messages(groupID: nil, limit: 1).first?.deliveredAt == nil)
+    }
+
+    @Test("a closed port is logged only as 'could not connect', never the client's precise error")
+    func closedPortIsCoarse() async throws {
+        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let port = try await LoopbackServer.closedPort()
+        let attempt = try await Self.attempt(to: "http://127.0.0.1:\(port)/apple/notifications", server: server, accountID: account.id)
+        #expect(attempt.status == nil)
+        #expect(attempt.error == "could not connect")
+    }
+
+    @Test("https to a port that speaks plain HTTP is logged only as 'TLS error'")
+    func tlsFailureIsCoarse() async throws {
+        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let attempt = try await LoopbackServer.run(Router()) { port in
+            try await Self.attempt(to: "https://127.0.0.1:\(port)/apple/notifications", server: server, accountID: account.id)
+        }
+        #expect(attempt.status == nil)
+        #expect(attempt.error == "TLS error")
+    }
+
+    @Test("the sender connects to the checked address while the Host header keeps the endpoint's name")
+    func senderPinsCheckedAddress() async throws {
+        let hosts = Mutex<[String]>([])
+        let router = Router()
+        router.post("/apple/notifications") { request, _ -> Response in
+            hosts.withLock { $0.append(request.head.authority ?? "") }
+            return Response(status: .ok)
+        }
+        let status = try await LoopbackServer.run(router) { port in
+            // `.invalid` never resolves (RFC 6761): only the pinned address can be reached.
+            let destination = NotificationDestination(
+                url: "http://receiver.invalid:\(port)/apple/notifications", host: "receiver.invalid",
+                address: EndpointAddress(ipv4: 127, 0, 0, 1))
+            return try await HTTPNotificationSender().post(Array("{}".utf8), to: destination, timeout: 5)
+        }
+        #expect(status == 200)
+        #expect(hosts.withLock { $0.map { $0.hasPrefix("receiver.invalid:") } } == [true])
     }
 }

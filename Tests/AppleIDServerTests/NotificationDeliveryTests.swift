@@ -8,6 +8,9 @@ import Testing
 
 @Suite("Notification delivery: retries, log, restarts")
 struct NotificationDeliveryTests {
+    /// The endpoint's host resolving to a public address (outside development mode it must).
+    static let publicJuice = StaticEndpointAddressResolver(["juice.example.com": [EndpointAddress(ipv4: 93, 184, 216, 34)]])
+
     @Test("an endpoint that fails twice then answers 200 gets the event, with three attempts logged")
     func retries() async throws {
         let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
@@ -90,7 +93,7 @@ struct NotificationDeliveryTests {
             configuration.passwordHashCost = 4
             let provider = try await AppleIDProvider.start(
                 configuration: configuration, store: store, clock: clock, random: SystemRandomSource(),
-                keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys))
+                keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), endpointResolver: Self.publicJuice)
             return (provider, shutdown)
         }
 
@@ -117,5 +120,38 @@ struct NotificationDeliveryTests {
         #expect(try await second.store.attempts(messageID: message.id).map(\.status) == [502, 200])
         #expect(message.event.type == .consentRevoked)
         try await shutdownSecond()
+    }
+
+    @Test(
+        "outside development mode an endpoint on a loopback, private or metadata address is never posted to",
+        arguments: ["https://127.0.0.1/apple", "https://[::ffff:127.0.0.1]/apple", "https://169.254.169.254/latest", "https://10.0.0.7/apple"])
+    func privateDestinationRefused(endpoint: String) async throws {
+        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer { $0.developmentMode = false }
+        // Saved before the rule existed, or straight into the store: delivery checks again.
+        var group = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
+        group.notificationEndpoint = endpoint
+        try await server.provider.store.save(group)
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        let sender = RecordingSender()
+        try await NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test")).deliverDueMessages()
+        #expect(sender.bodies.isEmpty)
+        let message = try #require(try await server.provider.store.messages(groupID: nil, limit: 1).first)
+        #expect(try await server.provider.store.attempts(messageID: message.id).map(\.error) == ["destination not allowed"])
+    }
+
+    @Test("outside development mode the sender is handed the address that was checked, and a name that now resolves to loopback is refused")
+    func checkedAddressPinned() async throws {
+        let rebound = StaticEndpointAddressResolver(["juice.example.com": [EndpointAddress(ipv4: 127, 0, 0, 1)]])
+        for (resolver, pinned) in [(Self.publicJuice, "93.184.216.34"), (rebound, nil)] {
+            let server = try await TestServer.make(endpointResolver: resolver) { $0.developmentMode = false }
+            var group = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
+            group.notificationEndpoint = LifecycleNotificationTests.endpoint
+            try await server.provider.store.save(group)
+            _ = try await server.provider.sendTestNotification(groupID: TestServer.bundleID, teamID: nil)
+            let sender = RecordingSender()
+            try await NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test")).deliverDueMessages()
+            #expect(sender.destinations.map(\.address?.text) == (pinned.map { [$0] } ?? []))
+            #expect(sender.destinations.allSatisfy { $0.host == "juice.example.com" && $0.url == LifecycleNotificationTests.endpoint })
+        }
     }
 }

@@ -106,6 +106,20 @@ extension StoreConformanceTests {
         }
     }
 
+    @Test("handing back some messages' leases frees those only, and only the holder's", arguments: StoreKind.available)
+    func releaseSome(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            try await Self.enqueue([Self.message("m1", at: 0), Self.message("m2", at: 1), Self.message("m3", at: 2)], in: store)
+            let now = Fixture.date(10)
+            #expect(try await store.leaseDueMessages(at: now, holder: "a", until: now.addingTimeInterval(60), limit: 10).count == 3)
+            #expect(try await store.releaseLeases(holder: "b", messageIDs: ["m1"]) == 0)
+            #expect(try await store.releaseLeases(holder: "a", messageIDs: ["m1", "m3", "unknown"]) == 2)
+            #expect(try await store.releaseLeases(holder: "a", messageIDs: []) == 0)
+            let taken = try await store.leaseDueMessages(at: now, holder: "b", until: now.addingTimeInterval(60), limit: 10)
+            #expect(taken.map(\.id) == ["m1", "m3"], "m2 is still a's")
+        }
+    }
+
     @Test("four holders claiming at once: each due message goes to exactly one", arguments: StoreKind.available)
     func concurrentClaims(kind: StoreKind) async throws {
         try await kind.withStore { store in
@@ -121,6 +135,42 @@ extension StoreConformanceTests {
             }
             #expect(claimed.count == Set(claimed).count, "no message went to two holders")
             #expect(Set(claimed) == Set((0..<20).map { "m\($0)" }))
+        }
+    }
+
+    static func message(_ id: String, group: ClientID, at offset: TimeInterval) -> OutboxMessage {
+        OutboxMessage(
+            id: id, groupID: group, audience: group, event: NotificationEvent(type: .test, subject: "test", eventTime: 0),
+            createdAt: Fixture.date(offset))
+    }
+
+    @Test("a lease takes every group's earliest due message before any group's second, and at most perGroup of one", arguments: StoreKind.available)
+    func fairLease(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            for index in 0..<6 { try await store.enqueue(Self.message("a\(index)", group: "com.a.app", at: Double(index))) }
+            try await store.enqueue(Self.message("b0", group: "com.b.app", at: 10))
+            try await store.enqueue(Self.message("c0", group: "com.c.app", at: 11))
+            let now = Fixture.date(20)
+            let first = try await store.leaseDueMessages(at: now, holder: "x", until: now.addingTimeInterval(60), limit: 4, perGroup: 2)
+            #expect(first.map(\.id) == ["a0", "a1", "b0", "c0"])
+            let second = try await store.leaseDueMessages(at: now, holder: "y", until: now.addingTimeInterval(60), limit: 10, perGroup: 3)
+            #expect(second.map(\.id) == ["a2", "a3", "a4"])
+        }
+    }
+
+    @Test("outbox usage counts a group's pending messages, and its messages created since a moment", arguments: StoreKind.available)
+    func outboxUsage(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            #expect(try await store.outboxUsage(groupID: "com.a.app", createdSince: Fixture.date(0)) == OutboxUsage(pending: 0, recent: 0))
+            for index in 0..<4 { try await store.enqueue(Self.message("a\(index)", group: "com.a.app", at: Double(index * 10))) }
+            try await store.enqueue(Self.message("b0", group: "com.b.app", at: 30))
+            var delivered = try #require(try await store.message(id: "a0"))
+            delivered.deliveredAt = Fixture.date(5)
+            try await store.record(
+                DeliveryAttempt(messageID: "a0", attemptedAt: Fixture.date(5), status: 200, latencyMilliseconds: 1, error: nil, endpoint: "e"),
+                updating: delivered)
+            #expect(try await store.outboxUsage(groupID: "com.a.app", createdSince: Fixture.date(20)) == OutboxUsage(pending: 3, recent: 2))
+            #expect(try await store.outboxUsage(groupID: "com.a.app", createdSince: Fixture.date(0)) == OutboxUsage(pending: 3, recent: 4))
         }
     }
 }

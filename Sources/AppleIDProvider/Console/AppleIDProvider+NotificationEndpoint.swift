@@ -3,7 +3,8 @@ import Foundation
 
 extension AppleIDProvider {
     /// Registers (or with `nil` removes) the server-to-server notification endpoint of a primary App ID
-    /// (spec §10.1): an absolute `https` URL; in development mode `http` as well.
+    /// (spec §10.1): an absolute `https` URL whose host is a name with public addresses only; in
+    /// development mode `http` and local addresses as well.
     public func setNotificationEndpoint(_ url: String?, groupID: ClientID, teamID: TeamID?) async throws -> AppGroup {
         guard var group = try await store.appGroup(groupID), teamID == nil || group.teamID == teamID else {
             throw ConsoleError.notFound("\(groupID) is not a primary App ID of this team.")
@@ -17,6 +18,9 @@ extension AppleIDProvider {
                     configuration.developmentMode
                         ? "The endpoint must be an absolute http or https URL." : "The endpoint must be an absolute https URL.")
             }
+            // Outside development mode: a host name with public addresses only. A name that does not
+            // resolve yet is accepted (its DNS may come later); every delivery checks again.
+            if case .refused(let reason) = await checkDestination(trimmed) { throw ConsoleError.invalid(reason) }
             group.notificationEndpoint = trimmed
         } else {
             group.notificationEndpoint = nil

@@ -37,14 +37,22 @@ extension MemoryStore: SigningKeyRotationStore {
 }
 
 extension MemoryStore: OutboxLeaseStore {
-    public func leaseDueMessages(at now: Date, holder: String, until expiry: Date, limit: Int) async throws -> [OutboxMessage] {
+    public func leaseDueMessages(at now: Date, holder: String, until expiry: Date, limit: Int, perGroup: Int) async throws -> [OutboxMessage] {
         state.withLock { state in
             let due = state.outbox.values.filter { message in
                 guard message.isPending, message.nextAttemptAt <= now else { return false }
                 guard let lease = state.outboxLeases[message.id] else { return true }
                 return lease.expiry <= now || lease.holder == holder
             }
-            let leased = Array(due.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.prefix(max(0, limit)))
+            // Each message's place in its group's queue; place 0 of every group goes first.
+            let places = Dictionary(grouping: due, by: \.groupID).values.flatMap { messages in
+                messages.sorted { ($0.nextAttemptAt, $0.createdAt, $0.id) < ($1.nextAttemptAt, $1.createdAt, $1.id) }.enumerated()
+                    .map { (place: $0.offset, message: $0.element) }
+            }
+            let leased = places.filter { $0.place < perGroup }
+                .sorted { ($0.place, $0.message.nextAttemptAt, $0.message.id) < ($1.place, $1.message.nextAttemptAt, $1.message.id) }
+                .prefix(max(0, limit)).map(\.message)
+                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
             for message in leased { state.outboxLeases[message.id] = OutboxLease(holder: holder, expiry: expiry) }
             return leased
         }
@@ -54,6 +62,15 @@ extension MemoryStore: OutboxLeaseStore {
     public func releaseLeases(holder: String) async throws -> Int {
         state.withLock { state in
             let held = state.outboxLeases.filter { $0.value.holder == holder }.keys
+            for id in held { state.outboxLeases[id] = nil }
+            return held.count
+        }
+    }
+
+    @discardableResult
+    public func releaseLeases(holder: String, messageIDs: [String]) async throws -> Int {
+        state.withLock { state in
+            let held = messageIDs.filter { state.outboxLeases[$0]?.holder == holder }
             for id in held { state.outboxLeases[id] = nil }
             return held.count
         }

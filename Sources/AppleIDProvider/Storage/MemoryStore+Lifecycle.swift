@@ -18,6 +18,13 @@ extension MemoryStore: OutboxStore {
         }
     }
 
+    public func outboxUsage(groupID: ClientID, createdSince date: Date) async throws -> OutboxUsage {
+        state.withLock { state in
+            let messages = state.outbox.values.filter { $0.groupID == groupID }
+            return OutboxUsage(pending: messages.filter(\.isPending).count, recent: messages.filter { $0.createdAt >= date }.count)
+        }
+    }
+
     public func record(_ attempt: DeliveryAttempt, updating message: OutboxMessage) async throws {
         state.withLock { state in
             state.attempts[attempt.messageID, default: []].append(attempt)

@@ -116,6 +116,8 @@ public protocol OutboxStore: Sendable {
     func attempts(messageID: String) async throws -> [DeliveryAttempt]
     /// The group's messages after `cursor` in (creation time, id) order, oldest first.
     func messages(groupID: ClientID, after cursor: OutboxCursor?, limit: Int) async throws -> [OutboxMessage]
+    /// How many of the group's messages are pending, and how many were created at or after `date`.
+    func outboxUsage(groupID: ClientID, createdSince date: Date) async throws -> OutboxUsage
 }
 
 /// The account-lifecycle changes that users make, each applied together with the notifications it

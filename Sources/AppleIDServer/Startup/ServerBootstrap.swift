@@ -48,7 +48,7 @@ public enum ServerBootstrap {
             let resolver = try settings.dnsResolver.map { UDPTXTResolver(server: try ResolverAddress.parse($0)) } ?? UDPTXTResolver.system()
             let provider = try await AppleIDProvider.start(
                 configuration: configuration, store: store, clock: clock, logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
-                txtResolver: resolver)
+                txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver())
             let files = DemoFiles(directory: directory)
             let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: files)
             var options = ServerOptions(
@@ -64,7 +64,7 @@ public enum ServerBootstrap {
                 )
             }
             let delivery = NotificationDelivery(
-                provider: provider, sender: HTTPNotificationSender(), policy: settings.deliveryPolicy, logger: logger)
+                provider: provider, sender: HTTPNotificationSender(logger: logger), policy: settings.deliveryPolicy, logger: logger)
             let banner = banner(facts: facts, options: options, dataDirectory: directory.path)
             let startLogger = logger
             let app = try await buildApplication(

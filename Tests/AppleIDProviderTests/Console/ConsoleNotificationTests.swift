@@ -34,6 +34,29 @@ struct ConsoleNotificationTests {
         }
     }
 
+    @Test("Send test notification is rate-limited per group, and refused while the group's outbox is full")
+    func testNotificationLimits() async throws {
+        let harness = try await ProviderHarness.make()
+        _ = try await harness.provider.setNotificationEndpoint("https://a.example.com/apple", groupID: "com.a.app", teamID: "TEAMAAAAAA")
+        func send() async throws { _ = try await harness.provider.sendTestNotification(groupID: "com.a.app", teamID: "TEAMAAAAAA") }
+        for _ in 0..<5 { try await send() }
+        let tooFast = await #expect(throws: ConsoleError.self) { try await send() }
+        #expect(tooFast?.kind == .refused)
+        #expect(tooFast?.message.contains("at most 5 test notifications a minute") == true)
+        // Another group is not limited by this one.
+        _ = try await harness.provider.setNotificationEndpoint("https://b.example.com/apple", groupID: "com.b.app", teamID: "TEAMBBBBBB")
+        _ = try await harness.provider.sendTestNotification(groupID: "com.b.app", teamID: "TEAMBBBBBB")
+        // A minute later it may send again, until 20 messages wait undelivered.
+        for _ in 0..<3 {
+            harness.clock.advance(by: 61)
+            for _ in 0..<5 { try await send() }
+        }
+        harness.clock.advance(by: 61)
+        let full = await #expect(throws: ConsoleError.self) { try await send() }
+        #expect(full?.message.contains("20 notifications are waiting") == true)
+        #expect(try await harness.store.messages(groupID: "com.a.app", limit: 100).count == 20)
+    }
+
     @Test("the test notification is signed like every notification: RS256, events as a JSON string, exp = iat + 86400")
     func testNotificationSigned() async throws {
         let harness = try await ProviderHarness.make()

@@ -154,4 +154,17 @@ struct ConsoleMemberAndAdminTests {
             #expect(try await client.execute(uri: "/admin/developers", method: .post).status == .unauthorized)
         }
     }
+
+    @Test("admin: Send test notification is rate-limited like the console's button, with the same message")
+    func adminTestNotificationLimit() async throws {
+        let server = try await TestServer.make()
+        _ = try await server.provider.setNotificationEndpoint("https://juice.example.com/apple", groupID: TestServer.bundleID, teamID: nil)
+        try await server.app.test(.router) { client in
+            let path = "/admin/app-groups/\(TestServer.bundleID.rawValue)/test-notification"
+            for _ in 0..<5 { #expect(try await client.execute(uri: path, method: .post, headers: RP.adminHeaders).status == .ok) }
+            let limited = try await client.execute(uri: path, method: .post, headers: RP.adminHeaders)
+            #expect(limited.status == .badRequest)
+            #expect(String(buffer: limited.body).contains("at most 5 test notifications a minute"))
+        }
+    }
 }

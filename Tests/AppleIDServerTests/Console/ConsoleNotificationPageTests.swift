@@ -25,24 +25,7 @@ struct ConsoleNotificationPageTests {
                 }
                 return Response(status: count == 1 ? .serviceUnavailable : .ok)
             }
-            let (ports, continuation) = AsyncStream<Int>.makeStream()
-            let app = Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in
-                    continuation.yield(channel.localAddress?.port ?? 0)
-                    continuation.finish()
-                })
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await app.runService(gracefulShutdownSignals: [])
-                    return nil
-                }
-                var port = 0
-                for await value in ports { port = value }
-                let result = try await body(port)
-                group.cancelAll()
-                return result
-            }
+            return try await LoopbackServer.run(router, body)
         }
     }
 
@@ -88,6 +71,30 @@ struct ConsoleNotificationPageTests {
         let notification = try await verifier.verify(body: last)
         #expect(notification.events.map(\.type.rawValue) == ["test"])
         #expect(receiver.received.withLock { $0.count } == 2)
+    }
+
+    @Test("outside development mode the page refuses an IP endpoint with a clear message, and the test button stops at its rate limit")
+    func endpointRuleAndTestLimit() async throws {
+        let server = try await TestServer.make(endpointResolver: NotificationDeliveryTests.publicJuice) { $0.developmentMode = false }
+        try await ConsolePages.registerDeveloper(server)
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            let csrf = try await ConsolePages.signIn(browser)
+            let group = TestServer.bundleID.rawValue
+            let metadata = try await browser.post(
+                "/console/notifications/endpoint", form: [("csrf", csrf), ("group_id", group), ("url", "https://169.254.169.254/latest")])
+            #expect(metadata.status == .badRequest)
+            #expect(metadata.text.contains("must be a host name, not an IP address"))
+            let saved = try await browser.post(
+                "/console/notifications/endpoint", form: [("csrf", csrf), ("group_id", group), ("url", LifecycleNotificationTests.endpoint)])
+            #expect(saved.status == .ok)
+            for _ in 0..<5 {
+                #expect(try await browser.post("/console/notifications/test", form: [("csrf", csrf), ("group_id", group)]).status == .ok)
+            }
+            let limited = try await browser.post("/console/notifications/test", form: [("csrf", csrf), ("group_id", group)])
+            #expect(limited.status == .badRequest)
+            #expect(limited.text.contains("at most 5 test notifications a minute"))
+        }
     }
 
     @Test("each e-mail source shows its SPF status from DNS after Check again, through a resolver on 127.0.0.1")

@@ -35,6 +35,7 @@ struct TestServer {
         autoApprove: String? = nil, playground: Bool = false, logger: Logger = Logger(label: "test"),
         store: any ProviderStore = MemoryStore(), seeded: Bool = false, randomSeed: String = "tests",
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
+        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
         configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
@@ -46,7 +47,7 @@ struct TestServer {
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: randomSeed),
             keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
-            txtResolver: txtResolver)
+            txtResolver: txtResolver, endpointResolver: endpointResolver)
         if !seeded { try await seed(provider) }
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
         options.metricsRegistry = registry
