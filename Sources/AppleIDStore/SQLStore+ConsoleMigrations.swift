@@ -1,4 +1,4 @@
-/// The developer console's schema (versions 7 to 9, 17, 18 and 20 are the console's).
+/// The developer console's schema (versions 7 to 9, 17, 18, 20 and 21 are the console's).
 extension SQLStore {
     static let consoleMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -84,6 +84,23 @@ extension SQLStore {
                 // trimmed apart so that they cannot push out the client's own entries.
                 "ALTER TABLE request_log ADD COLUMN proven INTEGER NOT NULL DEFAULT 1",
                 "CREATE INDEX IF NOT EXISTS request_log_bucket ON request_log (client_id, proven, at)",
+            ]),
+        // An app group offered to another team, until a developer of that team accepts (one per group).
+        SchemaMigration(
+            version: 21,
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS transfer_offers (
+                    group_id TEXT PRIMARY KEY,
+                    from_team_id TEXT NOT NULL,
+                    to_team_id TEXT NOT NULL,
+                    offered_by TEXT NOT NULL,
+                    offered_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS transfer_offers_to ON transfer_offers (to_team_id)",
+                "CREATE INDEX IF NOT EXISTS transfer_offers_from ON transfer_offers (from_team_id)",
             ]),
     ]
 }

@@ -5,27 +5,50 @@ import SQLKit
 extension SQLStore: OutboxLeaseStore {
     /// One statement: `WITH picked AS (SELECT … LIMIT n) UPDATE … WHERE id IN picked … RETURNING *`.
     /// The pick is a common table expression so that it runs once: PostgreSQL may run a plain
-    /// `IN (SELECT … LIMIT n)` again for each row and hand out more than `n`. It numbers each group's
-    /// due messages by next attempt (`ROW_NUMBER() OVER (PARTITION BY group_id …)`) and takes place 1
-    /// of every group before any place 2, at most `perGroup` places. The `UPDATE` repeats the lease
-    /// condition: PostgreSQL checks it again on a row another transaction claimed meanwhile (waiting
-    /// for that claim to commit), and leaves that row out; SQLite has one writer at a time. (PostgreSQL
-    /// allows no `FOR UPDATE SKIP LOCKED` beside a window function; the repeated condition is what
-    /// keeps a message from going to two holders.)
+    /// `IN (SELECT … LIMIT n)` again for each row and hand out more than `n`. A derived table numbers
+    /// each group's due messages by next attempt (`ROW_NUMBER() OVER (PARTITION BY group_id …)`), and
+    /// the pick takes place 1 of every group before any place 2, at most `perGroup` places. On
+    /// PostgreSQL the pick locks what it takes with `FOR UPDATE OF o SKIP LOCKED` (allowed at the outer
+    /// level, which has no window function), so concurrent holders take different messages instead
+    /// of losing the ones another holder is claiming; the `UPDATE` repeats the lease condition as well.
+    /// SQLite has one writer at a time.
+    ///
+    /// The numbering sees rows that a concurrent holder is claiming, so on PostgreSQL concurrent fair
+    /// claims can come back short (a skipped row is not replaced by one of a later place); the rest
+    /// is claimed by the next pass. Without a bound per group (`perGroup >= limit`) the pick is plain
+    /// `ORDER BY … LIMIT n FOR UPDATE SKIP LOCKED`, and concurrent holders share every due message.
     public func leaseDueMessages(at now: Date, holder: String, until expiry: Date, limit: Int, perGroup: Int) async throws -> [OutboxMessage] {
         let claimable: SQLQueryString = """
             delivered_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= \(bind: now.sqlSeconds) \
             AND (lease_expires_at IS NULL OR lease_expires_at <= \(bind: now.sqlSeconds) OR leased_by = \(bind: holder))
             """
-        let claim: SQLQueryString = """
-            WITH picked AS (SELECT id FROM (SELECT id, next_attempt_at, \
+        let postgres = db.dialect.name == "postgresql"
+        guard perGroup < limit else {
+            let skipLocked: SQLQueryString = postgres ? " FOR UPDATE SKIP LOCKED" : ""
+            return try await claim(
+                """
+                WITH picked AS (SELECT id FROM notification_outbox WHERE \(claimable) \
+                ORDER BY next_attempt_at, created_at, id LIMIT \(literal: max(0, limit))\(skipLocked)) \
+                UPDATE notification_outbox SET leased_by = \(bind: holder), lease_expires_at = \(bind: expiry.sqlSeconds) \
+                WHERE id IN (SELECT id FROM picked) AND \(claimable) RETURNING *
+                """)
+        }
+        let skipLocked: SQLQueryString = postgres ? " FOR UPDATE OF o SKIP LOCKED" : ""
+        return try await claim(
+            """
+            WITH picked AS (SELECT o.id FROM notification_outbox o JOIN (SELECT id, next_attempt_at, \
             ROW_NUMBER() OVER (PARTITION BY group_id ORDER BY next_attempt_at, created_at, id) AS place \
-            FROM notification_outbox WHERE \(claimable)) ranked \
-            WHERE place <= \(literal: max(0, perGroup)) ORDER BY place, next_attempt_at, id LIMIT \(literal: max(0, limit))) \
+            FROM notification_outbox WHERE \(claimable)) ranked ON ranked.id = o.id \
+            WHERE ranked.place <= \(literal: max(0, perGroup)) ORDER BY ranked.place, ranked.next_attempt_at, o.id \
+            LIMIT \(literal: max(0, limit))\(skipLocked)) \
             UPDATE notification_outbox SET leased_by = \(bind: holder), lease_expires_at = \(bind: expiry.sqlSeconds) \
             WHERE id IN (SELECT id FROM picked) AND \(claimable) RETURNING *
-            """
-        return try await db.raw(claim).all(decoding: OutboxRow.self)
+            """)
+    }
+
+    /// Runs a claiming statement; its messages in the order they were created.
+    private func claim(_ statement: SQLQueryString) async throws -> [OutboxMessage] {
+        try await db.raw(statement).all(decoding: OutboxRow.self)
             .map { try $0.message() }
             .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }

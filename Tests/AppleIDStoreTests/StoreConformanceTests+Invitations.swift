@@ -81,3 +81,35 @@ extension StoreConformanceTests {
         }
     }
 }
+
+extension StoreConformanceTests {
+    // MARK: Transfer offers
+
+    @Test(
+        "a transfer offer is listed for both teams, replaced by a newer offer of its group, taken once by its recipient",
+        arguments: StoreKind.available)
+    func transferOfferTakenOnce(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            let now = Self.invitationTime
+            func offer(to team: TeamID) -> TransferOffer {
+                TransferOffer(
+                    groupID: "com.offer.app", fromTeamID: "TEAMSENDER", toTeamID: team, offeredBy: "dev-1", offeredAt: now,
+                    expiresAt: now.addingTimeInterval(600))
+            }
+            try await store.save(offer(to: "TEAMWRONG0"))
+            try await store.save(offer(to: "TEAMRECIPI"))
+            #expect(try await store.transferOffers(involving: "TEAMWRONG0", now: now).isEmpty, "a newer offer of the group replaces the older")
+            #expect(try await store.transferOffers(involving: "TEAMSENDER", now: now) == [offer(to: "TEAMRECIPI")])
+            #expect(try await store.transferOffers(involving: "TEAMRECIPI", now: now) == [offer(to: "TEAMRECIPI")])
+            #expect(try await store.takeTransferOffer(groupID: "com.offer.app", toTeamID: "TEAMWRONG0", now: now) == nil)
+            #expect(try await store.takeTransferOffer(groupID: "com.offer.app", toTeamID: "TEAMRECIPI", now: now.addingTimeInterval(600)) == nil)
+            async let first = store.takeTransferOffer(groupID: "com.offer.app", toTeamID: "TEAMRECIPI", now: now)
+            async let second = store.takeTransferOffer(groupID: "com.offer.app", toTeamID: "TEAMRECIPI", now: now)
+            #expect([try await first, try await second].compactMap { $0 } == [offer(to: "TEAMRECIPI")])
+            try await store.save(offer(to: "TEAMRECIPI"))
+            #expect(try await !store.deleteTransferOffer(groupID: "com.offer.app", fromTeamID: "TEAMRECIPI"))
+            #expect(try await store.deleteTransferOffer(groupID: "com.offer.app", fromTeamID: "TEAMSENDER"))
+            #expect(try await store.transferOffers(involving: "TEAMSENDER", now: now).isEmpty)
+        }
+    }
+}

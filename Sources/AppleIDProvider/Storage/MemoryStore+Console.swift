@@ -8,6 +8,7 @@ extension MemoryStore: ConsoleStore {
         var developers: [String: DeveloperAccount] = [:]
         var sessions: [String: ConsoleSession] = [:]
         var invitations: [String: TeamInvitation] = [:]
+        var transferOffers: [ClientID: TransferOffer] = [:]
         var requestLog: [ClientID: [RequestLogEntry]] = [:]
     }
 

@@ -64,3 +64,33 @@ extension MemoryStore {
         }
     }
 }
+
+/// Transfer offers in memory, under the store's one lock.
+extension MemoryStore {
+    public func save(_ offer: TransferOffer) async throws {
+        state.withLock { $0.console.transferOffers[offer.groupID] = offer }
+    }
+
+    public func transferOffers(involving teamID: TeamID, now: Date) async throws -> [TransferOffer] {
+        state.withLock { state in
+            state.console.transferOffers.values.filter { ($0.fromTeamID == teamID || $0.toTeamID == teamID) && $0.expiresAt > now }
+                .sorted { ($0.offeredAt, $0.groupID.rawValue) > ($1.offeredAt, $1.groupID.rawValue) }
+        }
+    }
+
+    public func takeTransferOffer(groupID: ClientID, toTeamID: TeamID, now: Date) async throws -> TransferOffer? {
+        state.withLock { state in
+            guard let offer = state.console.transferOffers[groupID], offer.toTeamID == toTeamID, offer.expiresAt > now else { return nil }
+            state.console.transferOffers[groupID] = nil
+            return offer
+        }
+    }
+
+    public func deleteTransferOffer(groupID: ClientID, fromTeamID: TeamID) async throws -> Bool {
+        state.withLock { state in
+            guard state.console.transferOffers[groupID]?.fromTeamID == fromTeamID else { return false }
+            state.console.transferOffers[groupID] = nil
+            return true
+        }
+    }
+}

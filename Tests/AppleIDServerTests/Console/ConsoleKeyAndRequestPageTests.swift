@@ -103,18 +103,74 @@ struct ConsoleKeyAndRequestPageTests {
         }
     }
 
-    @Test("the Transfer page moves the app group and shows the 60-day window")
-    func transfer() async throws {
+    @Test("a transfer is an offer: nothing moves until a developer of the recipient team accepts it; then the 60-day window starts")
+    func transferOffer() async throws {
         let server = try await TestServer.make()
         try await ConsolePages.registerDeveloper(server)
+        _ = try await server.provider.registerDeveloper(
+            email: "recipient@example.com", name: "Recipient", password: "recipient password", teamIDs: [TestServer.otherTeamID])
+        try await server.provider.store.save(DeveloperTeam(id: "THIRDTEAM1", name: "Third"))
+        _ = try await server.provider.registerDeveloper(
+            email: "third@example.com", name: "Third", password: "third password", teamIDs: ["THIRDTEAM1"])
         try await server.app.test(.router) { client in
             let browser = Browser(client)
             let csrf = try await ConsolePages.signIn(browser)
-            let moved = try await browser.post(
+            let offered = try await browser.post(
                 "/console/transfer", form: [("csrf", csrf), ("group_id", TestServer.bundleID.rawValue), ("team_id", TestServer.otherTeamID.rawValue)])
-            #expect(moved.status == .ok)
+            #expect(offered.status == .ok)
+            #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.teamID == TestServer.teamID, "an offer moves nothing")
+            #expect(offered.text.contains("id=\"outgoing-offers\""))
+
+            // A developer of a third team cannot take it.
+            let third = Browser(client)
+            let thirdCSRF = try await ConsolePages.signIn(third, email: "third@example.com", password: "third password")
+            let stolen = try await third.post("/console/transfer/accept", form: [("csrf", thirdCSRF), ("group_id", TestServer.bundleID.rawValue)])
+            #expect(stolen.status == .notFound)
+            #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.teamID == TestServer.teamID)
+
+            let recipient = Browser(client)
+            let recipientCSRF = try await ConsolePages.signIn(recipient, email: "recipient@example.com", password: "recipient password")
+            let page = try await recipient.get("/console/transfer")
+            let incoming = try #require(page.text.range(of: "id=\"incoming-offers\"")).upperBound
+            #expect(page.text[incoming...].contains(TestServer.bundleID.rawValue) && page.text[incoming...].contains(TestServer.teamID.rawValue))
+            server.clock.advance(by: 3_600)
+            let accepted = try await recipient.post(
+                "/console/transfer/accept", form: [("csrf", recipientCSRF), ("group_id", TestServer.bundleID.rawValue)])
+            #expect(accepted.status == .ok)
             #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.teamID == TestServer.otherTeamID)
-            #expect(moved.text.contains("(60 days left)"))
+            #expect(accepted.text.contains("(60 days left)"))
+            let transfer = try #require(try await server.provider.transfers(teamID: TestServer.otherTeamID).first)
+            #expect(transfer.transferredAt == server.clock.now(), "the window starts at acceptance")
+            let again = try await recipient.post(
+                "/console/transfer/accept", form: [("csrf", recipientCSRF), ("group_id", TestServer.bundleID.rawValue)])
+            #expect(again.status == .notFound)
+        }
+    }
+
+    @Test("the sender withdraws an offer and the recipient declines one; neither moves anything")
+    func transferOfferWithdrawnOrDeclined() async throws {
+        let server = try await TestServer.make()
+        try await ConsolePages.registerDeveloper(server)
+        _ = try await server.provider.registerDeveloper(
+            email: "recipient@example.com", name: "Recipient", password: "recipient password", teamIDs: [TestServer.otherTeamID])
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            let csrf = try await ConsolePages.signIn(browser)
+            let offer = [("csrf", csrf), ("group_id", TestServer.bundleID.rawValue), ("team_id", TestServer.otherTeamID.rawValue)]
+            _ = try await browser.post("/console/transfer", form: offer)
+            let withdrawn = try await browser.post("/console/transfer/withdraw", form: [("csrf", csrf), ("group_id", TestServer.bundleID.rawValue)])
+            #expect(withdrawn.status == .ok)
+            let recipient = Browser(client)
+            let recipientCSRF = try await ConsolePages.signIn(recipient, email: "recipient@example.com", password: "recipient password")
+            let late = try await recipient.post(
+                "/console/transfer/accept", form: [("csrf", recipientCSRF), ("group_id", TestServer.bundleID.rawValue)])
+            #expect(late.status == .notFound)
+            _ = try await browser.post("/console/transfer", form: offer)
+            let declined = try await recipient.post(
+                "/console/transfer/decline", form: [("csrf", recipientCSRF), ("group_id", TestServer.bundleID.rawValue)])
+            #expect(declined.status == .ok)
+            #expect(try await server.provider.transferOffers(teamID: TestServer.teamID).isEmpty)
+            #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.teamID == TestServer.teamID)
         }
     }
 }
