@@ -62,13 +62,14 @@ struct ConsoleTransferEndpoints {
                 daysLeft: transfer.isOpen(at: now) ? Int((transfer.windowEndsAt.timeIntervalSince(now) / 86_400).rounded(.up)) : 0,
                 isOpen: transfer.isOpen(at: now))
         }
-        let offers = try await site.provider.transferOffers(teamID: visit.teamID).map { offer in
+        let offers = try await site.provider.transferOffers(teamID: visit.teamID)
+        let row = { (offer: TransferOffer) in
             OfferRow(
                 group: offer.groupID.rawValue, from: offer.fromTeamID.rawValue, to: offer.toTeamID.rawValue, expires: ConsoleSite.day(offer.expiresAt)
             )
         }
-        let incoming = offers.filter { $0.to == visit.teamID.rawValue }
-        let outgoing = offers.filter { $0.from == visit.teamID.rawValue }
+        let incoming = offers.filter { $0.toTeamID == visit.teamID }.map(row)
+        let outgoing = offers.filter { $0.fromTeamID == visit.teamID }.map(row)
         let content = TransferContent(
             primaries: groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: false) }, hasPrimaries: !groups.isEmpty,
             transfers: transfers, hasTransfers: !transfers.isEmpty, incoming: incoming, hasIncoming: !incoming.isEmpty, outgoing: outgoing,
