@@ -3,6 +3,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import AppleIDStore
 import Crypto
+import Foundation
 import Hummingbird
 import Logging
 import Prometheus
@@ -63,7 +64,15 @@ public struct ServerOptions: Sendable {
     }
 
     /// The playground's return URL on this server.
-    public static func playgroundReturnURL(baseURL: String) -> String { baseURL + "/playground/callback" }
+    public static func playgroundReturnURL(baseURL: String) -> String { baseURL + playgroundCallbackPath }
+
+    /// Whether `url` is the playground's return URL of some start (any host and port).
+    public static func isPlaygroundReturnURL(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url) else { return false }
+        return components.scheme == "http" && components.path == playgroundCallbackPath && components.query == nil
+    }
+
+    static let playgroundCallbackPath = "/playground/callback"
 }
 
 /// The router with every endpoint; `buildApplication` and the in-process tests share it.
