@@ -156,6 +156,7 @@ let package = Package(
             name: "siwa",
             dependencies: [
                 "AppleIDServer",
+                "AppleIDButtons",
                 "AppleIDProtocol",
                 "SignInWithApple",
                 "OwnerOnlyFiles",

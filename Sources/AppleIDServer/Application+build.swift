@@ -29,6 +29,8 @@ public struct ServerOptions: Sendable {
     /// so it survives restarts and every instance on one database shares it; by default a random key
     /// of this process (one instance, as in tests and the emulator).
     public var formTokenKey = SymmetricKey(size: .bits256)
+    /// Where the button images' fonts are looked up (tests: a machine without a font package).
+    public var buttonFontFiles = ButtonFontFiles.installed
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, baseURL: String? = nil, developmentMode: Bool = true,
@@ -101,7 +103,8 @@ public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async
     OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
     try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
     ButtonEndpoints(
-        renderer: try ButtonRenderer(logger: Logger(label: "AppleIDServer.buttons")), cache: ButtonImageCache(), pages: renderer,
+        renderer: try ButtonRenderer(logger: Logger(label: "AppleIDServer.buttons"), fontFiles: options.buttonFontFiles), cache: ButtonImageCache(),
+        pages: renderer,
         random: provider.random
     ).register(on: router)
     LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)

@@ -34,7 +34,19 @@ struct ButtonEndpoints {
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         let renderer = self.renderer
+        if let package = await renderer.missingFontPackage(for: spec) { return Self.fontMissing(package) }
         let png = try await cache.image(spec) { try await renderer.png($0) }
         return EntityTag.respond(to: request, body: png, contentType: "image/png", maxAge: 86_400)
+    }
+
+    /// A title without its font would be boxes: never served as an image, never cached, and the
+    /// operator is told what to install.
+    static func fontMissing(_ package: String) -> Response {
+        Response(
+            status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(
+                byteBuffer: ByteBuffer(
+                    string: "This button's title needs the font package \(package), which is not installed on this server "
+                        + "(apt-get install \(package), then restart it).\n")))
     }
 }
