@@ -49,6 +49,12 @@ struct DoctorOptions: ParsableCommand {
         print("Inputs")
         Self.show(inputs)
         var failures = inputs.filter { !$0.passed }.count
+        // Said whatever the credentials' fate below (which may end the command early).
+        let fontNotes = Self.buttonFontNotes()
+        if !fontNotes.isEmpty {
+            print("\nThis machine (the server's button images, not your credentials)")
+            for note in fontNotes { print("  ! \(note)") }
+        }
 
         let now = Date()
         print("\nClient secret")
@@ -71,12 +77,6 @@ struct DoctorOptions: ParsableCommand {
         print("  minted at \(Int(now.timeIntervalSince1970)), checked with the public key derived from \(key)")
         Self.show(report.rules.map { Check(passed: $0.passed, name: $0.name, explanation: $0.explanation) })
         failures += report.failures.count
-
-        let fontNotes = Self.buttonFontNotes()
-        if !fontNotes.isEmpty {
-            print("\nThis machine (the server's button images, not your credentials)")
-            for note in fontNotes { print("  ! \(note)") }
-        }
 
         print(failures == 0 ? "\nAll checks passed." : "\n\(failures) check\(failures == 1 ? "" : "s") failed.")
         if failures > 0 { throw ExitCode.failure }
