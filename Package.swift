@@ -158,6 +158,7 @@ let package = Package(
             name: "siwa",
             dependencies: [
                 "AppleIDServer",
+                "AppleIDButtons",
                 "AppleIDProtocol",
                 "SignInWithApple",
                 "OwnerOnlyFiles",

@@ -7,9 +7,9 @@ import Logging
 public actor ButtonRenderer {
     private let fonts: FontLibrary
 
-    /// Opens the fonts once; missing ones are logged here, once.
-    public init(logger: Logger) throws {
-        fonts = try FontLibrary(logger: logger)
+    /// Opens the fonts once (`fontFiles`: where to look); missing ones are logged here, once.
+    public init(logger: Logger, fontFiles: ButtonFontFiles = .installed) throws {
+        fonts = try FontLibrary(sources: fontFiles.sources, cjkPath: fontFiles.cjk.path, logger: logger)
     }
 
     /// With other font files (tests: missing ones).
@@ -20,6 +20,11 @@ public actor ButtonRenderer {
     /// The title laid out at `pixelSize`, for tests of mark placement.
     func layout(_ text: String, locale: ButtonLocale, pixelSize: Int) -> TextLayout {
         TextLayout(text: text, locale: locale, pixelSize: pixelSize, fonts: fonts)
+    }
+
+    /// The font package `spec`'s title needs and this machine lacks: without it the title would be boxes.
+    public func missingFontPackage(for spec: ButtonSpec) -> String? {
+        spec.layout == .logo ? nil : fonts.missingPackage(for: spec.locale)
     }
 
     /// The button as a PNG.

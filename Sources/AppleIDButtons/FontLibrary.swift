@@ -3,17 +3,10 @@ import Logging
 
 /// The fonts the titles are drawn with, opened once with FreeType: Noto Sans for Latin, Greek and
 /// Cyrillic, Noto Sans Arabic, Hebrew and Thai, Noto Sans CJK, and DejaVu Sans last. A missing
-/// file is logged once and its letters fall back to the next font that has them (or a box):
-/// a request never fails for want of a font.
+/// file is logged once and its letters fall back to the next font that has them (or a box);
+/// ``missingPackage(for:)`` tells the server which locales would be boxes.
 final class FontLibrary {
-    /// A font file, the Debian package that installs it and the scripts it is there for.
-    struct Source {
-        let path: String
-        let package: String
-        let purpose: String
-        /// For a collection (`.ttc`): the family to open, else the first face.
-        var family: String?
-    }
+    typealias Source = ButtonFontFiles.Source
 
     let library: FT_Library
     private var faces: [(source: Source, face: FT_Face)] = []
@@ -21,15 +14,8 @@ final class FontLibrary {
     private var reportedGaps: Set<String> = []
     private let logger: Logger
 
-    static let notoDirectory = "/usr/share/fonts/truetype/noto/"
-    static let cjkPath = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
-    static let defaultSources = [
-        Source(path: notoDirectory + "NotoSans-Regular.ttf", package: "fonts-noto-core", purpose: "Latin, Greek and Cyrillic"),
-        Source(path: notoDirectory + "NotoSansArabic-Regular.ttf", package: "fonts-noto-core", purpose: "Arabic"),
-        Source(path: notoDirectory + "NotoSansHebrew-Regular.ttf", package: "fonts-noto-core", purpose: "Hebrew"),
-        Source(path: notoDirectory + "NotoSansThai-Regular.ttf", package: "fonts-noto-core", purpose: "Thai"),
-        Source(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", package: "fonts-dejavu-core", purpose: "the last fallback"),
-    ]
+    static let defaultSources = ButtonFontFiles.installed.sources
+    static let cjkPath = ButtonFontFiles.installed.cjk.path
     /// The CJK collection's family for each locale that reads Han characters its own way.
     static let cjkFamilies = [
         "ja_JP": "Noto Sans CJK JP", "ko_KR": "Noto Sans CJK KR", "zh_CN": "Noto Sans CJK SC", "zh_TW": "Noto Sans CJK TC",
@@ -54,9 +40,10 @@ final class FontLibrary {
             if let face = open(cjkPath, family: family) { cjkFaces[locale] = face }
         }
         if cjkFaces.isEmpty {
+            // No other font has their letters: these buttons are refused (503) instead of drawn as boxes.
             logger.warning(
-                "Button font missing; Chinese, Japanese and Korean titles fall back to another font",
-                metadata: ["font": "\(cjkPath)", "package": "fonts-noto-cjk"])
+                "Button font missing; install \(ButtonFontFiles.installed.cjk.package): until then Chinese, Japanese and Korean button images are answered 503",
+                metadata: ["font": "\(cjkPath)", "package": "\(ButtonFontFiles.installed.cjk.package)"])
         }
     }
 
@@ -64,6 +51,13 @@ final class FontLibrary {
         for (_, face) in faces { FT_Done_Face(face) }
         for face in cjkFaces.values { FT_Done_Face(face) }
         FT_Done_FreeType(library)
+    }
+
+    /// The package to install before `locale`'s titles can be drawn without boxes, if one is missing.
+    /// Only the CJK collection is named: the other scripts' letters are in DejaVu Sans too.
+    func missingPackage(for locale: ButtonLocale) -> String? {
+        guard Self.cjkFamilies[locale.rawValue] != nil, cjkFaces[locale.rawValue] == nil else { return nil }
+        return ButtonFontFiles.installed.cjk.package
     }
 
     /// The first font with a glyph for `scalar` (the locale's CJK face before the others' CJK),

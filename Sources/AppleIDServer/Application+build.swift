@@ -3,6 +3,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import AppleIDStore
 import Crypto
+import Foundation
 import Hummingbird
 import Logging
 import Prometheus
@@ -28,6 +29,8 @@ public struct ServerOptions: Sendable {
     /// so it survives restarts and every instance on one database shares it; by default a random key
     /// of this process (one instance, as in tests and the emulator).
     public var formTokenKey = SymmetricKey(size: .bits256)
+    /// Where the button images' fonts are looked up (tests: a machine without a font package).
+    public var buttonFontFiles = ButtonFontFiles.installed
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, baseURL: String? = nil, developmentMode: Bool = true,
@@ -63,7 +66,15 @@ public struct ServerOptions: Sendable {
     }
 
     /// The playground's return URL on this server.
-    public static func playgroundReturnURL(baseURL: String) -> String { baseURL + "/playground/callback" }
+    public static func playgroundReturnURL(baseURL: String) -> String { baseURL + playgroundCallbackPath }
+
+    /// Whether `url` is the playground's return URL of some start (any host and port).
+    public static func isPlaygroundReturnURL(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url) else { return false }
+        return components.scheme == "http" && components.path == playgroundCallbackPath && components.query == nil
+    }
+
+    static let playgroundCallbackPath = "/playground/callback"
 }
 
 /// The router with every endpoint; `buildApplication` and the in-process tests share it.
@@ -96,8 +107,10 @@ func buildRouter(provider: AppleIDProvider, options: ServerOptions, buttons: But
     AdminEndpoints(provider: provider, adminToken: options.adminToken, baseURL: options.baseURL).register(on: router)
     OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
     try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
-    ButtonEndpoints(images: try buttons ?? .standard(logger: Logger(label: "AppleIDServer.buttons")), pages: renderer, random: provider.random)
-        .register(on: router)
+    ButtonEndpoints(
+        images: try buttons ?? .standard(logger: Logger(label: "AppleIDServer.buttons"), fontFiles: options.buttonFontFiles), pages: renderer,
+        random: provider.random
+    ).register(on: router)
     LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)
         .register(on: router)
     if let playground = options.playground {
@@ -119,7 +132,7 @@ public func buildApplication(
     provider: AppleIDProvider, options: ServerOptions, logger: Logger, services: [any Service] = [],
     onServerRunning: @escaping @Sendable () async -> Void = {}
 ) async throws -> some ApplicationProtocol {
-    let buttons = try ButtonImages.standard(logger: Logger(label: "AppleIDServer.buttons"))
+    let buttons = try ButtonImages.standard(logger: Logger(label: "AppleIDServer.buttons"), fontFiles: options.buttonFontFiles)
     let router = try await buildRouter(provider: provider, options: options, buttons: buttons)
     return Application(
         router: router,

@@ -57,7 +57,18 @@ struct AdminClient {
         guard let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
             throw AdminFailure(message: "\(method.rawValue) \(path) answered something that is not a JSON object")
         }
+        // A refusal is a failure whatever its status: never printed as an answer with exit 0.
+        if let error = Self.reportedError(in: object) {
+            throw AdminFailure(message: "\(method.rawValue) \(path) → \(response.status) \(error)")
+        }
         return object
+    }
+
+    /// The error an answer reports, as `error: description`: at its top, or in one of its `results`.
+    static func reportedError(in object: [String: Any]) -> String? {
+        let answers = [object] + (object["results"] as? [[String: Any]] ?? [])
+        guard let failed = answers.first(where: { $0["error"] is String }), let error = failed["error"] as? String else { return nil }
+        return (failed["error_description"] as? String).map { "\(error): \($0)" } ?? error
     }
 
     /// Calls and prints the answer as indented JSON (or "ok" for an empty answer).

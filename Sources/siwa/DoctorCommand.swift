@@ -1,3 +1,4 @@
+import AppleIDButtons
 import AppleIDProtocol
 import ArgumentParser
 import Foundation
@@ -48,6 +49,12 @@ struct DoctorOptions: ParsableCommand {
         print("Inputs")
         Self.show(inputs)
         var failures = inputs.filter { !$0.passed }.count
+        // Said whatever the credentials' fate below (which may end the command early).
+        let fontNotes = Self.buttonFontNotes()
+        if !fontNotes.isEmpty {
+            print("\nThis machine (the server's button images, not your credentials)")
+            for note in fontNotes { print("  ! \(note)") }
+        }
 
         let now = Date()
         print("\nClient secret")
@@ -73,6 +80,17 @@ struct DoctorOptions: ParsableCommand {
 
         print(failures == 0 ? "\nAll checks passed." : "\n\(failures) check\(failures == 1 ? "" : "s") failed.")
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Font packages the server's button images need and this machine lacks (`fileExists`: tests
+    /// stand for another machine). Not a credentials failure, so listed apart and not counted.
+    static func buttonFontNotes(fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> [String] {
+        ButtonFontFiles.installed.missing(fileExists: fileExists).map { source in
+            "\(source.package) is not installed (\(source.path)): "
+                + (source == ButtonFontFiles.installed.cjk
+                    ? "siwa serve answers 503 for \(source.purpose) button images" : "\(source.purpose) button titles use another font")
+                + " until `apt-get install \(source.package)`"
+        }
     }
 
     static func show(_ checks: [Check]) {
@@ -109,11 +127,12 @@ struct DoctorOptions: ParsableCommand {
         if pem.contains("-----BEGIN EC PRIVATE KEY-----") {
             return fail("a SEC1 EC key, not Apple's PKCS#8 .p8 (convert: openssl pkcs8 -topk8 -nocrypt -in \(path))")
         }
-        if pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") { return fail("an encrypted PKCS#8 key; Apple's .p8 is not encrypted") }
-        if pem.contains("-----BEGIN PUBLIC KEY-----") { return fail("a public key; the private key (AuthKey_<KeyID>.p8) is needed") }
-        guard pem.contains("-----BEGIN PRIVATE KEY-----") else { return fail("not a PEM file (-----BEGIN PRIVATE KEY----- is missing)") }
-        guard (try? ClientSecretInspector(key: .privateKeyPEM(pem))) != nil else {
-            return fail("a PKCS#8 PEM, but not an EC P-256 private key (Sign in with Apple keys are P-256)")
+        // The kit's loader names the mistake (escaped \n, a public key, another curve…): the
+        // same words a server using the kit logs for this key.
+        do {
+            _ = try AppleCredentials(teamID: "", keyID: "", privateKeyPEM: pem).signingKey()
+        } catch {
+            return fail("\(error)")
         }
         return Check(passed: true, name: "key file", explanation: "a PKCS#8 PEM holding an EC P-256 private key")
     }

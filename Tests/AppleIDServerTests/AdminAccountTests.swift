@@ -123,4 +123,21 @@ struct AdminAccountTests {
             #expect(String(buffer: redeemed.body) == #"{"error":"invalid_grant","error_description":"The code has expired or has been revoked."}"#)
         }
     }
+
+    @Test("a headless authorization the rules refuse is a 400 with the reason, not a 200 whose result is an error")
+    func refusedAuthorization() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            // The Return URL is proven, so a browser would get the error at its callback; the admin
+            // caller has no callback, and must not mistake the refusal for an answer.
+            let order =
+                #"{"client_id":"com.example.juice.web","redirect_uri":"https://juice.example.com/auth/callback","apple_id":"maria@example.com","scope":"name email","response_mode":"query"}"#
+            let refused = try await client.execute(uri: "/admin/authorizations", method: .post, headers: Self.admin, body: ByteBuffer(string: order))
+            #expect(refused.status == .badRequest, "\(String(buffer: refused.body))")
+            let answer = try Self.json(refused)
+            #expect(answer["error"] as? String == "invalid_request")
+            #expect((answer["error_description"] as? String)?.contains("form_post") == true, "\(answer)")
+            #expect(answer["results"] == nil)
+        }
+    }
 }

@@ -1,3 +1,7 @@
+import AppleIDServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import Testing
 
@@ -26,5 +30,43 @@ struct ButtonFontFallbackTests {
         #expect(lines.all.contains { $0.metadata["package"] == "fonts-noto-cjk" })
         // Kana are in no font left: said once, though the title was drawn twice.
         #expect(messages.filter { $0.hasPrefix("No installed font") }.count == 1)
+    }
+
+    /// This machine's fonts, but no Noto Sans CJK: what a server without `fonts-noto-cjk` has.
+    static let withoutCJK = ButtonFontFiles(
+        sources: ButtonFontFiles.installed.sources,
+        cjk: .init(path: "/nonexistent/NotoSansCJK-Regular.ttc", package: "fonts-noto-cjk", purpose: "Chinese, Japanese and Korean"))
+
+    @Test("the start warning names the package to install, and says what its absence does")
+    func startWarning() throws {
+        let lines = RecordingLogHandler.Lines()
+        _ = try ButtonRenderer(logger: Logger(label: "test") { _ in RecordingLogHandler(lines: lines) }, fontFiles: Self.withoutCJK)
+        let warning = try #require(lines.all.first { $0.metadata["package"] == "fonts-noto-cjk" })
+        #expect(warning.message.contains("install fonts-noto-cjk"), "\(warning.message)")
+        #expect(!warning.message.contains("fall back"), "another font draws boxes, not Japanese")
+    }
+
+    @Test(
+        "without the CJK font, a CJK button is a 503 naming the package and never cached; other locales and the logo are drawn",
+        arguments: ["ja_JP", "ko_KR", "zh_CN", "zh_TW", "zh_HK"])
+    func cjkWithoutFont(_ locale: String) async throws {
+        let server = try await TestServer.make()
+        var options = ServerOptions(adminToken: TestServer.adminToken)
+        options.buttonFontFiles = Self.withoutCJK
+        let app = Application(router: try await buildRouter(provider: server.provider, options: options))
+        try await app.test(.router) { client in
+            for _ in 0..<2 {  // the second answer is not a cached box either
+                let refused = try await client.execute(uri: "/appleid/button?locale=\(locale)&width=200&height=40", method: .get)
+                #expect(refused.status == .serviceUnavailable)
+                #expect(refused.headers[.cacheControl] == "no-store")
+                #expect(refused.headers[.contentType]?.hasPrefix("text/plain") == true)
+                #expect(String(buffer: refused.body).contains("fonts-noto-cjk"), "\(String(buffer: refused.body))")
+            }
+            let logo = try await client.execute(uri: "/appleid/button/logo?locale=\(locale)&width=40&height=40", method: .get)
+            #expect(logo.status == .ok, "the logo has no title to draw")
+            let english = try await client.execute(uri: "/appleid/button?locale=en_US&width=200&height=40", method: .get)
+            #expect(english.status == .ok)
+            #expect(english.headers[.contentType] == "image/png")
+        }
     }
 }

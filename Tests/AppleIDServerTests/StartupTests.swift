@@ -37,8 +37,7 @@ struct StartupTests {
         #expect(again.teamID == facts.teamID)
         #expect(againKey == keyPEM)
         #expect(again.server == "http://127.0.0.1:9090")
-        #expect(
-            again.returnURLs == ["http://127.0.0.1:8080/playground/callback", DemoSeed.juiceReturnURL, "http://127.0.0.1:9090/playground/callback"])
+        #expect(again.returnURLs == [DemoSeed.juiceReturnURL, "http://127.0.0.1:9090/playground/callback"], "one playground callback: this start's")
         #expect(try files.loadFacts() == facts, "a later start rewrites demo.json only once its socket listens (ServerBootstrap.run)")
         #expect(facts.users.allSatisfy { $0.totpSecret?.isEmpty == false }, "demo.json carries each demo user's TOTP secret")
 

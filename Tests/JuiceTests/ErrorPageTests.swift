@@ -60,4 +60,23 @@ struct ErrorPageTests {
             Self.expectHumanPage(try await juice.browser.get("/no/such/page"), title: "Page not found", status: .notFound)
         }
     }
+
+    @Test("an id_token from another issuer (the server restarted on another --host) is named as an issuer mismatch, not 'try again'")
+    func issuerMismatch() async throws {
+        let expected = "http://juice-expects.example:8080"
+        let acceptOnlyExpected: @Sendable (inout JuiceConfiguration) -> Void = { configuration in
+            let baseURL = configuration.signInWithApple.environment.baseURL
+            configuration.signInWithApple.environment = .custom(baseURL: baseURL, issuers: [expected])
+        }
+        try await withJuice(configure: acceptOnlyExpected) { juice in
+            let callback = try await juice.browser.approveAtApple(from: try await juice.browser.get("/signin"), as: juice.apple.defaultUser.appleID)
+            let page = try await juice.browser.postCallback(callback)
+            Self.expectHumanPage(page, title: "The issuer differs")
+            let issuer = try #require(juice.apple.clientConfiguration().environment.issuers.first)
+            #expect(page.text.contains(issuer), "the page names the issuer the token carries")
+            #expect(page.text.contains(expected), "and the one Juice accepts")
+            #expect(page.text.contains("--issuer"), "and what to check")
+            #expect(!page.text.contains("try again in a moment"), "retrying cannot help")
+        }
+    }
 }

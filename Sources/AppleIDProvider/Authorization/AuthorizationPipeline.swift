@@ -62,6 +62,8 @@ extension AuthorizationResponse {
     ) -> AuthorizationResponse {
         var parameters: [(name: String, value: String)] = [("error", error.code.rawValue)]
         if let state { parameters.append(("state", state)) }
-        return AuthorizationResponse(redirectURI: redirectURI, responseMode: responseMode, parameters: parameters, frameID: frameID)
+        var response = AuthorizationResponse(redirectURI: redirectURI, responseMode: responseMode, parameters: parameters, frameID: frameID)
+        response.refusal = error
+        return response
     }
 }

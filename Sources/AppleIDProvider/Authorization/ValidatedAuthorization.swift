@@ -49,6 +49,9 @@ public struct AuthorizationResponse: Sendable, Hashable {
     public var parameters: [(name: String, value: String)]
     /// The request's `frame_id`, for the `web_message` answer only (never a redirect parameter).
     public var frameID: String?
+    /// For an error answer, the refusal with its precise reason: a caller without a redirect URI
+    /// to follow (the admin API) reports it instead of the bare `error` parameter.
+    public var refusal: OAuthError?
 
     public init(redirectURI: String, responseMode: ResponseMode, parameters: [(name: String, value: String)], frameID: String? = nil) {
         self.redirectURI = redirectURI

@@ -148,12 +148,30 @@ public struct DemoSeed: Sendable {
         return developer
     }
 
-    /// Makes sure the Services ID lists `returnURLs` (a later start on another port adds its own).
-    public func registerReturnURLs(_ returnURLs: [String], provider: AppleIDProvider) async throws {
-        guard var client = try await provider.store.client(servicesID) else { return }
-        let missing = returnURLs.filter { !client.returnURLs.containsExactly($0) }
-        guard !missing.isEmpty else { return }
-        client.returnURLs += missing
+    /// Keeps exactly one playground callback on the demo Services ID: `current` (none when `nil`).
+    /// Earlier starts' callbacks (other ports, other hosts) go; the developer's Return URLs and
+    /// Juice's stay. Returns the Return URLs now registered (`nil`: no demo Services ID).
+    public func replacePlaygroundReturnURL(
+        with current: String?, isPlaygroundURL: (String) -> Bool, provider: AppleIDProvider
+    ) async throws -> [String]? {
+        guard var client = try await provider.store.client(servicesID) else { return nil }
+        var kept = client.returnURLs.filter { !isPlaygroundURL($0) }
+        if let current { kept.append(current) }
+        if !kept.containsExactly(Self.juiceReturnURL) { kept.append(Self.juiceReturnURL) }
+        guard kept != client.returnURLs else { return kept }
+        client.returnURLs = kept
         try await provider.store.save(client)
+        provider.registryDidChange()
+        return kept
+    }
+
+    /// The demo users whose Apple ID still exists (a deleted one is neither listed nor its password).
+    public func existingUsers(_ users: [DemoFacts.User], provider: AppleIDProvider) async throws -> [DemoFacts.User] {
+        var existing: [DemoFacts.User] = []
+        for user in users {
+            guard let account = try await provider.store.account(appleID: user.appleID), account.deletedAt == nil else { continue }
+            existing.append(user)
+        }
+        return existing
     }
 }

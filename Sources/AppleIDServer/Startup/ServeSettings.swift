@@ -39,9 +39,24 @@ public struct ServeSettings: Sendable {
     /// the longest an instance publishes an old key set after another instance rotated.
     public var keyCheckInterval: TimeInterval = 10
 
+    /// This machine's name: the host of the URLs when the server listens on every address.
+    public var machineName = ProcessInfo.processInfo.hostName
+
     public init() {}
 
-    public var baseURL: String { "http://\(host):\(port)" }
+    /// Whether `host` means every address of this machine: nobody can reach `0.0.0.0` or `::`, so it
+    /// is never a URL's host.
+    public var bindsEveryAddress: Bool { ["0.0.0.0", "::", "[::]"].contains(host) }
+
+    /// The URL others reach this server at: the machine's name for a wildcard bind.
+    public var baseURL: String { "http://\(bindsEveryAddress ? machineName : host):\(port)" }
+
+    /// For the banner: why the URLs do not name the address given to `--host`.
+    public var bindNote: String? {
+        guard bindsEveryAddress else { return nil }
+        return "listening on every address (\(host)); the URLs name this machine, \(machineName)"
+            + (issuer == nil ? " (pass --issuer to choose the issuer)" : " (the issuer is --issuer)")
+    }
 
     /// Whether only this machine can reach the server.
     public var bindsLoopbackOnly: Bool { ServerOptions.isLoopback(host) }

@@ -65,7 +65,7 @@ public enum ServerBootstrap {
             }
             let delivery = NotificationDelivery(
                 provider: provider, sender: HTTPNotificationSender(logger: logger), policy: settings.deliveryPolicy, logger: logger)
-            let banner = banner(facts: facts, options: options, dataDirectory: directory.path)
+            let banner = banner(facts: facts, options: options, dataDirectory: directory.path, bindNote: settings.bindNote)
             let startLogger = logger
             let app = try await buildApplication(
                 provider: provider, options: options, logger: logger,
@@ -96,15 +96,19 @@ public enum ServerBootstrap {
         try await shutdownStore()
     }
 
-    /// Seeds on the first start; later starts reuse `demo.json` and register this start's return URL.
+    /// Seeds on the first start; later starts reuse `demo.json`, keep one playground callback (this
+    /// start's, when the playground runs) and list only the demo Apple IDs that still exist.
     static func prepareDemo(provider: AppleIDProvider, settings: ServeSettings, files: DemoFiles) async throws -> (DemoFacts, String) {
-        let returnURLs = [ServerOptions.playgroundReturnURL(baseURL: settings.baseURL), DemoSeed.juiceReturnURL]
+        let playgroundURL = settings.resolvedPlayground ? ServerOptions.playgroundReturnURL(baseURL: settings.baseURL) : nil
+        let returnURLs = [playgroundURL, DemoSeed.juiceReturnURL].compactMap { $0 }
         let seed = DemoSeed()
         if var facts = try files.loadFacts(), try await provider.store.team(facts.teamID) != nil {
-            try await seed.registerReturnURLs(returnURLs, provider: provider)
+            facts.returnURLs =
+                try await seed.replacePlaygroundReturnURL(
+                    with: playgroundURL, isPlaygroundURL: ServerOptions.isPlaygroundReturnURL, provider: provider) ?? returnURLs
             facts.server = settings.baseURL
             facts.issuer = provider.configuration.issuer
-            facts.returnURLs = try await provider.store.client(facts.servicesID)?.returnURLs ?? returnURLs
+            facts.users = try await seed.existingUsers(facts.users, provider: provider)
             if facts.developer == nil, try await provider.store.developer(email: "developer@example.com") == nil {
                 facts.developer = try await seed.seedDeveloper(provider: provider, teamID: facts.teamID)
             }
@@ -135,10 +139,13 @@ public enum ServerBootstrap {
         return account.appleID
     }
 
-    static func banner(facts: DemoFacts, options: ServerOptions, dataDirectory: String) -> String {
+    static func banner(facts: DemoFacts, options: ServerOptions, dataDirectory: String, bindNote: String? = nil) -> String {
         var lines = [
             "",
             "Apple ID server listening on \(options.baseURL)",
+        ]
+        if let bindNote { lines.append("  (\(bindNote))") }
+        lines += [
             "  issuer:            \(facts.issuer)",
             options.playground == nil
                 ? "  playground:        off (--playground on to enable)" : "  playground:        \(options.baseURL)/playground",

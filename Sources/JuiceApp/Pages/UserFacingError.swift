@@ -33,6 +33,16 @@ struct UserFacingError: Error, Sendable, Hashable {
                 + "If you moved the local server's clock (siwa clock advance), run `siwa clock reset`; otherwise set both clocks right.",
             linkHref: "/signin", linkLabel: "Back to sign-in")
     }
+    /// The Apple ID server signs with another issuer than Juice accepts (it restarted with another
+    /// `--host`, `--port` or `--issuer`): retrying cannot help either, so the page says what to check.
+    static func issuerMismatch(issuer: String, accepted: [String]) -> UserFacingError {
+        UserFacingError(
+            title: "The issuer differs",
+            message: "The Apple ID server signed this sign-in as \(issuer), but Juice accepts only "
+                + "\(accepted.joined(separator: ", ")). If the server was restarted with another --host, --port or --issuer, "
+                + "restart Juice so it reads the server's demo.json again, or start the server with --issuer set to the issuer Juice expects.",
+            linkHref: "/signin", linkLabel: "Back to sign-in")
+    }
     static let unknownJuice = UserFacingError(
         status: .notFound, title: "We don't have that juice", message: "It may have left the menu.", linkHref: "/", linkLabel: "See the menu")
     static let linkExpired = UserFacingError(

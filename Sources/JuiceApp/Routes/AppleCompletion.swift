@@ -73,6 +73,8 @@ struct AppleCompletion: Sendable {
         case CallbackError.unknownState: page = .staleSignIn
         case CallbackError.otherBrowser, CallbackError.unknownCompletion: page = .otherBrowserOrExpired
         case IdentityTokenError.issuedInTheFuture(let issuedAt, let now): page = .clockSkew(seconds: issuedAt - now)
+        case IdentityTokenError.wrongIssuer(let issuer):
+            page = .issuerMismatch(issuer: issuer, accepted: services.siwa.configuration.environment.issuers)
         default: page = .appleRefused
         }
         return try services.pages.error(page, context: context)

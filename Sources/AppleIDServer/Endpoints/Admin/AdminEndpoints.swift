@@ -93,6 +93,9 @@ struct AdminEndpoints {
             for _ in 0..<count {
                 switch try await provider.authorizeHeadless(authorization, appleID: order.appleID, choices: choices) {
                 case .answered(let answer):
+                    // A refusal after the Return URL was proven travels to the callback in a browser;
+                    // here it is the answer, with its reason (exit 1 in `siwa authorize`).
+                    if let refusal = answer.refusal { return Self.explained(refusal) }
                     results.append(Dictionary(answer.parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
                 case .rejected(let error):
                     return Self.explained(error)

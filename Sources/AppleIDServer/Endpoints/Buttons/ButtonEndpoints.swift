@@ -32,6 +32,7 @@ struct ButtonEndpoints {
                 status: .notFound, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
+        if let package = await images.missingFontPackage(for: spec) { return Self.fontMissing(package) }
         let png: [UInt8]
         do {
             png = try await images.png(spec)
@@ -43,5 +44,16 @@ struct ButtonEndpoints {
                 body: .init(byteBuffer: ByteBuffer(string: #"{"error":"busy","reason":"the button renderer is busy; retry in a second"}"#)))
         }
         return EntityTag.respond(to: request, body: png, contentType: "image/png", maxAge: 86_400)
+    }
+
+    /// A title without its font would be boxes: never served as an image, never cached, and the
+    /// operator is told what to install.
+    static func fontMissing(_ package: String) -> Response {
+        Response(
+            status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(
+                byteBuffer: ByteBuffer(
+                    string: "This button's title needs the font package \(package), which is not installed on this server "
+                        + "(apt-get install \(package), then restart it).\n")))
     }
 }

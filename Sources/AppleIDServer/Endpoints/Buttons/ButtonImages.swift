@@ -7,12 +7,20 @@ import ServiceLifecycle
 struct ButtonImages: Sendable {
     let cache: ButtonImageCache
     let queue: ButtonRenderQueue
+    /// Knows which font packages this machine lacks (`nil`: a test's renderers, which need none).
+    var fonts: ButtonRenderer? = nil
 
-    /// One renderer per core and four waiting requests per renderer.
-    static func standard(logger: Logger) throws -> ButtonImages {
+    /// One renderer per core and four waiting requests per renderer, with the fonts of `fontFiles`.
+    static func standard(logger: Logger, fontFiles: ButtonFontFiles = .installed) throws -> ButtonImages {
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let renderers: [any ButtonImageRendering] = try (0..<cores).map { _ in try ButtonRenderer(logger: logger) }
-        return ButtonImages(cache: ButtonImageCache(), queue: ButtonRenderQueue(renderers: renderers, waitingLimit: 4 * cores))
+        let renderers = try (0..<cores).map { _ in try ButtonRenderer(logger: logger, fontFiles: fontFiles) }
+        return ButtonImages(
+            cache: ButtonImageCache(), queue: ButtonRenderQueue(renderers: renderers, waitingLimit: 4 * cores), fonts: renderers.first)
+    }
+
+    /// The font package `spec`'s title needs and this machine lacks: such a button is never drawn as boxes.
+    func missingFontPackage(for spec: ButtonSpec) async -> String? {
+        await fonts?.missingFontPackage(for: spec)
     }
 
     /// The cached PNG, or a new one from the queue (``ButtonRenderQueue/Busy`` when it is full).
