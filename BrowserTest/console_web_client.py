@@ -351,8 +351,11 @@ def main():
         step = "Requests explains the wrong client secret"
         driver.get(f"{siwa}/console/requests?client_id={SERVICES_ID}")
         table = wait.until(EC.presence_of_element_located((By.ID, "requests"))).text
+        # A secret that did not verify proved no client: it is listed apart, and cannot push out the client's own entries.
+        unproven = driver.find_element(By.ID, "unproven-requests").text
         reason = f"client secret iss is WRONGTEAM1, must be the Team ID {app.team_id}"
-        assert reason in table, f"the Requests page does not explain the refusal: {table}"
+        assert reason in unproven, f"the Requests page does not explain the refusal: {unproven}"
+        assert reason not in table, f"an unproven request is among the client's own: {table}"
         assert "/auth/authorize" in table and "/auth/token" in table, table
         assert "was already redeemed at" in table and "every token issued from it is now revoked" in table, table
         console.shot("requests")
