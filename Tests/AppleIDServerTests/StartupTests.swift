@@ -37,7 +37,7 @@ struct StartupTests {
         #expect(again.teamID == facts.teamID)
         #expect(againKey == keyPEM)
         #expect(again.server == "http://127.0.0.1:9090")
-        #expect(again.returnURLs == [DemoSeed.juiceReturnURL, "http://127.0.0.1:9090/playground/callback"], "one playground callback: this start's")
+        #expect(again.returnURLs == ["http://127.0.0.1:9090/playground/callback", DemoSeed.juiceReturnURL], "one playground callback: this start's")
         #expect(try files.loadFacts() == facts, "a later start rewrites demo.json only once its socket listens (ServerBootstrap.run)")
         #expect(facts.users.allSatisfy { $0.totpSecret?.isEmpty == false }, "demo.json carries each demo user's TOTP secret")
 
@@ -150,5 +150,14 @@ struct StartupTests {
             #expect(error.description.hasPrefix("the data directory \(file.standardizedFileURL.path) cannot be used: it exists and is not a folder"))
             #expect(error.description.contains("--data-dir"))
         }
+    }
+
+    @Test("on a shared database every instance keeps its playground callback; only unreachable wildcard ones go")
+    func sharedDatabaseCallbacks() {
+        let other = "http://127.0.0.1:9091/playground/callback"
+        #expect(ServerBootstrap.isStalePlaygroundURL(other, sharedDatabase: false), "one server's SQLite file: earlier starts' callbacks go")
+        #expect(!ServerBootstrap.isStalePlaygroundURL(other, sharedDatabase: true), "another instance of the database uses it")
+        #expect(ServerBootstrap.isStalePlaygroundURL("http://0.0.0.0:8080/playground/callback", sharedDatabase: true))
+        #expect(!ServerBootstrap.isStalePlaygroundURL(DemoSeed.juiceReturnURL, sharedDatabase: false))
     }
 }

@@ -148,15 +148,17 @@ public struct DemoSeed: Sendable {
         return developer
     }
 
-    /// Keeps exactly one playground callback on the demo Services ID: `current` (none when `nil`).
-    /// Earlier starts' callbacks (other ports, other hosts) go; the developer's Return URLs and
-    /// Juice's stay. Returns the Return URLs now registered (`nil`: no demo Services ID).
+    /// Registers `current` as the demo Services ID's playground callback (first in the list) and removes
+    /// the callbacks `isPlaygroundURL` names as stale (on one server's SQLite file: every earlier
+    /// start's). The developer's Return URLs and Juice's stay. Returns the Return URLs now registered
+    /// (`nil`: no demo Services ID).
     public func replacePlaygroundReturnURL(
         with current: String?, isPlaygroundURL: (String) -> Bool, provider: AppleIDProvider
     ) async throws -> [String]? {
         guard var client = try await provider.store.client(servicesID) else { return nil }
-        var kept = client.returnURLs.filter { !isPlaygroundURL($0) }
-        if let current { kept.append(current) }
+        // This start's callback first: `demo.json` and scripts take the first Return URL as theirs.
+        let fresh = current.map { [$0] } ?? []
+        var kept = fresh + client.returnURLs.filter { !isPlaygroundURL($0) && !fresh.containsExactly($0) }
         if !kept.containsExactly(Self.juiceReturnURL) { kept.append(Self.juiceReturnURL) }
         guard kept != client.returnURLs else { return kept }
         client.returnURLs = kept

@@ -96,8 +96,19 @@ public enum ServerBootstrap {
         try await shutdownStore()
     }
 
+    /// Which registered playground callbacks a start replaces. The SQLite file belongs to one server,
+    /// so every earlier start's callback goes. A shared database (`--database`) serves several
+    /// instances, each on its own URL and with its own callback in use, so only callbacks no browser
+    /// can reach (a wildcard host, from an older version) go there.
+    static func isStalePlaygroundURL(_ url: String, sharedDatabase: Bool) -> Bool {
+        guard ServerOptions.isPlaygroundReturnURL(url) else { return false }
+        guard sharedDatabase else { return true }
+        return ["http://0.0.0.0:", "http://[::]:", "http://:::"].contains { url.hasPrefix($0) }
+    }
+
     /// Seeds on the first start; later starts reuse `demo.json`, keep one playground callback (this
-    /// start's, when the playground runs) and list only the demo Apple IDs that still exist.
+    /// start's, when the playground runs; on a shared database, every instance's) and list only the
+    /// demo Apple IDs that still exist.
     static func prepareDemo(provider: AppleIDProvider, settings: ServeSettings, files: DemoFiles) async throws -> (DemoFacts, String) {
         let playgroundURL = settings.resolvedPlayground ? ServerOptions.playgroundReturnURL(baseURL: settings.baseURL) : nil
         let returnURLs = [playgroundURL, DemoSeed.juiceReturnURL].compactMap { $0 }
@@ -105,7 +116,8 @@ public enum ServerBootstrap {
         if var facts = try files.loadFacts(), try await provider.store.team(facts.teamID) != nil {
             facts.returnURLs =
                 try await seed.replacePlaygroundReturnURL(
-                    with: playgroundURL, isPlaygroundURL: ServerOptions.isPlaygroundReturnURL, provider: provider) ?? returnURLs
+                    with: playgroundURL, isPlaygroundURL: { Self.isStalePlaygroundURL($0, sharedDatabase: settings.databaseURL != nil) },
+                    provider: provider) ?? returnURLs
             facts.server = settings.baseURL
             facts.issuer = provider.configuration.issuer
             facts.users = try await seed.existingUsers(facts.users, provider: provider)
