@@ -87,8 +87,10 @@ class Instance:
         body = {"client_id": client_id, "client_secret": self.secret(client_id), **form}
         return (session or requests).post(self.url + "/auth/token", data=body, timeout=TIMEOUT)
 
-    def redeem(self, code: str) -> requests.Response:
-        return self.token({"grant_type": "authorization_code", "code": code, "redirect_uri": self.facts["return_urls"][0]})
+    def redeem(self, code: str, redirect_uri: str | None = None) -> requests.Response:
+        """A code issued for another instance's callback is redeemed with that callback (each instance's
+        demo.json names its own playground callback first)."""
+        return self.token({"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri or self.facts["return_urls"][0]})
 
     def refresh(self, refresh_token: str) -> requests.Response:
         return self.token({"grant_type": "refresh_token", "refresh_token": refresh_token})
@@ -180,7 +182,8 @@ class Check:
         code = self.a.codes(1, self.a.facts["users"][0]["apple_id"])[0]
         instances = [self.a, self.b] * 50
         with ThreadPoolExecutor(max_workers=100) as pool:
-            statuses = list(pool.map(lambda instance: instance.redeem(code).status_code, instances))
+            callback = self.a.facts["return_urls"][0]
+            statuses = list(pool.map(lambda instance: instance.redeem(code, redirect_uri=callback).status_code, instances))
         wins = [index for index, status in enumerate(statuses) if status == 200]
         others = sorted(set(statuses) - {200})
         assert len(wins) == 1, f"{len(wins)} redemptions answered 200 (the others: {others})"
@@ -228,7 +231,7 @@ class Check:
             time.sleep(0.5)
         waited = self.args.key_check + 15 - (deadline - time.monotonic())
         code = self.a.codes(1, self.a.facts["users"][0]["apple_id"])[0]
-        id_token = self.b.redeem(code).json()["id_token"]
+        id_token = self.b.redeem(code, redirect_uri=self.a.facts["return_urls"][0]).json()["id_token"]
         assert jwt_header(id_token)["kid"] == rotated["active_kid"], "B signs with the old key"
         return f"B published A's new keys after {waited:.1f} s (was {len(before)} keys, now {len(rotated['published_kids'])}); B signs with {rotated['active_kid']}"
 
@@ -255,7 +258,7 @@ class Check:
         def exchange(index: int) -> None:
             instance = self.a if index % 2 == 0 else self.b
             try:
-                response = instance.redeem(codes[index])
+                response = instance.redeem(codes[index], redirect_uri=self.a.facts["return_urls"][0])
             except requests.RequestException:
                 return
             if response.status_code == 200:
