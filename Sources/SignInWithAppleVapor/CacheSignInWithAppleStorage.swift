@@ -15,7 +15,7 @@ import Vapor
 // @unchecked: Vapor's `Cache` protocol is not marked Sendable, yet `app.cache` is Vapor's own shared,
 // thread-safe cache (its memory cache locks; Redis and Fluent go through their pools), used from every
 // event loop; this struct adds only immutable `let`s and an actor.
-public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Sendable {
+public struct CacheSignInWithAppleStorage: SignInWithAppleStorage, @unchecked Sendable {  // safe: the reason is above
     public let cache: any Cache
     /// Prepended to every key, to keep the kit's entries apart from the app's.
     public let prefix: String
