@@ -1,9 +1,10 @@
 import AppleIDProtocol
 import Crypto
 import Foundation
-import SignInWithApple
 import Testing
 import _CryptoExtras
+
+@testable import SignInWithApple
 
 /// `AppleKeySet` fetching through a transport the test controls: how often it fetches, what it
 /// does on rotation, under concurrency, within and after the cooldown, and when the endpoint fails.
@@ -126,10 +127,10 @@ struct KeySetTests {
             for _ in 0..<20 {
                 group.addTask { try await verifier.verify(token).keyID }
             }
-            // The refetch is held at the gate; give every other verification time to reach the key
-            // set (and, were there no single flight, to start fetches of its own) before releasing it.
+            // The refetch is held at the gate until all 20 verifications wait on a fetch: were there
+            // no single flight, some would have started fetches of their own by then.
             await harness.endpoint.waitForRequests(2)
-            for _ in 0..<2_000 { await Task.yield() }
+            await harness.keys.fetchWaiters.reached(21)
             #expect(harness.endpoint.fetchCount == 2)
             harness.endpoint.openGate()
             var verified = 0
@@ -151,7 +152,7 @@ struct KeySetTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 { group.addTask { _ = try await verifier.verify(token) } }
             await harness.endpoint.waitForRequests(1)
-            for _ in 0..<2_000 { await Task.yield() }
+            await harness.keys.fetchWaiters.reached(20)
             harness.endpoint.openGate()
             try await group.waitForAll()
         }

@@ -53,6 +53,8 @@ public actor AppleKeySet {
         didSet { published.withLock { $0.freshUntil = lastSuccess.map { $0.addingTimeInterval(maximumAge) } ?? .distantPast } }
     }
     private var inFlight: Task<Void, any Error>?
+    /// Every caller that waits on a fetch (its own or a shared one), counted as it begins to wait.
+    let fetchWaiters = ArrivalCount()
 
     /// - Parameters:
     ///   - maximumAge: after this long the key set is fetched again on its next use (default a day).
@@ -129,6 +131,7 @@ public actor AppleKeySet {
             task = Task { try await self.fetch() }
             inFlight = task
         }
+        fetchWaiters.arrive()
         do {
             try await task.value
         } catch {
