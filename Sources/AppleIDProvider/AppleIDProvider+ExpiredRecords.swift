@@ -2,7 +2,9 @@ import Foundation
 
 extension AppleIDProvider {
     /// How long a code is kept past its expiry: a replay within it is still recognised as one (and
-    /// revokes what the code issued) rather than answered as an unknown code.
+    /// revokes what the code issued) rather than answered as an unknown code. A day: replays come from
+    /// retried requests, queues and restarted jobs, within hours of the first redemption, so a day covers
+    /// them with margin while the table of spent codes stays small.
     public static let expiredCodeRetention: TimeInterval = 86_400
 
     /// Deletes expired codes, access tokens, interactions, browser and console sessions, and team

@@ -125,16 +125,26 @@ public final class AppleIDProvider: Sendable {
     public func authorizeHeadless(
         _ request: AuthorizationRequest, appleID: String, choices: ConsentChoices? = nil
     ) async throws -> HeadlessAuthorization {
+        try await authorizeHeadless(request, appleID: appleID) { choices ?? .headlessDefault(for: $0) }
+    }
+
+    /// ``authorizeHeadless(_:appleID:choices:)`` with the default choices but for `overrides`.
+    public func authorizeHeadless(
+        _ request: AuthorizationRequest, appleID: String, overrides: ConsentOverrides
+    ) async throws -> HeadlessAuthorization {
+        try await authorizeHeadless(request, appleID: appleID) { .headlessDefault(for: $0, overriding: overrides) }
+    }
+
+    private func authorizeHeadless(
+        _ request: AuthorizationRequest, appleID: String, choices: (AppleIDAccount) -> ConsentChoices
+    ) async throws -> HeadlessAuthorization {
         switch try await validate(request) {
         case .rejected(let error): return .rejected(error)
         case .redirectedError(_, let response): return .answered(response)
         case .valid(let validated):
-            guard let account = try await store.account(appleID: appleID), account.deletedAt == nil else {
-                return .unknownAppleID(appleID)
-            }
+            guard let account = try await store.activeAccount(appleID: appleID) else { return .unknownAppleID(appleID) }
             let now = clock.now()
-            return .answered(
-                try await issuer.approve(validated, account: account, authTime: now, choices: choices ?? .headlessDefault(for: account), now: now))
+            return .answered(try await issuer.approve(validated, account: account, authTime: now, choices: choices(account), now: now))
         }
     }
 

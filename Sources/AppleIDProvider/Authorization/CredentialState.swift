@@ -18,7 +18,7 @@ extension AppleIDProvider {
         guard let identity = try await store.teamIdentity(subject: subject, teamID: client.teamID) else {
             return try await wasTransferred(subject, groupID: client.groupID) ? .transferred : .notFound
         }
-        guard let account = try await store.account(id: identity.accountID), account.deletedAt == nil else { return .revoked }
+        guard let account = try await store.activeAccount(id: identity.accountID) else { return .revoked }
         return try await store.consent(accountID: account.id, groupID: client.groupID) == nil ? .revoked : .authorized
     }
 

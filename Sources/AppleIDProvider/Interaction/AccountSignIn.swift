@@ -21,7 +21,7 @@ extension InteractionService {
     /// pages alike. Each attempt on an existing Apple ID is counted before the check
     /// (``SignInLockPolicy``); an unknown Apple ID costs the same bcrypt time as a wrong password.
     public func accountForSignIn(appleID: String, password: String) async throws -> SignInStep<AppleIDAccount> {
-        guard let account = try await store.account(appleID: appleID.trimmingCharacters(in: .whitespaces)), account.deletedAt == nil else {
+        guard let account = try await store.activeAccount(appleID: appleID.trimmingCharacters(in: .whitespaces)) else {
             _ = await Credentials.verifyDecoyPassword(password, cost: configuration.passwordHashCost)
             return .incorrect
         }
@@ -48,7 +48,7 @@ extension InteractionService {
     /// before the check, and each code accepted once), then a new browser session (only its hash is
     /// stored). Called only after the password step passed.
     func signInBrowser(accountID: String, code: String?) async throws -> SignInStep<BrowserSignIn> {
-        guard let account = try await store.account(id: accountID), account.deletedAt == nil else { return .incorrect }
+        guard let account = try await store.activeAccount(id: accountID) else { return .incorrect }
         let now = clock.now()
         if account.twoFactorEnabled {
             if case .locked(let until) = try await store.admitSignInAttempt(accountID: account.id, now: now, policy: configuration.signInLock) {
@@ -71,7 +71,7 @@ extension InteractionService {
     /// The signed-in account of a session cookie, if the session is live.
     public func account(sessionCookie: String) async throws -> AppleIDAccount? {
         guard let session = try await store.browserSession(idHash: OpaqueToken.hash(sessionCookie)), session.expiresAt > clock.now(),
-            let account = try await store.account(id: session.accountID), account.deletedAt == nil
+            let account = try await store.activeAccount(id: session.accountID)
         else { return nil }
         return account
     }

@@ -29,7 +29,7 @@ public struct InteractionService: Sendable {
             id: random.hex(bytes: 16), request: request, browserBindingHash: OpaqueToken.hash(browserBinding),
             csrfToken: random.hex(bytes: 16), stage: .signIn, createdAt: now,
             expiresAt: now.addingTimeInterval(configuration.interactionLifetime))
-        if let session, session.expiresAt > now, let account = try await store.account(id: session.accountID), account.deletedAt == nil {
+        if let session, session.expiresAt > now, let account = try await store.activeAccount(id: session.accountID) {
             interaction.accountID = account.id
             interaction.authTime = session.authTime
             interaction.stage = try await stageAfterAuthentication(accountID: account.id, groupID: request.groupID)
@@ -97,7 +97,7 @@ public struct InteractionService: Sendable {
         guard interaction.stage == .consent || interaction.stage == .confirm, let accountID = interaction.accountID else {
             return .show(interaction, message: nil)
         }
-        guard let account = try await store.account(id: accountID), account.deletedAt == nil else {
+        guard let account = try await store.activeAccount(id: accountID) else {
             try await store.deleteInteraction(id: interaction.id)
             return .invalid("This Apple ID is no longer available. Start signing in again from the app.")
         }

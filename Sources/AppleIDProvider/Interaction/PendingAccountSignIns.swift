@@ -5,11 +5,11 @@ import Foundation
 /// store (``FlowRecordStore``) by a hash of the browser's pending cookie, so the code may be posted
 /// to any server instance. (Wrong codes are counted per Apple ID in the store, not per sign-in.)
 public struct PendingAccountSignIns: Sendable {
-    let store: any FlowRecordStore
+    let store: any FlowRecordStore & ReadModelStore
     let clock: any ProviderClock
     var lifetime: TimeInterval = 600
 
-    public init(store: any FlowRecordStore, clock: any ProviderClock) {
+    init(store: any FlowRecordStore & ReadModelStore, clock: any ProviderClock) {
         self.store = store
         self.clock = clock
     }
@@ -36,8 +36,20 @@ public struct PendingAccountSignIns: Sendable {
         return try? JSONDecoder().decode(Pending.self, from: Data(record.payload.utf8)).accountID
     }
 
+    /// The Apple ID waiting for its code in the sign-in of `token`, unless the sign-in expired or the
+    /// Apple ID was deleted meanwhile.
+    public func account(token: String) async throws -> AppleIDAccount? {
+        guard let accountID = try await accountID(token: token) else { return nil }
+        return try await store.activeAccount(id: accountID)
+    }
+
     /// Ends the sign-in (it succeeded, or the Apple ID is locked).
     public func finish(token: String) async throws {
         try await store.deleteFlowRecord(.pendingAccountSignIn, key: OpaqueToken.hash(token))
     }
+}
+
+extension InteractionService {
+    /// The account pages' sign-ins waiting for their two-factor code.
+    public var pendingAccountSignIns: PendingAccountSignIns { PendingAccountSignIns(store: store, clock: clock) }
 }

@@ -171,7 +171,7 @@ public struct DemoSeed: Sendable {
     public func existingUsers(_ users: [DemoFacts.User], provider: AppleIDProvider) async throws -> [DemoFacts.User] {
         var existing: [DemoFacts.User] = []
         for user in users {
-            guard let account = try await provider.store.account(appleID: user.appleID), account.deletedAt == nil else { continue }
+            guard try await provider.store.activeAccount(appleID: user.appleID) != nil else { continue }
             existing.append(user)
         }
         return existing

@@ -130,7 +130,7 @@ public struct AppTransfers: Sendable {
         }
         guard let migrated = try await provider.store.transferSubject(transferSubject, toTeamID: team), migrated.fromTeamID == transfer.fromTeamID
         else { throw OAuthError.invalidRequest("transfer_sub is not a user transferred to team \(team)") }
-        guard let account = try await provider.store.account(id: migrated.accountID), account.deletedAt == nil,
+        guard let account = try await provider.store.activeAccount(id: migrated.accountID),
             let consent = try await provider.store.consent(accountID: account.id, groupID: transfer.groupID)
         else { throw OAuthError.invalidRequest("user has revoked authorization for the client") }
         let identity = try await provider.identities.identity(accountID: account.id, teamID: team)
@@ -180,6 +180,13 @@ public enum TransferError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownTeam(let id): "no team \(id)"
         case .sameTeam(let id): "the app group already belongs to team \(id)"
         }
+    }
+}
+
+extension AppTransfers {
+    /// The group's transfers, newest first.
+    public func history(groupID: ClientID) async throws -> [AppTransfer] {
+        try await provider.store.transfers(groupID: groupID)
     }
 }
 

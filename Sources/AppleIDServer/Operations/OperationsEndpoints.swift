@@ -38,11 +38,11 @@ struct OperationsEndpoints {
     /// `nil` when ready; otherwise what is wrong, in words.
     private func readinessProblem() async -> String? {
         guard !provider.keyRing.publishedKeyIDs.isEmpty else { return "no signing key is loaded" }
-        let store = provider.store
+        let provider = provider
         let answered = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
-                    _ = try await store.team(TeamID(rawValue: "readiness-probe"))
+                    try await provider.checkStoreAnswers()
                     return true
                 } catch {
                     return false
@@ -62,15 +62,11 @@ struct OperationsEndpoints {
     /// Gauges read from the store at scrape time: the notification outbox's depth and the age of the
     /// key that signs.
     private func sampleStoreGauges() async {
-        let now = provider.clock.now()
-        if let due = try? await provider.store.dueMessages(at: .distantFuture, limit: 100_000) {
-            Gauge(label: "siwa_outbox_pending_messages", factory: provider.metrics).record(due.count)
+        if let pending = try? await provider.pendingNotificationCount() {
+            Gauge(label: "siwa_outbox_pending_messages", factory: provider.metrics).record(pending)
         }
-        if let keys = try? await provider.store.signingKeys(),
-            let active = keys.first(where: { $0.id == provider.keyRing.activeKeyID })
-        {
-            Gauge(label: "siwa_signing_key_age_seconds", factory: provider.metrics)
-                .record(now.timeIntervalSince(active.activatedAt ?? active.createdAt))
+        if let age = try? await provider.activeSigningKeyAge() {
+            Gauge(label: "siwa_signing_key_age_seconds", factory: provider.metrics).record(age)
         }
     }
 

@@ -113,7 +113,7 @@ public enum ServerBootstrap {
         let playgroundURL = settings.resolvedPlayground ? ServerOptions.playgroundReturnURL(baseURL: settings.baseURL) : nil
         let returnURLs = [playgroundURL, DemoSeed.juiceReturnURL].compactMap { $0 }
         let seed = DemoSeed()
-        if var facts = try files.loadFacts(), try await provider.store.team(facts.teamID) != nil {
+        if var facts = try files.loadFacts(), try await provider.teamExists(facts.teamID) {
             facts.returnURLs =
                 try await seed.replacePlaygroundReturnURL(
                     with: playgroundURL, isPlaygroundURL: { Self.isStalePlaygroundURL($0, sharedDatabase: settings.databaseURL != nil) },
@@ -121,13 +121,13 @@ public enum ServerBootstrap {
             facts.server = settings.baseURL
             facts.issuer = provider.configuration.issuer
             facts.users = try await seed.existingUsers(facts.users, provider: provider)
-            if facts.developer == nil, try await provider.store.developer(email: "developer@example.com") == nil {
+            if facts.developer == nil, try await !provider.developerExists(email: "developer@example.com") {
                 facts.developer = try await seed.seedDeveloper(provider: provider, teamID: facts.teamID)
             }
             // Always from the store: a demo.json of an earlier version holds the stored text, which
             // authenticator apps decode to another key.
             for index in facts.users.indices {
-                let stored = try await provider.store.account(appleID: facts.users[index].appleID)?.totpSecret
+                let stored = try await provider.activeAccount(appleID: facts.users[index].appleID)?.totpSecret
                 facts.users[index].totpSecret = stored.map(Credentials.authenticatorSecret(for:))
             }
             // Saved by the caller once the server listens, so a failed start leaves the old file as it was.

@@ -17,7 +17,7 @@ struct AccountEndpoints {
     let renderer: PageRenderer
     let cookies: BrowserCookies
     let developmentMode: Bool
-    var pending: PendingAccountSignIns { PendingAccountSignIns(store: provider.store, clock: provider.clock) }
+    var pending: PendingAccountSignIns { provider.interactions.pendingAccountSignIns }
 
     struct Form: Decodable {
         var csrf: String?
@@ -75,13 +75,12 @@ struct AccountEndpoints {
         router.post("/account/verify") { request, _ in
             let form = try await decode(request)
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
-            guard let token = cookies.value(Self.pendingCookie, in: request), let accountID = try await pending.accountID(token: token),
-                cookies.formTokens.matches(form.csrf, "account-verify-csrf:", token),
-                let account = try await provider.store.account(id: accountID)
+            guard let token = cookies.value(Self.pendingCookie, in: request), cookies.formTokens.matches(form.csrf, "account-verify-csrf:", token),
+                let account = try await pending.account(token: token)
             else { return try signInPage(request, locale: locale, message: text("message_account_sign_in_expired", locale), status: .badRequest) }
             // Wrong codes count against the Apple ID in the store (SignInLockPolicy), not against this
             // sign-in: starting again does not buy more guesses.
-            switch try await provider.interactions.startBrowserSession(accountID: accountID, code: form.code ?? "") {
+            switch try await provider.interactions.startBrowserSession(accountID: account.id, code: form.code ?? "") {
             case .passed(let session):
                 try await pending.finish(token: token)
                 return signedInRedirect(session: session, locale: form.locale)

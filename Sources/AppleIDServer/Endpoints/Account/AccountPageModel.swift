@@ -37,23 +37,19 @@ struct AccountPageModel {
     ) async throws -> AccountPageModel {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
-        var apps: [App] = []
-        for consent in try await provider.store.consents(accountID: account.id) {
-            let group = try await provider.store.appGroup(consent.groupID)
-            apps.append(
-                App(
-                    groupID: consent.groupID.rawValue, name: group?.displayName ?? consent.groupID.rawValue,
-                    since: strings.text("since", locale, values: ["date": formatter.string(from: consent.grantedAt)]),
-                    email: consent.email ?? strings.text("email_not_shared", locale), isPrivate: consent.isPrivateEmail))
+        let overview = try await provider.accountOverview(accountID: account.id)
+        let apps = overview.apps.map { app in
+            App(
+                groupID: app.consent.groupID.rawValue, name: app.name ?? app.consent.groupID.rawValue,
+                since: strings.text("since", locale, values: ["date": formatter.string(from: app.consent.grantedAt)]),
+                email: app.consent.email ?? strings.text("email_not_shared", locale), isPrivate: app.consent.isPrivateEmail)
         }
-        var relays: [Relay] = []
-        for identity in try await provider.store.teamIdentities(accountID: account.id) {
-            guard let address = identity.relayAddress else { continue }
-            let team = try await provider.store.team(identity.teamID)
-            relays.append(
+        let relays = overview.identities.compactMap { team in
+            team.identity.relayAddress.map { address in
                 Relay(
-                    teamID: identity.teamID.rawValue, teamName: team?.name ?? identity.teamID.rawValue, address: address,
-                    forwarding: identity.relayForwardingEnabled))
+                    teamID: team.identity.teamID.rawValue, teamName: team.teamName ?? team.identity.teamID.rawValue, address: address,
+                    forwarding: team.identity.relayForwardingEnabled)
+            }
         }
         return AccountPageModel(
             title: strings.text("account_heading", locale), locale: locale, t: strings.table(locale), appleID: account.appleID,

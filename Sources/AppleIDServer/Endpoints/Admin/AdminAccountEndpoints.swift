@@ -75,13 +75,10 @@ struct AdminAccountEndpoints {
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/users") { _, _ in
-            var views: [AccountView] = []
-            for account in try await provider.store.accounts() {
-                var view = view(account)
-                view.subjects = try await provider.store.teamIdentities(accountID: account.id)
-                    .sorted { $0.teamID < $1.teamID }
-                    .map { AccountView.TeamSubject(teamID: $0.teamID.rawValue, sub: $0.subject.rawValue) }
-                views.append(view)
+            let views = try await provider.accountListings().map { listing in
+                var view = view(listing.account)
+                view.subjects = listing.identities.map { AccountView.TeamSubject(teamID: $0.teamID.rawValue, sub: $0.subject.rawValue) }
+                return view
             }
             return try AdminEndpoints.json(["users": views])
         }
@@ -107,22 +104,14 @@ struct AdminAccountEndpoints {
         admin.patch("/users/:appleID") { request, context in
             let order = try await request.decode(as: AccountOrder.self, context: context)
             let appleID = try context.parameters.requireDecoded("appleID")
-            guard var account = try await provider.store.account(appleID: appleID) else {
+            if let refusal = order.refusal { return AdminEndpoints.explained(refusal) }
+            let change = AccountChange(
+                firstName: order.firstName, lastName: order.lastName, email: order.email,
+                realUserStatus: order.realUserStatus.flatMap(RealUserStatus.init(rawValue:)), twoFactorEnabled: order.twoFactorEnabled,
+                additionalEmails: order.additionalEmails, password: order.password)
+            guard let account = try await provider.updateAccount(appleID: appleID, change) else {
                 return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
             }
-            if let refusal = order.refusal { return AdminEndpoints.explained(refusal) }
-            if let firstName = order.firstName { account.firstName = firstName }
-            if let lastName = order.lastName { account.lastName = lastName }
-            if let email = order.email { account.email = email }
-            if let status = order.realUserStatus.flatMap(RealUserStatus.init(rawValue:)) { account.realUserStatus = status }
-            if let twoFactor = order.twoFactorEnabled { account.twoFactorEnabled = twoFactor }
-            if let addresses = order.additionalEmails { account.additionalEmails = addresses }
-            if let password = order.password {
-                account.passwordHash = await Credentials.hashPassword(password, cost: provider.configuration.passwordHashCost)
-            }
-            try await provider.store.save(account)
-            // A password set by the operator also lifts a lock from failed attempts.
-            if order.password != nil { try await provider.store.clearSignInAttempts(accountID: account.id) }
             return try AdminEndpoints.json(view(account))
         }
         admin.post("/clock/advance") { request, context in

@@ -60,7 +60,7 @@ struct AdminClientEndpoints {
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/clients/:client") { _, context in
-            guard let client = try await provider.store.client(ClientID(rawValue: try context.parameters.requireDecoded("client"))) else {
+            guard let client = try await provider.registeredClient(ClientID(rawValue: try context.parameters.requireDecoded("client"))) else {
                 return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no such client"))
             }
             return try AdminEndpoints.json(ClientView(client))

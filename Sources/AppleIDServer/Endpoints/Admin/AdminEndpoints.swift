@@ -82,16 +82,11 @@ struct AdminEndpoints {
                 return Self.explained(.invalidRequest("count must be between 1 and \(Self.maximumCount)"))
             }
             let authorization = order.authorization
-            var choices: ConsentChoices?
-            if order.firstName != nil || order.lastName != nil || order.hideEmail != nil {
-                let account = try await provider.store.account(appleID: order.appleID)
-                choices = ConsentChoices(
-                    firstName: order.firstName ?? account?.firstName ?? "", lastName: order.lastName ?? account?.lastName ?? "",
-                    hideEmail: order.hideEmail ?? false)
-            }
+            // Choices left out take the engine's defaults (ConsentChoices.headlessDefault).
+            let overrides = ConsentOverrides(firstName: order.firstName, lastName: order.lastName, hideEmail: order.hideEmail)
             var results: [[String: String]] = []
             for _ in 0..<count {
-                switch try await provider.authorizeHeadless(authorization, appleID: order.appleID, choices: choices) {
+                switch try await provider.authorizeHeadless(authorization, appleID: order.appleID, overrides: overrides) {
                 case .answered(let answer):
                     // A refusal after the Return URL was proven travels to the callback in a browser;
                     // here it is the answer, with its reason (exit 1 in `siwa authorize`).

@@ -45,22 +45,13 @@ struct AdminLifecycleEndpoints {
         }
         admin.get("/deliveries") { request, _ in
             let groupID = request.uri.queryParameters.get("group_id").map { ClientID(rawValue: $0) }
-            var entries: [DeliveryLogEntry] = []
-            for message in try await provider.store.messages(groupID: groupID, limit: 200) {
-                entries.append(DeliveryLogEntry(message: message, attempts: try await provider.store.attempts(messageID: message.id)))
-            }
-            return try AdminEndpoints.json(["deliveries": entries])
+            return try AdminEndpoints.json(["deliveries": try await provider.deliveryLog(groupID: groupID, limit: 200)])
         }
-    }
-
-    struct DeliveryLogEntry: Encodable {
-        let message: OutboxMessage
-        let attempts: [DeliveryAttempt]
     }
 
     private func perform(_ context: AppleIDRequestContext, _ action: (AppleIDAccount) async throws -> Void) async throws -> Response {
         let appleID = try context.parameters.requireDecoded("appleID")
-        guard let account = try await provider.store.account(appleID: appleID), account.deletedAt == nil else {
+        guard let account = try await provider.activeAccount(appleID: appleID) else {
             return explained(.invalidRequest("no Apple ID \(appleID)"), 404)
         }
         do {

@@ -113,12 +113,9 @@ struct AdminNativeEndpoints {
                 }
                 result = existing
             } else {
-                let account = try await provider.store.account(appleID: order.appleID)
-                let choices = account.map {
-                    ConsentChoices(firstName: $0.firstName, lastName: $0.lastName, hideEmail: order.hideEmail ?? false)
-                }
                 result = try await provider.authorizeNative(
-                    bundleID: ClientID(rawValue: order.bundleID), appleID: order.appleID, scopes: scopes, nonce: order.nonce, choices: choices)
+                    bundleID: ClientID(rawValue: order.bundleID), appleID: order.appleID, scopes: scopes, nonce: order.nonce,
+                    overrides: ConsentOverrides(hideEmail: order.hideEmail))
             }
             switch result {
             case .rejected(let error): return AdminEndpoints.explained(error)

@@ -92,7 +92,7 @@ struct AdminTransferEndpoints {
             guard let groupID = request.uri.queryParameters.get("group_id") else {
                 return AdminEndpoints.explained(.invalidRequest("group_id is required"))
             }
-            return try AdminEndpoints.json(["transfers": try await provider.store.transfers(groupID: ClientID(rawValue: groupID))])
+            return try AdminEndpoints.json(["transfers": try await provider.transfers.history(groupID: ClientID(rawValue: groupID))])
         }
     }
 }

@@ -52,8 +52,8 @@ struct AuthorizeEndpoint {
             return try delivery.deliver(answer)
         case .valid(let validated):
             let binding = cookies.browserBinding(in: request)
-            let session = try await cookies.session(in: request, store: provider.store)
-            let interaction = try await provider.interactions.start(validated, browserBinding: binding.value, session: session)
+            let interaction = try await provider.interactions.start(
+                validated, browserBinding: binding.value, sessionCookie: cookies.sessionValue(in: request))
             var response = try await pages.render(interaction, message: nil, locale: PageLocale.choose(for: request))
             if binding.isNew { response.setCookie(cookies.bindingCookie(binding.value)) }
             return response

@@ -39,11 +39,6 @@ struct BrowserCookies: Sendable {
 
     func bindingValue(in request: Request) -> String? { value(Self.bindingName, in: request) }
 
-    func session(in request: Request, store: any InteractionStore) async throws -> BrowserSession? {
-        guard let value = value(Self.sessionName, in: request) else { return nil }
-        return try await store.browserSession(idHash: OpaqueToken.hash(value))
-    }
-
     /// The signed-in Apple ID session's cookie value, if `request` carries one.
     func sessionValue(in request: Request) -> String? { value(Self.sessionName, in: request) }
 

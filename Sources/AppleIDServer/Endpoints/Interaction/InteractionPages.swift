@@ -51,9 +51,10 @@ struct InteractionPages {
     }
 
     func render(_ interaction: Interaction, message: String?, locale: String) async throws -> Response {
-        let account = try await interaction.accountID.asyncMap { try await provider.store.account(id: $0) } ?? nil
-        let group = try await provider.store.appGroup(interaction.request.groupID)
-        let appName = group?.displayName ?? interaction.request.clientID.rawValue
+        let details = try await provider.interactions.details(of: interaction)
+        let account = details.account
+        let appName = details.appName
+        let choices = details.defaultChoices
         let values = [
             "app": appName, "apple_id": account?.appleID ?? "", "email": account?.email ?? "", "relay_domain": provider.configuration.relayDomain,
         ]
@@ -63,11 +64,11 @@ struct InteractionPages {
             clientID: interaction.request.clientID.rawValue, message: message.map { renderer.strings.translate(message: $0, locale) },
             signIn: interaction.stage == .signIn, secondFactor: interaction.stage == .secondFactor,
             consent: interaction.stage == .consent, confirm: interaction.stage == .confirm,
-            appleID: account?.appleID, firstName: account?.firstName ?? "", lastName: account?.lastName ?? "",
+            appleID: account?.appleID, firstName: choices?.firstName ?? "", lastName: choices?.lastName ?? "",
             email: account?.email ?? "",
             emails: (account?.emails ?? []).enumerated().map { SharedAddress(address: $1, primary: $0 == 0) },
             relayDomain: provider.configuration.relayDomain,
-            asksForName: interaction.request.asksForName, asksForEmail: interaction.request.asksForEmail,
+            asksForName: details.asksForName, asksForEmail: details.asksForEmail,
             developmentCode: developmentMode && interaction.stage == .secondFactor ? account.map(provider.currentSecondFactorCode) : nil)
         return try renderer.render(page, template: "interaction", status: message == nil ? .ok : .unauthorized)
     }
@@ -106,12 +107,5 @@ struct InteractionPages {
                 locale: locale, t: t, title: t["bar_title"] ?? "Sign in with Apple", error: "invalid_request", errorDescription: description,
                 reason: nil),
             template: "error", status: .badRequest)
-    }
-}
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }

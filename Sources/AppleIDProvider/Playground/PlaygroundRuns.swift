@@ -1,5 +1,4 @@
 import AppleIDProtocol
-import AppleIDProvider
 import Crypto
 import Foundation
 
@@ -13,7 +12,7 @@ import Foundation
 /// refreshed or revoked on another. The store holds hashes of the `state`, the run identifier and
 /// the browser cookie, and the refresh token sealed with a key derived from the browser cookie: the
 /// database alone cannot act on a run.
-struct PlaygroundRuns: Sendable {
+public struct PlaygroundRuns: Sendable {
     let store: any FlowRecordStore
     var startLifetime: TimeInterval = 600
     var runLifetime: TimeInterval = 3_600
@@ -29,7 +28,7 @@ struct PlaygroundRuns: Sendable {
         var sealedRefreshToken: String
     }
 
-    func start(state: String, nonce: String, browser: String, now: Date) async throws {
+    public func start(state: String, nonce: String, browser: String, now: Date) async throws {
         try await store.save(
             FlowRecord(
                 kind: .playgroundStart, key: OpaqueToken.hash(state),
@@ -39,7 +38,7 @@ struct PlaygroundRuns: Sendable {
 
     /// The nonce of this browser's sign-in with `state`, once (a `state` from another browser is used
     /// up as well: it was shown to someone else).
-    func takeNonce(state: String, browser: String?, now: Date) async throws -> String? {
+    public func takeNonce(state: String, browser: String?, now: Date) async throws -> String? {
         guard let browser, let record = try await store.takeFlowRecord(.playgroundStart, key: OpaqueToken.hash(state), now: now),
             let started = Self.decode(Started.self, record.payload), ConstantTime.equal(started.browserHash, OpaqueToken.hash(browser))
         else { return nil }
@@ -47,7 +46,7 @@ struct PlaygroundRuns: Sendable {
     }
 
     /// Keeps the refresh token of a completed run under the run's identifier (the page's forms name it).
-    func complete(refreshToken: String, browser: String, run: String, now: Date) async throws {
+    public func complete(refreshToken: String, browser: String, run: String, now: Date) async throws {
         let sealed = try AES.GCM.seal(Array(refreshToken.utf8), using: Self.runKey(browser: browser)).combined ?? Data()
         let completed = Completed(browserHash: OpaqueToken.hash(browser), sealedRefreshToken: sealed.base64EncodedString())
         try await store.save(
@@ -56,7 +55,7 @@ struct PlaygroundRuns: Sendable {
     }
 
     /// The refresh token of this browser's run.
-    func refreshToken(run: String, browser: String?, now: Date) async throws -> String? {
+    public func refreshToken(run: String, browser: String?, now: Date) async throws -> String? {
         guard let browser, let record = try await store.flowRecord(.playgroundRun, key: OpaqueToken.hash(run), now: now),
             let completed = Self.decode(Completed.self, record.payload), ConstantTime.equal(completed.browserHash, OpaqueToken.hash(browser)),
             let combined = Data(base64Encoded: completed.sealedRefreshToken),
@@ -66,7 +65,7 @@ struct PlaygroundRuns: Sendable {
         return String(decoding: opened, as: UTF8.self)
     }
 
-    func end(run: String) async throws { try await store.deleteFlowRecord(.playgroundRun, key: OpaqueToken.hash(run)) }
+    public func end(run: String) async throws { try await store.deleteFlowRecord(.playgroundRun, key: OpaqueToken.hash(run)) }
 
     /// The key that seals a run's refresh token: only the browser holding the cookie can open it.
     private static func runKey(browser: String) -> SymmetricKey {
@@ -80,4 +79,9 @@ struct PlaygroundRuns: Sendable {
     private static func decode<Value: Decodable>(_ type: Value.Type, _ payload: String) -> Value? {
         try? JSONDecoder().decode(type, from: Data(payload.utf8))
     }
+}
+
+extension AppleIDProvider {
+    /// The playground's runs, kept in the store so that any server instance finishes them.
+    public var playgroundRuns: PlaygroundRuns { PlaygroundRuns(store: store) }
 }

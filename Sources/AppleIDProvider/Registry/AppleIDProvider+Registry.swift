@@ -1,0 +1,19 @@
+import AppleIDProtocol
+import Foundation
+
+extension AppleIDProvider {
+    /// The registered client (App ID or Services ID), read from the store (not the cache), for the admin API.
+    public func registeredClient(_ id: ClientID) async throws -> RegisteredClient? {
+        try await store.client(id)
+    }
+
+    /// Whether the team is registered: a later start reuses its demo facts only then.
+    public func teamExists(_ id: TeamID) async throws -> Bool {
+        try await store.team(id) != nil
+    }
+
+    /// Whether a developer account with this e-mail address exists.
+    public func developerExists(email: String) async throws -> Bool {
+        try await store.developer(email: email) != nil
+    }
+}

@@ -1,0 +1,63 @@
+import AppleIDStore
+import Logging
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import Synchronization
+
+/// A SQL database that counts the statements it runs and the rows they return, so a test can show
+/// that a page reads a bounded number of statements (no statement per row) and no more rows than it
+/// shows. Transaction control (`BEGIN`, `COMMIT`, `ROLLBACK`) is not counted. `failing`, when set,
+/// throws ``InjectedStatementFailure`` for each statement whose SQL text it matches.
+final class StatementCounter: SQLDatabaseWrapper, Sendable {
+    let wrapped: any SQLDatabase
+    private let counts = Mutex((statements: 0, rows: 0))
+    private let failing = Mutex<(@Sendable (String) -> Bool)?>(nil)
+
+    init(_ database: any SQLDatabase) { wrapped = database }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        var serializer = SQLSerializer(database: wrapped)
+        query.serialize(to: &serializer)
+        let sql = serializer.sql
+        guard !["BEGIN", "COMMIT", "ROLLBACK"].contains(sql) else { return try await wrapped.execute(sql: query, onRow) }
+        counts.withLock { $0.statements += 1 }
+        if failing.withLock({ $0 })?(sql) == true { throw InjectedStatementFailure(sql: sql) }
+        try await wrapped.execute(sql: query) { [self] row in
+            counts.withLock { $0.rows += 1 }
+            onRow(row)
+        }
+    }
+
+    /// What ran since the last ``reset()``.
+    var statements: Int { counts.withLock { $0.statements } }
+    var rows: Int { counts.withLock { $0.rows } }
+
+    /// Forgets what ran so far (the set-up).
+    func reset() { counts.withLock { $0 = (0, 0) } }
+
+    /// From now on, statements whose SQL `matches` fail.
+    func fail(when matches: @escaping @Sendable (String) -> Bool) { failing.withLock { $0 = matches } }
+
+    /// A migrated SQL store on a fresh in-memory SQLite database behind a counter, for `body`.
+    static func withSQLiteStore<T>(_ body: (SQLStore, StatementCounter) async throws -> T) async throws -> T {
+        let connection = try await SQLiteConnection.open(
+            storage: .memory, threadPool: .singleton, logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
+        let counter = StatementCounter(connection.sql())
+        let store = SQLStore(database: counter)
+        do {
+            try await store.migrate()
+            let result = try await body(store, counter)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
+
+/// The failure a ``StatementCounter`` injects.
+struct InjectedStatementFailure: Error {
+    let sql: String
+}
