@@ -14,6 +14,11 @@ extension SQLStore: ConsoleStore {
             .orderBy("id").all(decoding: ClientRow.self).map { try $0.client() }
     }
 
+    public func client(_ id: ClientID, teamID: TeamID) async throws -> RegisteredClient? {
+        try await db.select().column("*").from(ClientRow.table).where("id", .equal, id.rawValue).where("team_id", .equal, teamID.rawValue)
+            .first(decoding: ClientRow.self)?.client()
+    }
+
     public func developerKeys(teamID: TeamID) async throws -> [DeveloperKey] {
         try await db.select().column("*").from(DeveloperKeyRow.table).where("team_id", .equal, teamID.rawValue)
             .orderBy("id").all(decoding: DeveloperKeyRow.self).map { $0.key() }

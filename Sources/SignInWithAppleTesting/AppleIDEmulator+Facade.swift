@@ -88,7 +88,7 @@ extension AppleIDEmulator {
     }
 
     private func accountID(of appleID: String) async throws -> String {
-        guard let account = try await provider.store.account(appleID: appleID) else { throw EmulatorError.unknownAppleID(appleID) }
+        guard let account = try await provider.lookUpAccount(appleID: appleID) else { throw EmulatorError.unknownAppleID(appleID) }
         return account.id
     }
 }

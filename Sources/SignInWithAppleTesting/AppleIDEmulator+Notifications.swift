@@ -13,22 +13,26 @@ extension AppleIDEmulator {
         public var subject: String
     }
 
-    /// Takes the notifications waiting in the outbox (the server's background delivery does not run in
-    /// the emulator) and marks them delivered: POST each ``DeliveredNotification/body`` to the app's
-    /// notification route. A second call returns only what was written since.
+    /// Delivers the notifications waiting in the outbox (the server's background delivery does not
+    /// run in the emulator), oldest first: the engine's delivery pass, with its leases and its rule that
+    /// a 2xx answer means delivered, sends each to the emulated app's endpoint in process, which answers
+    /// 200. POST each ``DeliveredNotification/body`` to the app's notification route. A second call
+    /// returns only what was written since; a message another delivery pass is sending is left to it.
     public func takePendingNotifications() async throws -> [DeliveredNotification] {
-        let now = provider.clock.now()
-        var delivered: [DeliveredNotification] = []
-        for message in try await provider.store.dueMessages(at: now, limit: 1000) {
-            let body = try NotificationDelivery.requestBody(for: message, provider: provider)
-            var sent = message
-            sent.attempts += 1
-            sent.deliveredAt = now
-            let attempt = DeliveryAttempt(
-                messageID: message.id, attemptedAt: now, status: 200, latencyMilliseconds: 0, error: nil, endpoint: "in-process test")
-            try await provider.store.record(attempt, updating: sent)
-            delivered.append(DeliveredNotification(body: body, type: message.event.type.rawValue, subject: message.event.subject))
+        var policy = NotificationDelivery.Policy()
+        // Everything due in one pass, as one call of the test expects.
+        policy.batchSize = 1000
+        policy.budgetPerGroup = 1000
+        let delivery = NotificationDelivery(provider: provider, sender: InProcessNotificationSender(), policy: policy, logger: provider.logger)
+        return try await delivery.deliverDueMessagesReporting().compactMap { report in
+            guard report.delivered, let body = report.body else { return nil }
+            return DeliveredNotification(body: body, type: report.message.event.type.rawValue, subject: report.message.event.subject)
         }
-        return delivered
     }
+}
+
+/// The emulated app's notification endpoint: answers every POST with 200 without a connection; the
+/// test hands the body to its own route.
+struct InProcessNotificationSender: NotificationSender {
+    func post(_ body: [UInt8], to destination: NotificationDestination, timeout: TimeInterval) async throws -> Int { 200 }
 }

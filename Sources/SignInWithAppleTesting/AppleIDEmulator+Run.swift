@@ -1,7 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDServer
-import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -56,7 +55,7 @@ private func runAppleIDEmulator<T: Sendable>(
     // reads the reasons from the log, so that tests see them while the wire stays Apple's.
     let refusalLog = RefusalLog()
     let provider = try await AppleIDProvider.start(
-        configuration: configuration, store: MemoryStore(), clock: clock, keyFactory: keyFactory, logger: refusalLog.observing(logger))
+        configuration: configuration, storage: .inMemory, clock: clock, keyFactory: keyFactory, logger: refusalLog.observing(logger))
     let emulator = try await AppleIDEmulator.seed(provider: provider, baseURL: baseURL, clock: clock, refusalLog: refusalLog)
     let router = try await buildRouter(provider: provider, options: ServerOptions(port: port, baseURL: baseURL, adminToken: emulator.adminToken))
     // One value: `true` once the server listens, `false` if it stopped before that.
@@ -112,28 +111,28 @@ func freeLoopbackPort() async throws -> Int {
 }
 
 extension AppleIDEmulator {
+    /// Registers the emulated team, app group, Services ID, notification endpoint, key and default user
+    /// through the engine's operations, so they pass the rules a developer's would.
     static func seed(provider: AppleIDProvider, baseURL: String, clock: any AdjustableClock, refusalLog: RefusalLog) async throws -> AppleIDEmulator {
-        let store = provider.store
         let teamID: TeamID = "EMUTEAM123"
         let bundleID: ClientID = "com.example.emulated"
         let servicesID: ClientID = "com.example.emulated.web"
-        let keyID: KeyID = "EMUKEY1234"
         let redirectURI = "https://app.example.com/auth/apple/callback"
-        let key = P256.Signing.PrivateKey()
-        try await store.save(DeveloperTeam(id: teamID, name: "Emulated Team"))
-        try await store.save(AppGroup(primaryAppID: bundleID, teamID: teamID, displayName: "Emulated App"))
-        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID))
-        try await store.save(
-            RegisteredClient(id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: [redirectURI]))
-        try await store.save(
-            DeveloperKey(id: keyID, teamID: teamID, primaryAppID: bundleID, publicKeyPEM: key.publicKey.pemRepresentation))
+        _ = try await provider.registerTeam(id: teamID, name: "Emulated Team")
+        _ = try await provider.createAppID(teamID: teamID, bundleID: bundleID.rawValue, description: "Emulated App")
+        _ = try await provider.createServicesID(
+            teamID: teamID, identifier: servicesID.rawValue, description: "Emulated App on the web", primaryAppID: bundleID,
+            returnURLs: [redirectURI])
+        // Where takePendingNotifications() delivers, in process: the engine's delivery needs an endpoint.
+        _ = try await provider.setNotificationEndpoint("https://app.example.com/auth/apple/notifications", groupID: bundleID, teamID: teamID)
+        let (key, privateKeyPEM) = try await provider.registerKey(teamID: teamID, primaryAppID: bundleID)
         let user = User(appleID: "user@example.com", password: "password", firstName: "Emma", lastName: "Apple", email: "user@example.com")
         _ = try await provider.createAccount(
             appleID: user.appleID, password: user.password, firstName: user.firstName, lastName: user.lastName, email: user.email)
         return AppleIDEmulator(
             baseURL: baseURL, provider: provider, teamID: teamID.rawValue, bundleID: bundleID.rawValue, servicesID: servicesID.rawValue,
             redirectURI: redirectURI,
-            credentials: AppleCredentials(teamID: teamID.rawValue, keyID: keyID.rawValue, privateKeyPEM: key.pemRepresentation),
+            credentials: AppleCredentials(teamID: teamID.rawValue, keyID: key.id.rawValue, privateKeyPEM: privateKeyPEM),
             defaultUser: user, adminToken: provider.random.hex(bytes: 16), clock: clock, refusalLog: refusalLog)
     }
 }

@@ -34,9 +34,8 @@ struct LoopbackReceiverTests {
         let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
         let receiver = Receiver()
         try await LoopbackServer.run(receiver.router()) { port in
-            var appGroup = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
-            appGroup.notificationEndpoint = "http://127.0.0.1:\(port)/apple/notifications"
-            try await server.provider.store.save(appGroup)
+            _ = try await server.provider.setNotificationEndpoint(
+                "http://127.0.0.1:\(port)/apple/notifications", groupID: TestServer.bundleID, teamID: TestServer.teamID)
 
             try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
             let delivery = NotificationDelivery(provider: server.provider, sender: HTTPNotificationSender(), logger: Logger(label: "test"))
@@ -46,9 +45,8 @@ struct LoopbackReceiverTests {
             }
             #expect(try await delivery.deliverDueMessages() == 0)
         }
-        let message = try #require(try await server.provider.store.messages(groupID: nil, limit: 1).first)
+        let (message, attempts) = try await server.provider.newestDelivery()
         #expect(message.deliveredAt != nil)
-        let attempts = try await server.provider.store.attempts(messageID: message.id)
         #expect(attempts.map(\.status) == [500, 500, 200])
         #expect(attempts.allSatisfy { $0.endpoint.hasPrefix("http://127.0.0.1:") })
 
@@ -63,9 +61,7 @@ struct LoopbackReceiverTests {
 
     /// Delivers the server's one pending message to `endpoint` over HTTP; returns its attempt.
     static func attempt(to endpoint: String, server: TestServer, accountID: String) async throws -> DeliveryAttempt {
-        var appGroup = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
-        appGroup.notificationEndpoint = endpoint
-        try await server.provider.store.save(appGroup)
+        _ = try await server.provider.setNotificationEndpoint(endpoint, groupID: TestServer.bundleID, teamID: TestServer.teamID)
         try await server.provider.lifecycle.stopUsing(accountID: accountID, groupID: TestServer.bundleID)
         // A closed port is retried by the client until the request's deadline: keep that short.
         var policy = NotificationDelivery.Policy()
@@ -73,8 +69,7 @@ struct LoopbackReceiverTests {
         let delivery = NotificationDelivery(
             provider: server.provider, sender: HTTPNotificationSender(), policy: policy, logger: Logger(label: "test"))
         #expect(try await delivery.deliverDueMessages() == 1)
-        let message = try #require(try await server.provider.store.messages(groupID: nil, limit: 1).first)
-        return try #require(try await server.provider.store.attempts(messageID: message.id).last)
+        return try #require(try await server.provider.newestDelivery().attempts.last)
     }
 
     @Test("a redirect is not followed: the attempt is 'HTTP 302', not delivered, and the redirect's target is never asked")
@@ -100,7 +95,7 @@ struct LoopbackReceiverTests {
         #expect(attempt.error == "HTTP 302")
         #expect(!attempt.succeeded)
         #expect(targetHits.withLock { $0 } == 0)
-        #expect(try await server.provider.store.messages(groupID: nil, limit: 1).first?.deliveredAt == nil)
+        #expect(try await server.provider.newestDelivery().message.deliveredAt == nil)
     }
 
     @Test("a closed port is logged only as 'could not connect', never the client's precise error")

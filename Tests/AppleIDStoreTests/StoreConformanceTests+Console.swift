@@ -28,6 +28,9 @@ extension StoreConformanceTests {
             #expect(try await store.appGroups(teamID: team.id).map(\.primaryAppID) == ["com.solo.app"])
             #expect(try await store.developerKeys(teamID: team.id) == [key])
             #expect(try await store.clients(teamID: "OTHERTEAM0").isEmpty)
+            #expect(try await store.client(web.id, teamID: team.id) == web)
+            #expect(try await store.client(web.id, teamID: "OTHERTEAM0") == nil, "another team's client is not found by its identifier")
+            #expect(try await store.client("com.solo.none", teamID: team.id) == nil)
         }
     }
 

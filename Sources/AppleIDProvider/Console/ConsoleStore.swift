@@ -6,6 +6,9 @@ import Foundation
 public protocol ConsoleStore: Sendable {
     func appGroups(teamID: TeamID) async throws -> [AppGroup]
     func clients(teamID: TeamID) async throws -> [RegisteredClient]
+    /// The team's client `id`: `nil` when there is none or it belongs to another team (one query, by
+    /// both, so that a console page cannot show another team's record).
+    func client(_ id: ClientID, teamID: TeamID) async throws -> RegisteredClient?
     func developerKeys(teamID: TeamID) async throws -> [DeveloperKey]
     /// Transfers from or to the team, newest first.
     func transfers(involving teamID: TeamID) async throws -> [AppTransfer]

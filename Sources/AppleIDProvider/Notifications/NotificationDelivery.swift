@@ -52,36 +52,50 @@ public struct NotificationDelivery: Sendable {
         self.leaseHolder = leaseHolder ?? "instance-" + provider.random.string(length: 16, alphabet: "0123456789abcdef")
     }
 
+    /// What became of one message in a pass: the message as recorded after its attempt, and the
+    /// request body that was sent (`nil` when nothing was: no endpoint, or a refused destination).
+    public struct Report: Sendable {
+        public let message: OutboxMessage
+        public let attempt: DeliveryAttempt
+        public let body: [UInt8]?
+        /// The endpoint answered 2xx.
+        public var delivered: Bool { message.deliveredAt != nil }
+    }
+
     /// One pass: leases the messages due now, delivers those no other pass is sending, concurrently,
     /// and hands their leases back; returns how many were attempted. With several instances, each
     /// message is in one instance's pass at a time.
     @discardableResult
     public func deliverDueMessages() async throws -> Int {
+        try await deliverDueMessagesReporting().count
+    }
+
+    /// One pass, as ``deliverDueMessages()``, answering what became of each message it attempted,
+    /// oldest first (the emulator hands the delivered ones to the test).
+    public func deliverDueMessagesReporting() async throws -> [Report] {
         let now = provider.clock.now()
         let expiry = now.addingTimeInterval(policy.leaseDuration)
         let leased = try await provider.store.leaseDueMessages(
             at: now, holder: leaseHolder, until: expiry, limit: policy.batchSize, perGroup: policy.budgetPerGroup)
         let taken = inFlight.take(leased)
-        guard !taken.isEmpty else { return 0 }
-        let attempted: Int
+        guard !taken.isEmpty else { return [] }
+        let reports: [Report]
         do {
-            attempted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            reports = try await withThrowingTaskGroup(of: Report.self) { group in
                 // A message whose lease could run out during its request waits for the next pass, since
                 // another instance may take it over from then on.
                 for message in taken where provider.clock.now().addingTimeInterval(policy.requestTimeout) < expiry {
-                    group.addTask {
-                        try await deliver(message)
-                        return true
-                    }
+                    group.addTask { try await deliver(message) }
                 }
-                return try await group.reduce(0) { count, _ in count + 1 }
+                return try await group.reduce(into: [Report]()) { $0.append($1) }
             }
         } catch {
             try? await handBack(taken)
             throw error
         }
         try await handBack(taken)
-        return attempted
+        let places = Dictionary(uniqueKeysWithValues: taken.enumerated().map { ($0.element.id, $0.offset) })
+        return reports.sorted { places[$0.message.id, default: 0] < places[$1.message.id, default: 0] }
     }
 
     /// Hands back every lease this instance holds, so that another instance delivers those messages
@@ -97,13 +111,13 @@ public struct NotificationDelivery: Sendable {
         try await provider.store.releaseLeases(holder: leaseHolder, messageIDs: messages.map(\.id))
     }
 
-    private func deliver(_ message: OutboxMessage) async throws {
+    private func deliver(_ message: OutboxMessage) async throws -> Report {
         let started = provider.clock.now()
         var next = message
         next.attempts += 1
         let endpoint = try await provider.store.appGroup(message.groupID)?.notificationEndpoint
         let began = ContinuousClock.now
-        let (status, failure) = await post(message, to: endpoint)
+        let (status, failure, body) = await post(message, to: endpoint)
         let elapsed = ContinuousClock.now - began
         let latency = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         if failure == nil {
@@ -126,22 +140,27 @@ public struct NotificationDelivery: Sendable {
                 "status": "\(status.map(String.init) ?? "-")", "latency_ms": "\(latency)", "error": "\(failure?.summary ?? "-")",
                 "outcome": "\(outcome)",
             ])
+        return Report(message: next, attempt: attempt, body: body)
     }
 
     /// Checks the destination again (DNS may have changed since the endpoint was saved), then posts
     /// to the checked address. Only coarse failures come back; the precise error is logged at debug.
-    private func post(_ message: OutboxMessage, to endpoint: String?) async -> (status: Int?, failure: DeliveryFailure?) {
-        guard let endpoint else { return (nil, .noEndpoint(message.groupID)) }
+    private func post(
+        _ message: OutboxMessage, to endpoint: String?
+    ) async -> (status: Int?, failure: DeliveryFailure?, body: [UInt8]?) {
+        guard let endpoint else { return (nil, .noEndpoint(message.groupID), nil) }
+        var sent: [UInt8]?
         do {
             let destination = try await provider.notificationDestination(for: endpoint)
             let body = try Self.requestBody(for: message, provider: provider)
+            sent = body
             let status = try await sender.post(body, to: destination, timeout: policy.requestTimeout)
-            return (status, (200..<300).contains(status) ? nil : .http(status))
+            return (status, (200..<300).contains(status) ? nil : .http(status), body)
         } catch let failure as DeliveryFailure {
-            return (nil, failure)
+            return (nil, failure, sent)
         } catch {
             logger.debug("notification post failed", metadata: ["jti": "\(message.id)", "error": "\(error)"])
-            return (nil, .couldNotConnect)
+            return (nil, .couldNotConnect, sent)
         }
     }
 

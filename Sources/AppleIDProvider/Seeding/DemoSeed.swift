@@ -110,8 +110,9 @@ public struct DemoSeed: Sendable {
         let random = provider.random
         let store = provider.store
         let teamID = try await provider.registerTeam(name: "Juice Demo Team").id
-        try await store.save(AppGroup(primaryAppID: bundleID, teamID: teamID, displayName: "Juice"))
-        try await store.save(RegisteredClient(id: bundleID, kind: .app, teamID: teamID, groupID: bundleID, description: "Juice"))
+        _ = try await provider.createAppID(teamID: teamID, bundleID: bundleID.rawValue, description: "Juice")
+        // Saved directly: the demo registers Juice's loopback callback even outside development mode,
+        // which the console's Return URL rule refuses.
         try await store.save(
             RegisteredClient(
                 id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: returnURLs, description: "Juice on the web"))

@@ -20,6 +20,10 @@ extension MemoryStore: ConsoleStore {
         state.withLock { $0.clients.values.filter { $0.teamID == teamID }.sorted { $0.id.rawValue < $1.id.rawValue } }
     }
 
+    public func client(_ id: ClientID, teamID: TeamID) async throws -> RegisteredClient? {
+        state.withLock { state in state.clients[id].flatMap { $0.teamID == teamID ? $0 : nil } }
+    }
+
     public func developerKeys(teamID: TeamID) async throws -> [DeveloperKey] {
         state.withLock { $0.keys.values.filter { $0.teamID == teamID }.sorted { $0.id.rawValue < $1.id.rawValue } }
     }

@@ -119,31 +119,52 @@ struct DNSResponder: Sendable {
 /// answered it); every other lookup never times out, so its answer does not depend on the machine's load.
 final class HeardQuestions: Sendable {
     let silentName: String
-    private let state = Mutex<(names: Set<String>, waiting: [String: [CheckedContinuation<Void, Never>]])>(([], [:]))
+    private struct State {
+        var names: Set<String> = []
+        var waiting: [String: [UInt64: CheckedContinuation<Void, Never>]] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     init(silentName: String) { self.silentName = silentName }
 
     func record(_ name: String) {
         let waiting = state.withLock { state in
             state.names.insert(name)
-            return state.waiting.removeValue(forKey: name) ?? []
+            return state.waiting.removeValue(forKey: name) ?? [:]
         }
-        for continuation in waiting { continuation.resume() }
+        for continuation in waiting.values { continuation.resume() }
     }
 
-    /// For ``UDPTXTResolver``'s `waitOut`.
+    /// For ``UDPTXTResolver``'s `waitOut`. Both waits end when the test's task is cancelled (its time
+    /// limit): a wait that ignored cancellation would keep the whole test run from ever ending.
     var waitOut: @Sendable (Duration, String) async throws -> Void {
         { [self] _, name in
             // An answered lookup ends the wait by cancelling it; a year stands for "never" here.
             guard name.lowercased() == silentName else { return try await Task.sleep(for: .seconds(365 * 86_400)) }
+            try await heard(name.lowercased())
+        }
+    }
+
+    /// Returns once the responder has heard a question for `name`; throws when cancelled first.
+    private func heard(_ name: String) async throws {
+        let waiter = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let heard = state.withLock { state in
-                    if state.names.contains(name.lowercased()) { return true }
-                    state.waiting[name.lowercased(), default: []].append(continuation)
+                let resumeNow = state.withLock { state in
+                    if state.names.contains(name) || Task.isCancelled { return true }
+                    state.waiting[name, default: [:]][waiter] = continuation
                     return false
                 }
-                if heard { continuation.resume() }
+                if resumeNow { continuation.resume() }
             }
+        } onCancel: {
+            state.withLock { $0.waiting[name]?.removeValue(forKey: waiter) }?.resume()
         }
+        try Task.checkCancellation()
     }
 }

@@ -63,7 +63,7 @@ struct ConsoleIdentifierEndpoints {
     }
 
     private func list(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
-        let (groups, clients) = try await site.provider.identifiers(teamID: visit.teamID)
+        let (groups, clients) = try await visit.console.identifiers()
         let apps = clients.filter { $0.kind == .app }.map { app in
             AppIDRow(id: app.id.rawValue, description: app.description, isPrimary: app.groupID == app.id, group: app.groupID.rawValue)
         }
@@ -81,17 +81,17 @@ struct ConsoleIdentifierEndpoints {
     }
 
     private func edit(_ visit: ConsoleSite.Visit, id: ClientID, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
-        guard let client = try await site.provider.store.client(id), client.teamID == visit.teamID, client.kind == .service else {
+        guard let client = try await visit.console.servicesID(id) else {
             return try await list(
                 visit, error: ConsoleError(.notFound, site.text("console_no_such_identifier", visit.locale, values: ["id": id.rawValue])))
         }
-        let groups = try await site.provider.store.appGroups(teamID: visit.teamID)
+        let groups = try await visit.console.appGroups()
         let content = ServicesIDContent(
             id: client.id.rawValue, description: client.description, isAssociated: client.isAssociated,
             primaries: groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: client.isAssociated && $0.primaryAppID == client.groupID) },
             domains: client.domains.joined(separator: "\n"), returnURLs: client.returnURLs.joined(separator: "\n"),
             urls: client.returnURLs.map { ReturnURLRow(url: $0, isDevelopmentOnly: ReturnURL.isDevelopmentOnly($0)) },
-            authorizations: try await site.provider.authorizationCount(clientID: client.id), limit: visit.team.kind.returnURLLimit)
+            authorizations: try await visit.console.authorizationCount(clientID: client.id), limit: visit.team.kind.returnURLLimit)
         return try site.render(
             visit, template: "console_services_id", section: "identifiers", content: content, message: message, error: error?.message,
             status: error.map(Self.status) ?? .ok)

@@ -49,13 +49,13 @@ struct ConsoleKeyEndpoints {
 
     private func list(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
         var keys: [KeyRow] = []
-        for key in try await site.provider.developerKeys(teamID: visit.teamID) {
+        for key in try await visit.console.developerKeys() {
             keys.append(
                 KeyRow(
                     id: key.id.rawValue, primaryAppID: key.primaryAppID.rawValue, revokedAt: key.revokedAt?.ISO8601Format(),
-                    canDownload: key.revokedAt == nil ? try await site.provider.canDownloadKey(key.id) : false))
+                    canDownload: key.revokedAt == nil ? try await visit.console.canDownloadKey(key.id) : false))
         }
-        let groups = try await site.provider.store.appGroups(teamID: visit.teamID)
+        let groups = try await visit.console.appGroups()
         let content = KeysContent(
             keys: keys, hasKeys: !keys.isEmpty, primaries: groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: false) },
             hasPrimaries: !groups.isEmpty)

@@ -37,8 +37,8 @@ struct ConsoleMemberEndpoints {
     }
 
     private func page(_ visit: ConsoleSite.Visit, message: String? = nil, link: String? = nil, error: ConsoleError? = nil) async throws -> Response {
-        let members = try await site.provider.members(of: visit.teamID).map { MemberRow(email: $0.email, name: $0.name) }
-        let invitations = try await site.provider.pendingInvitations(teamID: visit.teamID).map {
+        let members = try await visit.console.members().map { MemberRow(email: $0.email, name: $0.name) }
+        let invitations = try await visit.console.pendingInvitations().map {
             InvitationRow(email: $0.email, expires: ConsoleSite.day($0.expiresAt))
         }
         let content = MembersContent(

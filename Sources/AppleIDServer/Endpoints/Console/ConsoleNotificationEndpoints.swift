@@ -59,8 +59,8 @@ struct ConsoleNotificationEndpoints {
 
     private func page(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
         var groups: [EndpointRow] = []
-        for group in try await site.provider.store.appGroups(teamID: visit.teamID) {
-            let deliveries = try await site.provider.deliveries(groupID: group.primaryAppID, teamID: visit.teamID).map { message, attempts in
+        for group in try await visit.console.appGroups() {
+            let deliveries = try await visit.console.deliveries(groupID: group.primaryAppID).map { message, attempts in
                 DeliveryRow(
                     event: message.event.type.rawValue, createdAt: message.createdAt.ISO8601Format(), attempts: attempts.count,
                     retries: max(attempts.count - 1, 0),
@@ -74,7 +74,7 @@ struct ConsoleNotificationEndpoints {
                     deliveries: deliveries,
                     hasDeliveries: !deliveries.isEmpty))
         }
-        let sources = try await site.provider.emailSources(teamID: visit.teamID).map {
+        let sources = try await visit.console.emailSources().map {
             SourceRow(
                 value: $0.value, kind: $0.isAddress ? "address" : "domain", status: $0.check.rawValue,
                 check: site.text("console_check_" + $0.check.rawValue.replacingOccurrences(of: "-", with: "_"), visit.locale),

@@ -13,13 +13,13 @@ struct ConsoleRequestEndpoints {
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/console/requests") { request, _ in
             try await site.page(request) { visit in
-                let clients = try await site.provider.store.clients(teamID: visit.teamID)
+                let clients = try await visit.console.clients()
                 let chosen =
                     request.uri.queryParameters["client_id"].map { ClientID(rawValue: String($0)) }
                     ?? clients.first { $0.kind == .service }?.id ?? clients.first?.id
                 var log = RequestLog()
                 if let chosen, clients.contains(where: { $0.id == chosen }) {
-                    log = try await site.provider.requestLog(clientID: chosen, teamID: visit.teamID)
+                    log = try await visit.console.requestLog(clientID: chosen)
                 }
                 let content = RequestsContent(
                     clients: clients.map { PrimaryChoice(id: $0.id.rawValue, selected: $0.id == chosen) }, entries: log.proven.map(RequestRow.init),

@@ -23,6 +23,8 @@ struct ConsoleSite: Sendable {
         let session: ConsoleSession
         let developer: DeveloperAccount
         let team: DeveloperTeam
+        /// Every read of the console's pages, scoped by the engine to ``teamID``.
+        let console: ConsoleView
         let locale: String
         var teamID: TeamID { team.id }
     }
@@ -61,10 +63,12 @@ struct ConsoleSite: Sendable {
 
     func visit(_ request: Request) async throws -> Visit? {
         guard let cookie = cookies.value(Self.sessionCookie, in: request), cookie.count == 64,
-            let (session, developer) = try await provider.consoleSession(cookie: cookie),
-            let team = try await provider.store.team(session.teamID)
+            let (session, developer) = try await provider.consoleSession(cookie: cookie)
         else { return nil }
-        return Visit(cookie: cookie, session: session, developer: developer, team: team, locale: PageLocale.choose(for: request))
+        let console = provider.console(team: session.teamID)
+        guard let team = try await console.team() else { return nil }
+        return Visit(
+            cookie: cookie, session: session, developer: developer, team: team, console: console, locale: PageLocale.choose(for: request))
     }
 
     /// Runs a signed-in GET; a browser without a session goes to the sign-in page.

@@ -54,15 +54,15 @@ struct ConsoleTransferEndpoints {
 
     private func page(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
         let now = site.provider.clock.now()
-        let groups = try await site.provider.store.appGroups(teamID: visit.teamID)
-        let transfers = try await site.provider.transfers(teamID: visit.teamID).map { transfer in
+        let groups = try await visit.console.appGroups()
+        let transfers = try await visit.console.transfers().map { transfer in
             TransferRow(
                 group: transfer.groupID.rawValue, from: transfer.fromTeamID.rawValue, to: transfer.toTeamID.rawValue,
                 at: transfer.transferredAt.ISO8601Format(), windowEndsAt: transfer.windowEndsAt.ISO8601Format(),
                 daysLeft: transfer.isOpen(at: now) ? Int((transfer.windowEndsAt.timeIntervalSince(now) / 86_400).rounded(.up)) : 0,
                 isOpen: transfer.isOpen(at: now))
         }
-        let offers = try await site.provider.transferOffers(teamID: visit.teamID)
+        let offers = try await visit.console.transferOffers()
         let row = { (offer: TransferOffer) in
             OfferRow(
                 group: offer.groupID.rawValue, from: offer.fromTeamID.rawValue, to: offer.toTeamID.rawValue, expires: ConsoleSite.day(offer.expiresAt)

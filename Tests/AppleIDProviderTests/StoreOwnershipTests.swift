@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The store is the engine's alone (ARCHITECTURE.md): the server, the emulator and the CLI ask
+/// `AppleIDProvider` for read models and operations; they neither reach `provider.store` nor name a
+/// store type. This reads their sources, so CI fails on a new use.
+@Suite("The store belongs to the engine")
+struct StoreOwnershipTests {
+    /// The modules that must go through the engine.
+    static let guardedFolders = ["Sources/AppleIDServer", "Sources/SignInWithAppleTesting", "Sources/siwa"]
+
+    /// Files that still use the store while other branches of issue 25 move them onto the engine: the
+    /// account, interaction, admin, playground and authorize endpoints and /metrics (part "store pages"),
+    /// and start-up, which moves to the composition root. The lead empties this list at merge; every
+    /// other file fails the test.
+    static let stillUsingTheStore: Set<String> = [
+        "Sources/AppleIDServer/Endpoints/Account/AccountEndpoints.swift",
+        "Sources/AppleIDServer/Endpoints/Account/AccountPageModel.swift",
+        "Sources/AppleIDServer/Endpoints/Admin/AdminAccountEndpoints.swift",
+        "Sources/AppleIDServer/Endpoints/Admin/AdminClientEndpoints.swift",
+        "Sources/AppleIDServer/Endpoints/Admin/AdminEndpoints.swift",
+        "Sources/AppleIDServer/Endpoints/Admin/AdminLifecycleEndpoints.swift",
+        "Sources/AppleIDServer/Endpoints/Admin/AdminNativeEndpoints.swift",
+        "Sources/AppleIDServer/Endpoints/Admin/AdminTransferEndpoints.swift",
+        "Sources/AppleIDServer/Endpoints/Authorization/AuthorizeEndpoint.swift",
+        "Sources/AppleIDServer/Endpoints/Interaction/BrowserCookies.swift",
+        "Sources/AppleIDServer/Endpoints/Interaction/InteractionPages.swift",
+        "Sources/AppleIDServer/Endpoints/Playground/PlaygroundEndpoints.swift",
+        "Sources/AppleIDServer/Endpoints/Playground/PlaygroundRuns.swift",
+        "Sources/AppleIDServer/Operations/OperationsEndpoints.swift",
+        "Sources/AppleIDServer/Startup/BenchSeeding.swift",
+        "Sources/AppleIDServer/Startup/ServerBootstrap.swift",
+    ]
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test("no file of the server, the emulator or the CLI reaches the store or names a store type")
+    func storeStaysInTheEngine() throws {
+        let storeTypes = try Self.storeTypeNames()
+        // The scan would pass vacuously if the declarations moved or were renamed.
+        #expect(storeTypes.isSuperset(of: ["ProviderStore", "MemoryStore", "SQLStore", "FlowRecordStore", "OutboxLeaseStore"]))
+        let typeAlternatives = storeTypes.sorted().joined(separator: "|")
+        // Simple word boundaries: Unicode's default ones join `store.client` into one word.
+        let use = try Regex(#"\.store\b|\b(?:"# + typeAlternatives + #")\b"#).wordBoundaryKind(.simple)
+        var offenders: [String] = []
+        for file in try Self.swiftFiles(in: Self.guardedFolders) where !Self.stillUsingTheStore.contains(file) {
+            let text = try String(contentsOf: Self.packageRoot.appending(path: file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if let match = line.firstMatch(of: use) { offenders.append("\(file):\(number + 1): \(match.output[0].substring ?? "")") }
+            }
+        }
+        #expect(offenders.isEmpty, "ask the engine (AppleIDProvider) instead:\n\(offenders.joined(separator: "\n"))")
+    }
+
+    /// Every type whose name ends in `Store` declared by the engine or the SQL stores: the storage
+    /// protocols, their composition and the implementations.
+    static func storeTypeNames() throws -> Set<String> {
+        let declaration = #/(?:protocol|class|struct|actor|enum|typealias)\s+([A-Z][A-Za-z]*Store)\b/#.wordBoundaryKind(.simple)
+        var names: Set<String> = []
+        for file in try swiftFiles(in: ["Sources/AppleIDProvider", "Sources/AppleIDStore"]) {
+            let text = try String(contentsOf: packageRoot.appending(path: file), encoding: .utf8)
+            for match in text.matches(of: declaration) { names.insert(String(match.output.1)) }
+        }
+        return names
+    }
+
+    /// The Swift files under `folders`, as paths relative to the package root.
+    static func swiftFiles(in folders: [String]) throws -> [String] {
+        var files: [String] = []
+        for folder in folders {
+            let base = packageRoot.appending(path: folder).path
+            guard let paths = FileManager.default.subpaths(atPath: base) else { throw MissingFolder(path: base) }
+            files += paths.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }
+        }
+        #expect(!files.isEmpty, "no Swift files found under \(folders)")
+        return files.sorted()
+    }
+
+    struct MissingFolder: Error {
+        let path: String
+    }
+}
