@@ -51,4 +51,26 @@ struct KitErrorMatchingTests {
         #expect(unexpected.description == "unexpected answer (503): an HTML page")
         #expect(AppleServiceError.transport("timeout").description == "the request failed: timeout")
     }
+
+    @Test("callback, configuration and storage refusals are matched the same ways")
+    func otherKitErrors() {
+        func page(_ error: any Error) -> String {
+            switch error {
+            case let callback as CallbackError where callback.isCancellation: "cancelled"
+            case CallbackError.unknownState: "stale"
+            case CallbackError.otherBrowser, CallbackError.unknownCompletion: "other browser"
+            case let callback as CallbackError where callback.kind == .apple: "apple: \(callback.detail ?? "")"
+            default: "refused"
+            }
+        }
+        #expect(page(CallbackError.apple("user_cancelled_authorize")) == "cancelled")
+        #expect(page(CallbackError.apple("invalid_request")) == "apple: invalid_request")
+        #expect(page(CallbackError.unknownState) == "stale")
+        #expect(page(CallbackError.unknownCompletion) == "other browser")
+        #expect(page(CallbackError.missingCode) == "refused")
+        #expect(ConfigurationError.notInAppGroup("com.example.other").clientID == "com.example.other")
+        #expect(ConfigurationError.noWebSignIn.kind == .noWebSignIn)
+        #expect(SignInWithAppleStorageError.full(capacity: 3).capacity == 3)
+        #expect(BrowserBindingError.tooShort == .tooShort)
+    }
 }
