@@ -181,7 +181,11 @@ public final class AppleIDProvider: Sendable {
         }
     }
 
-    func answer<T>(endpoint: String, clientID: String?, _ work: () async throws -> T) async -> Result<T, OAuthError> {
+    /// - Parameter unverified: the request was refused before its client could prove itself, whatever
+    ///   the refusal's code says (see ``isProven(_:refusal:)``).
+    func answer<T>(
+        endpoint: String, clientID: String?, unverified: Bool = false, _ work: () async throws -> T
+    ) async -> Result<T, OAuthError> {
         let result = await answerUncounted(endpoint: endpoint, clientID: clientID, work)
         let outcome: String
         switch result {
@@ -189,7 +193,7 @@ public final class AppleIDProvider: Sendable {
         case .failure(let error): outcome = error.code.rawValue
         }
         if let logged = RequestLogEntry.Endpoint(rawValue: endpoint) {
-            await logRequest(logged, clientID: clientID, refusal: result.failure)
+            await logRequest(logged, clientID: clientID, refusal: result.failure, unverified: unverified)
         }
         // Bounded labels: the endpoint and the OAuth error code (the precise reason stays in the log).
         Counter(label: "siwa_oauth_answers_total", dimensions: [("endpoint", endpoint), ("outcome", outcome)], factory: metrics).increment()
@@ -227,8 +231,12 @@ public enum HeadlessAuthorization: Sendable {
 }
 
 extension AppleIDProvider {
-    /// Logs a refusal decided outside the engine (malformed HTTP input), with its precise reason.
-    public func logRefusal(endpoint: String, error: OAuthError) {
-        logger.info("\(endpoint) refused", metadata: ["error": "\(error.code.rawValue)", "reason": "\(error.reason)"])
+    /// Answers a request refused before the engine could read it (a body that is not a form, a
+    /// repeated parameter) as every other refusal is answered: logged with its precise reason, put on
+    /// the Requests page of the registered client it names, and counted. Nothing was verified, so the
+    /// entry is unproven (rate-limited: anyone can name a client ID). Returns `error`, to be thrown.
+    public func refuseUnreadable(_ error: OAuthError, endpoint: String, clientID: String?) async -> OAuthError {
+        let result: Result<Void, OAuthError> = await answer(endpoint: endpoint, clientID: clientID, unverified: true) { throw error }
+        return result.failure ?? error
     }
 }

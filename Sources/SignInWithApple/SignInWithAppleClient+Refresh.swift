@@ -51,7 +51,8 @@ extension SignInWithAppleClient {
         let response: TokenResponse
         do {
             response = try await client.refresh(refreshToken: grant.refreshToken)
-        } catch AppleServiceError.refused(let refusal) where refusal.code == .invalidGrant {
+        } catch let error as AppleServiceError {
+            guard let refusal = error.refusal, refusal.code == .invalidGrant else { throw error }
             return .revoked(refusal)
         }
         guard let idToken = response.idToken else {

@@ -125,24 +125,41 @@ public struct SignInWithAppleClient: Sendable {
     }
 }
 
-/// A configuration the kit cannot work with, found when the client is made.
-public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    case emptyClientID
+/// A configuration the kit cannot work with, found when the client is made. A struct with static
+/// members, so that a new rule breaks no caller: `catch ConfigurationError.noWebSignIn`.
+public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the configuration; new kinds may be added.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        public let description: String
+        private init(_ name: String) { description = name }
+
+        public static let emptyClientID = Kind("emptyClientID")
+        public static let notInAppGroup = Kind("notInAppGroup")
+        public static let noWebSignIn = Kind("noWebSignIn")
+    }
+
+    public let kind: Kind
+    /// For ``Kind/notInAppGroup``, the client ID.
+    public let clientID: String?
+    public let description: String
+
+    private init(_ kind: Kind, _ description: String, clientID: String? = nil) {
+        self.kind = kind
+        self.description = description
+        self.clientID = clientID
+    }
+
+    public static let emptyClientID = Self(.emptyClientID, "a client ID of the configuration is empty")
     /// A client ID that is not the primary App ID, the web Services ID or one of the other client IDs.
-    case notInAppGroup(String)
+    public static func notInAppGroup(_ clientID: String) -> Self {
+        Self(.notInAppGroup, "\(clientID) is not a client ID of this configuration's app group (add it to otherClientIDs)", clientID: clientID)
+    }
     /// The web sign-in was asked for, but the configuration has no ``SignInWithAppleClient/Configuration/web``.
-    case noWebSignIn
+    public static let noWebSignIn = Self(.noWebSignIn, "the configuration has no web sign-in: set web (the Services ID and its Return URL)")
 
     static func check(_ configuration: SignInWithAppleClient.Configuration) throws {
         guard configuration.clientIDs.allSatisfy({ !$0.isEmpty }) else { throw emptyClientID }
     }
-
-    public var description: String {
-        switch self {
-        case .emptyClientID: "a client ID of the configuration is empty"
-        case .notInAppGroup(let clientID):
-            "\(clientID) is not a client ID of this configuration's app group (add it to otherClientIDs)"
-        case .noWebSignIn: "the configuration has no web sign-in: set web (the Services ID and its Return URL)"
-        }
-    }
 }
+
+extension ConfigurationError: MatchableError {}

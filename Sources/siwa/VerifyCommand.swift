@@ -85,7 +85,8 @@ struct VerifyOptions: ParsableCommand {
         let identity: VerifiedIdentityToken
         do {
             identity = try await verifier.verify(token, nonce: nonce.map { Nonce(raw: $0, convention: hashedNonce ? .sha256 : .plain) })
-        } catch IdentityTokenError.keySetUnavailable(let reason) {
+        } catch let error as IdentityTokenError where error.kind == .keySetUnavailable {
+            let reason = error.value ?? ""
             let plain = reason.contains("Connection refused") ? "connection refused (is the server running?)" : reason
             UsageErrors.printError("refused: the key set \(keysEndpoint.map { "at \($0) " } ?? "")is unavailable: \(plain)")
             throw ExitCode.failure

@@ -24,7 +24,7 @@ struct ErrorExplanationTests {
 
     /// The refusal a call threw, or nil.
     static func refusal(of body: () async throws -> some Any) async -> AppleRefusal? {
-        guard case AppleServiceError.refused(let refusal)? = await VerifierSupport.failure(of: body) as? AppleServiceError else { return nil }
+        guard let refusal = (await VerifierSupport.failure(of: body) as? AppleServiceError)?.refusal else { return nil }
         return refusal
     }
 

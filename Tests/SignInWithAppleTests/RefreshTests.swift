@@ -65,7 +65,7 @@ struct RefreshTests {
     func otherRefusal() async throws {
         let siwa = try Self.client(answer: #"{"error":"invalid_client"}"#, status: 400)
         let error = await VerifierSupport.failure { try await siwa.refresh(Self.grant) }
-        guard case AppleServiceError.refused(let refusal)? = error as? AppleServiceError else {
+        guard let refusal = (error as? AppleServiceError)?.refusal else {
             Issue.record("expected a refusal, got \(String(describing: error))")
             return
         }

@@ -73,7 +73,7 @@ struct TokenClientTests {
             Self.status(400, #"{"error":"invalid_grant","error_description":"The token has expired or has been revoked."}"#)
         ])
         let error = await VerifierSupport.failure { try await Self.client(refused).refresh(refreshToken: "r1") }
-        guard case AppleServiceError.refused(let refusal)? = error as? AppleServiceError else {
+        guard let refusal = (error as? AppleServiceError)?.refusal else {
             Issue.record("expected a refusal, got \(String(describing: error))")
             return
         }

@@ -55,7 +55,7 @@ enum VerifierSupport {
     /// signature first and only then decodes the payload, so a payload that is not an identity
     /// token's claims (Wycheproof's `foo`, RFC 7520's prose) surfaces as one of these two.
     static func signatureWasAccepted(_ error: any Error) -> Bool {
-        guard case IdentityTokenError.malformed(let reason) = error else { return false }
+        guard let error = error as? IdentityTokenError, error.kind == .malformed, let reason = error.value else { return false }
         return reason.hasPrefix("the claims are not") || reason.hasPrefix("the payload is not")
     }
 

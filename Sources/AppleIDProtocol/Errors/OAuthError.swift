@@ -31,6 +31,10 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(reason)" }
 
+    /// ``status`` under a name of its own: the server declares `status` again as Hummingbird's
+    /// `HTTPResponse.Status` (an `HTTPResponseError`), which hides this module's `Int` there.
+    public var statusCode: Int { status }
+
     /// The same error, allowed to travel back to the proven `redirect_uri`.
     public func redirectable() -> OAuthError {
         var copy = self

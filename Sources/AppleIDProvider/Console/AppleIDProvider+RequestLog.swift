@@ -6,13 +6,13 @@ extension AppleIDProvider {
     /// `client_id` could otherwise fill the log), with the refusal's reason, which names rules and safe
     /// values only. The entry is written with others in a batch (``RequestLogBuffer``); a failure to
     /// write never fails a request.
-    func logRequest(_ endpoint: RequestLogEntry.Endpoint, clientID rawClientID: String?, refusal: OAuthError?) async {
+    func logRequest(_ endpoint: RequestLogEntry.Endpoint, clientID rawClientID: String?, refusal: OAuthError?, unverified: Bool = false) async {
         guard let rawClientID, !rawClientID.isEmpty, rawClientID.count <= 255 else { return }
         let now = clock.now()
         do {
             let clientID = ClientID(rawValue: rawClientID)
             guard try await registryCache.client(clientID, now: now) != nil else { return }
-            let proven = Self.isProven(endpoint, refusal: refusal)
+            let proven = !unverified && Self.isProven(endpoint, refusal: refusal)
             guard proven || unprovenRequestLimit.admit(clientID, now: now) else { return }
             let entry = RequestLogEntry(
                 clientID: clientID, endpoint: endpoint, at: now, outcome: refusal?.code.rawValue ?? "ok", reason: refusal?.reason ?? "",

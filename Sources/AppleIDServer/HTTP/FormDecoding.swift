@@ -13,17 +13,33 @@ enum FormDecoding {
 
     /// The body of a POST, which must be `application/x-www-form-urlencoded` (TN3107).
     static func decodeForm<T: Decodable>(_ type: T.Type, from request: Request) async throws(OAuthError) -> T {
+        try decode(type, from: try await formBody(of: request))
+    }
+
+    /// The undecoded body of a form POST, refused when it is not `application/x-www-form-urlencoded`
+    /// or larger than ``maximumBodySize``.
+    static func formBody(of request: Request) async throws(OAuthError) -> String {
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
         guard contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "application/x-www-form-urlencoded" else {
             throw .invalidRequest("content type is \(contentType.isEmpty ? "missing" : contentType), must be application/x-www-form-urlencoded")
         }
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: maximumBodySize)
+            return String(buffer: try await request.body.collect(upTo: maximumBodySize))
         } catch {
             throw .invalidRequest("the body is larger than \(maximumBodySize) bytes")
         }
-        return try decode(type, from: String(buffer: buffer))
+    }
+
+    /// The `client_id` named by a form that did not decode, read leniently so that its refusal can
+    /// reach that client's Requests page: the value of the one `client_id` pair, or nil when there
+    /// is none, or several. It proves nothing; the engine logs the refusal as unproven.
+    static func clientID(inUnreadable form: String) -> String? {
+        let values = form.split(separator: "&").compactMap { pair -> Substring? in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return parts[0] == "client_id" ? parts.dropFirst().first ?? "" : nil
+        }
+        guard values.count == 1 else { return nil }
+        return values[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from string: String) throws(OAuthError) -> T {

@@ -14,14 +14,6 @@ enum OAuthHTTP {
             body: .init(byteBuffer: ByteBuffer(bytes: OrderedJSON.encode(value))))
     }
 
-    /// A `503` (the database is unavailable) also says when to try again.
-    static func error(_ error: OAuthError) -> Response {
-        var response = json(OAuthErrorResponse(error), status: HTTPResponse.Status(code: error.status))
-        if response.status == .serviceUnavailable {
-            response.headers[.retryAfter] = String(StoreUnavailableError.defaultRetryAfterSeconds)
-        }
-        return response
-    }
 }
 
 extension HTTPField.Name {

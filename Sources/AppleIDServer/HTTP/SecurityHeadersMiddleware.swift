@@ -4,7 +4,13 @@ import Hummingbird
 /// (clickjacking of consent), and nothing is sniffed or leaked through the Referer.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPResponseError {
+            // Errors render themselves here, inside the chain, so that they carry these headers too.
+            response = try error.response(from: request, context: context)
+        }
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "no-referrer"

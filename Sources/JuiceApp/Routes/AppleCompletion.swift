@@ -72,9 +72,10 @@ struct AppleCompletion: Sendable {
         case let callback as CallbackError where callback.isCancellation: page = .cancelled
         case CallbackError.unknownState: page = .staleSignIn
         case CallbackError.otherBrowser, CallbackError.unknownCompletion: page = .otherBrowserOrExpired
-        case IdentityTokenError.issuedInTheFuture(let issuedAt, let now): page = .clockSkew(seconds: issuedAt - now)
-        case IdentityTokenError.wrongIssuer(let issuer):
-            page = .issuerMismatch(issuer: issuer, accepted: services.siwa.configuration.environment.issuers)
+        case let token as IdentityTokenError where token.kind == .issuedInTheFuture:
+            page = .clockSkew(seconds: (token.tokenTime ?? 0) - (token.now ?? 0))
+        case let token as IdentityTokenError where token.kind == .wrongIssuer:
+            page = .issuerMismatch(issuer: token.value ?? "", accepted: services.siwa.configuration.environment.issuers)
         default: page = .appleRefused
         }
         return try services.pages.error(page, context: context)

@@ -48,34 +48,52 @@ public struct AuthorizationCallback: Sendable, Hashable {
     }
 }
 
-/// Why a callback was refused.
-public enum CallbackError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Why a callback was refused. A struct with static members, so that a new reason breaks no caller:
+/// `catch CallbackError.unknownState`, or `error.kind == .apple`.
+public struct CallbackError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the callback was refused; new kinds may be added.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        public let description: String
+        private init(_ name: String) { description = name }
+
+        public static let apple = Kind("apple")
+        public static let unknownState = Kind("unknownState")
+        public static let missingCode = Kind("missingCode")
+        public static let malformed = Kind("malformed")
+        public static let subjectMismatch = Kind("subjectMismatch")
+        public static let otherBrowser = Kind("otherBrowser")
+        public static let unknownCompletion = Kind("unknownCompletion")
+    }
+
+    public let kind: Kind
+    /// For ``Kind/apple``, the `error` Apple sent; for ``Kind/malformed``, what is wrong.
+    public let detail: String?
+    public let description: String
+
+    private init(_ kind: Kind, _ description: String, detail: String? = nil) {
+        self.kind = kind
+        self.description = description
+        self.detail = detail
+    }
+
     /// Apple sent an error instead of a code, such as `user_cancelled_authorize`.
-    case apple(String)
+    public static func apple(_ error: String) -> Self {
+        Self(.apple, error == "user_cancelled_authorize" ? "the user cancelled sign-in" : "Apple answered \(error)", detail: error)
+    }
     /// The state is unknown, already used or expired: a replayed, forged or stale callback.
-    case unknownState
-    case missingCode
-    case malformed(String)
+    public static let unknownState = Self(.unknownState, "the sign-in request is unknown, expired or was already completed")
+    public static let missingCode = Self(.missingCode, "the callback carries no authorization code")
+    public static func malformed(_ reason: String) -> Self { Self(.malformed, "the callback is malformed: \(reason)", detail: reason) }
     /// The front-channel id_token and the token endpoint's id_token name different users.
-    case subjectMismatch
+    public static let subjectMismatch = Self(.subjectMismatch, "the two identity tokens of the callback name different users")
     /// The sign-in was started in another browser: a replayed callback (login CSRF), or a link
     /// opened elsewhere. Nothing was signed in, and the authorization was revoked.
-    case otherBrowser
+    public static let otherBrowser = Self(.otherBrowser, "the sign-in was started in another browser; nothing was signed in")
     /// The completion link is unknown, expired or was already used.
-    case unknownCompletion
-
-    public var description: String {
-        switch self {
-        case .apple(let error): error == "user_cancelled_authorize" ? "the user cancelled sign-in" : "Apple answered \(error)"
-        case .unknownState: "the sign-in request is unknown, expired or was already completed"
-        case .missingCode: "the callback carries no authorization code"
-        case .malformed(let reason): "the callback is malformed: \(reason)"
-        case .subjectMismatch: "the two identity tokens of the callback name different users"
-        case .otherBrowser: "the sign-in was started in another browser; nothing was signed in"
-        case .unknownCompletion: "the sign-in completion link is unknown, expired or was already used"
-        }
-    }
+    public static let unknownCompletion = Self(.unknownCompletion, "the sign-in completion link is unknown, expired or was already used")
 
     /// The user cancelled: show the sign-in page again, not an error.
     public var isCancellation: Bool { self == .apple(OAuthErrorCode.userCancelledAuthorize.rawValue) }
 }
+
+extension CallbackError: MatchableError {}

@@ -59,8 +59,12 @@ extension SignInWithAppleClient {
     public var browserCookieName: String { browserCookieIsSecure ? "__Host-" + BrowserBinding.cookieName : BrowserBinding.cookieName }
 }
 
-public enum BrowserBindingError: Error, Sendable, Hashable, CustomStringConvertible {
-    case tooShort
+/// Why a browser binding cannot be made. A struct with static members, so that a new reason breaks
+/// no caller: `catch BrowserBindingError.tooShort`.
+public struct BrowserBindingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let description: String
 
-    public var description: String { "a browser binding secret needs at least 22 characters of randomness (128 bits)" }
+    public static let tooShort = Self(description: "a browser binding secret needs at least 22 characters of randomness (128 bits)")
 }
+
+extension BrowserBindingError: MatchableError {}

@@ -36,17 +36,22 @@ public struct StoredEntry: Sendable, Hashable, Codable {
     }
 }
 
-public enum SignInWithAppleStorageError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The storage holds as many live entries as it may: new sign-ins wait until some expire.
-    case full(capacity: Int)
+/// Why the sign-in storage refused an entry. A struct with static members, so that a new reason
+/// breaks no caller: `error.capacity`, or `catch SignInWithAppleStorageError.full(capacity: 100)`.
+public struct SignInWithAppleStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// For ``full(capacity:)``: the storage's capacity.
+    public let capacity: Int?
+    public let description: String
 
-    public var description: String {
-        switch self {
-        case .full(let capacity):
-            "the sign-in storage holds its maximum of \(capacity) unfinished sign-ins; new ones are refused until some expire"
-        }
+    /// The storage holds as many live entries as it may: new sign-ins wait until some expire.
+    public static func full(capacity: Int) -> Self {
+        Self(
+            capacity: capacity,
+            description: "the sign-in storage holds its maximum of \(capacity) unfinished sign-ins; new ones are refused until some expire")
     }
 }
+
+extension SignInWithAppleStorageError: MatchableError {}
 
 /// A ``SignInWithAppleStorage`` in this process's memory: for one instance, and for tests.
 ///

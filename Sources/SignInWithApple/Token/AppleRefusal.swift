@@ -10,8 +10,8 @@ import AppleIDProtocol
 /// ```swift
 /// do {
 ///     _ = try await siwa.tokens.exchange(code: code, redirectURI: redirectURI)
-/// } catch AppleServiceError.refused(let refusal) where refusal.code == .invalidGrant {
-///     logger.warning("sign-in refused", metadata: ["why": "\(refusal)"])  // causes included
+/// } catch let error as AppleServiceError where error.refusal?.code == .invalidGrant {
+///     logger.warning("sign-in refused", metadata: ["why": "\(error)"])  // causes included
 /// }
 /// ```
 public struct AppleRefusal: Sendable, Hashable, CustomStringConvertible {

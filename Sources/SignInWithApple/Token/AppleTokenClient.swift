@@ -168,11 +168,8 @@ public struct MigratedUser: Sendable, Hashable, Decodable {
 extension AppleServiceError {
     /// Transport failures and server errors may succeed on a second try; Apple's refusals will not.
     var isWorthRetrying: Bool {
-        switch self {
-        case .transport: true
-        case .unexpectedResponse(let status, _): status >= 500 || status == 429
-        case .refused(let refusal): refusal.status >= 500
-        case .rejected(_, _, let status): status >= 500
-        }
+        if kind == .transport { return true }
+        guard let status else { return false }
+        return status >= 500 || (kind == .unexpectedResponse && status == 429)
     }
 }

@@ -63,7 +63,7 @@ struct AdminEndpoints {
 
     /// The admin caller is trusted: its errors carry the precise reason as `error_description`.
     static func explained(_ error: OAuthError) -> Response {
-        OAuthHTTP.error(OAuthError(error.code, description: error.reason, status: error.status, reason: error.reason))
+        OAuthError(error.code, description: error.reason, status: error.statusCode, reason: error.reason).httpResponse
     }
 
     func register(on router: Router<AppleIDRequestContext>) {

@@ -95,7 +95,7 @@ struct InteractionPages {
                 locale: locale, t: t, title: t["bar_title"] ?? "Sign in with Apple", error: error.code.rawValue,
                 errorDescription: error.errorDescription,
                 reason: developmentMode ? error.reason : nil),
-            template: "error", status: HTTPResponse.Status(code: error.status))
+            template: "error", status: error.status)
     }
 
     /// `message`: the engine's (translated when known); the expiry message by default.

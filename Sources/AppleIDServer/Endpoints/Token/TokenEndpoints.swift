@@ -10,46 +10,29 @@ struct TokenEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.post("/auth/token") { request, _ in
-            let tokenRequest: TokenRequest
-            do throws(OAuthError) {
-                tokenRequest = try await FormDecoding.decodeForm(TokenRequest.self, from: request)
-            } catch {
-                return refused(error, endpoint: "token")
-            }
-            switch await provider.token(tokenRequest) {
-            case .success(let response): return OAuthHTTP.json(response)
-            case .failure(let error): return OAuthHTTP.error(error)
-            }
+            let tokenRequest = try await decodeForm(TokenRequest.self, from: request, endpoint: "token")
+            return OAuthHTTP.json(try await provider.token(tokenRequest).get())
         }
         router.post("/auth/revoke") { request, _ in
-            let revocation: RevocationRequest
-            do throws(OAuthError) {
-                revocation = try await FormDecoding.decodeForm(RevocationRequest.self, from: request)
-            } catch {
-                return refused(error, endpoint: "revoke")
-            }
-            switch await provider.revoke(revocation) {
-            case .success: return Response(status: .ok, headers: [.cacheControl: "no-store", .pragma: "no-cache"])
-            case .failure(let error): return OAuthHTTP.error(error)
-            }
+            let revocation = try await decodeForm(RevocationRequest.self, from: request, endpoint: "revoke")
+            try await provider.revoke(revocation).get()
+            return Response(status: .ok, headers: [.cacheControl: "no-store", .pragma: "no-cache"])
         }
         router.post("/auth/usermigrationinfo") { request, _ in
-            let migration: UserMigrationRequest
-            do throws(OAuthError) {
-                migration = try await FormDecoding.decodeForm(UserMigrationRequest.self, from: request)
-            } catch {
-                return refused(error, endpoint: "usermigrationinfo")
-            }
-            switch await provider.transfers.userMigrationInfo(migration, bearerToken: request.headers.bearer?.token) {
-            case .success(let answer): return OAuthHTTP.json(answer)
-            case .failure(let error): return OAuthHTTP.error(error)
-            }
+            let migration = try await decodeForm(UserMigrationRequest.self, from: request, endpoint: "usermigrationinfo")
+            return OAuthHTTP.json(try await provider.transfers.userMigrationInfo(migration, bearerToken: request.headers.bearer?.token).get())
         }
     }
 
-    /// A request refused before the engine saw it, logged under its own endpoint's name.
-    private func refused(_ error: OAuthError, endpoint: String) -> Response {
-        provider.logRefusal(endpoint: endpoint, error: error)
-        return OAuthHTTP.error(error)
+    /// The request's form, or its refusal, answered through the engine like every other refusal:
+    /// logged, counted and put on the Requests page of the client the form names.
+    private func decodeForm<T: Decodable>(_ type: T.Type, from request: Request, endpoint: String) async throws(OAuthError) -> T {
+        var body: String?
+        do throws(OAuthError) {
+            body = try await FormDecoding.formBody(of: request)
+            return try FormDecoding.decode(type, from: body ?? "")
+        } catch {
+            throw await provider.refuseUnreadable(error, endpoint: endpoint, clientID: body.flatMap(FormDecoding.clientID(inUnreadable:)))
+        }
     }
 }
