@@ -99,8 +99,12 @@ struct LifecycleNotificationTests {
         try await server.provider.lifecycle.setRelayForwarding(accountID: account.id, teamID: TestServer.teamID, enabled: false)
         server.clock.advance(by: 1)
         try await server.provider.lifecycle.setRelayForwarding(accountID: account.id, teamID: TestServer.teamID, enabled: true)
-        let events = try await Self.deliverAndVerify(server).flatMap(\.events)
+        // A pass posts a group's messages concurrently (each event is a POST of its own, and the spec
+        // names no order between them): a receiver orders them by event_time, which must differ here.
+        let events = try await Self.deliverAndVerify(server).flatMap(\.events).sorted { $0.eventTime < $1.eventTime }
         #expect(events.map(\.type) == [.emailDisabled, .emailEnabled])
+        let times = events.map(\.eventTime)
+        #expect(times.count == 2 && times[1] - times[0] == 1000)
         #expect(events.allSatisfy { $0.email == relay && $0.isPrivateEmail == BooleanClaim(true, style: .string) })
     }
 
