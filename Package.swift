@@ -169,6 +169,7 @@ let package = Package(
         .target(
             name: "JuiceApp",
             dependencies: [
+                "AppleIDProtocol",
                 "SignInWithApple",
                 "SignInWithAppleHummingbird",
                 "SignInWithAppleSQL",

@@ -1,3 +1,4 @@
+import AppleIDProtocol
 import ArgumentParser
 import Foundation
 import SignInWithApple
@@ -13,16 +14,21 @@ struct AdminConnection: ParsableArguments {
         var server = server
         var token = adminToken
         if server == nil || token == nil {
-            let factsURL = URL(fileURLWithPath: dataDir).appendingPathComponent("demo.json")
-            guard let data = try? Data(contentsOf: factsURL),
-                let facts = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-            else {
-                throw ValidationError("no \(factsURL.path): start `siwa serve` first, or pass --server and --admin-token")
+            let folder = URL(fileURLWithPath: dataDir)
+            let facts: DemoFacts?
+            do {
+                facts = try DemoFacts.read(fromDataDirectory: folder)
+            } catch {
+                throw ValidationError("\(DemoFacts.fileURL(inDataDirectory: folder).path) is not the demo.json siwa serve writes: \(error)")
             }
-            server = server ?? facts["server"] as? String
-            token = token ?? facts["admin_token"] as? String
+            guard let facts else {
+                throw ValidationError(
+                    "no \(DemoFacts.fileURL(inDataDirectory: folder).path): start `siwa serve` first, or pass --server and --admin-token")
+            }
+            server = server ?? facts.server
+            token = token ?? facts.adminToken
         }
-        guard let server, let token else { throw ValidationError("demo.json has no server or admin_token") }
+        guard let server, let token else { throw ValidationError("pass --server and --admin-token") }
         return AdminClient(baseURL: server.hasSuffix("/") ? String(server.dropLast()) : server, token: token)
     }
 }

@@ -98,7 +98,13 @@ struct DoctorOptions: ParsableCommand {
     }
 
     static func identifier(_ what: String, _ value: String) -> Check {
-        if value.count == 10 { return Check(passed: true, name: what, explanation: "\"\(value)\" has 10 characters") }
+        // The client-secret rulebook's shape, so that doctor and the inspector below agree.
+        if ClientSecretRulebook.hasAppleIdentifierShape(value) {
+            return Check(passed: true, name: what, explanation: "\"\(value)\" has 10 characters")
+        }
+        if value.count == 10 {
+            return Check(passed: false, name: what, explanation: "\"\(value)\" is not a \(what): Apple's are 10 upper-case letters and digits")
+        }
         let spaces = value.contains(where: \.isWhitespace) ? " (it contains white space: a copy-paste accident?)" : ""
         return Check(
             passed: false, name: what,

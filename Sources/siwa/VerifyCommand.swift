@@ -155,12 +155,10 @@ extension VerifyOptions {
     func environment(for token: String) throws -> AppleEnvironment {
         guard let issuer = Self.unverifiedIssuer(of: token) else { return .production }
         if AppleEnvironment.production.issuers.containsExactly(issuer) { return .production }
-        let factsURL = URL(fileURLWithPath: dataDir).appendingPathComponent("demo.json")
-        if let data = FileManager.default.contents(atPath: factsURL.path),
-            let facts = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let server = facts["server"] as? String, WireMatch.exact(issuer, facts["issuer"] as? String) || WireMatch.exact(issuer, server)
+        if let facts = try? DemoFacts.read(fromDataDirectory: URL(fileURLWithPath: dataDir)),
+            WireMatch.exact(issuer, facts.issuer) || WireMatch.exact(issuer, facts.server)
         {
-            return .custom(baseURL: server)
+            return .custom(baseURL: facts.server)
         }
         throw UsageErrors.fail(
             Self.self,
@@ -169,10 +167,7 @@ extension VerifyOptions {
 
     /// The `iss` of the token's payload, without verifying anything.
     static func unverifiedIssuer(of token: String) -> String? {
-        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let payload = try? Base64URL.decode(String(segments[1])),
-            let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
-        else { return nil }
-        return claims["iss"] as? String
+        struct Issuer: Decodable { let iss: String? }
+        return (try? CompactJWS(token).claims(as: Issuer.self))?.iss
     }
 }

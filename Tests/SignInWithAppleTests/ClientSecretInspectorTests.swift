@@ -38,7 +38,8 @@ struct ClientSecretInspectorTests {
         #expect(report.claims?.subject == Self.clientID)
         #expect(report.claims?.audience == "https://appleid.apple.com")
         #expect(report.claims?.expiresAt == Self.issuedAt + 180 * 86_400)
-        #expect(report[.lifetime]?.explanation == "exp is 180 days after iat (15,552,000 s); Apple's maximum is 182.6 days (15,777,000 s)")
+        // Apple measures the maximum from its own clock: the secret was minted a minute ago.
+        #expect(report[.lifetime]?.explanation == "exp is 180.0 days from now (15,551,940 s); Apple's maximum is 182.6 days (15,777,000 s)")
         #expect(report[.signatureEncoding]?.explanation == "raw R||S, 64 bytes")
     }
 
@@ -89,7 +90,7 @@ struct ClientSecretInspectorTests {
             case .wrongAudience: claims["aud"] = "https://appleid.apple.com/"
             case .expired: (claims["iat"], claims["exp"]) = (now - 7200, now - 1)
             case .issuedInTheFuture: (claims["iat"], claims["exp"]) = (now + 600, now + 4200)
-            case .lifetime15777001: claims["exp"] = ClientSecretInspectorTests.issuedAt + 15_777_001
+            case .lifetime15777001: claims["exp"] = now + 15_777_001
             case .badSignature, .derSignature: break
             }
             let signingInput = Self.segment(header) + "." + Self.segment(claims)
@@ -121,13 +122,29 @@ struct ClientSecretInspectorTests {
                 == "DER-encoded signature; Apple requires raw R||S (64 bytes)")
         #expect(
             inspector.inspect(Breakage.lifetime15777001.secret)[.lifetime]?.explanation
-                == "exp is 182.6 days after iat (15,777,001 s); Apple's maximum is 182.6 days (15,777,000 s)")
+                == "exp is 182.6 days from now (15,777,001 s); Apple's maximum is 182.6 days (15,777,000 s)")
         #expect(inspector.inspect(Breakage.wrongAlgorithm.secret)[.algorithm]?.explanation == "alg is \"ES384\"; Apple requires ES256")
         #expect(inspector.inspect(Breakage.missingKeyID.secret)[.keyID]?.explanation.hasPrefix("kid is missing") == true)
         #expect(inspector.inspect(Breakage.expired.secret)[.expiry]?.explanation.hasPrefix("expired 1 s ago") == true)
         let garbage = inspector.inspect("not-a-jwt")
         #expect(garbage[.structure]?.explanation == "a compact JWS has 3 segments, found 1")
         #expect(garbage.header == nil && garbage.claims == nil)
+    }
+
+    @Test("times outside 1970 to 9999 fail their rule before any arithmetic: no trap on Int.min or Int.max")
+    func extremeTimes() throws {
+        func secret(iat: Int, exp: Int) -> String {
+            let header = Breakage.segment(["alg": "ES256", "kid": Self.keyID])
+            let claims = Breakage.segment(["iss": Self.teamID, "sub": Self.clientID, "aud": "https://appleid.apple.com", "iat": iat, "exp": exp])
+            return header + "." + claims + "." + Base64URL.encode([UInt8](repeating: 1, count: 64))
+        }
+        let inspector = try Self.inspector()
+        let early = inspector.inspect(secret(iat: Int.min, exp: Self.now + 60))
+        #expect(early[.issuedAt]?.passed == false)
+        #expect(early[.issuedAt]?.explanation == "iat \(Int.min) is not a time in seconds since 1970 (0 to year 9999)")
+        let late = inspector.inspect(secret(iat: Self.now, exp: Int.max))
+        #expect(late[.expiry]?.explanation == "exp \(Int.max) is not a time in seconds since 1970 (0 to year 9999)")
+        #expect(late[.lifetime]?.passed == false)
     }
 
     @Test("isValidES256Signature: raw R||S verifies, the same signature in DER does not")

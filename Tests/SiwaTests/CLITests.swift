@@ -1,3 +1,4 @@
+import AppleIDProtocol
 import Foundation
 import Testing
 
@@ -50,8 +51,10 @@ struct CLITests {
         #expect(foreign.standardError.contains("this token was issued by http://127.0.0.1:9; pass --base-url http://127.0.0.1:9"))
 
         // The local server of --data-dir issued it: its keys are asked for (it is not running here).
-        let facts = #"{"server":"http://127.0.0.1:9","issuer":"http://127.0.0.1:9"}"#
-        try Data(facts.utf8).write(to: directory.appendingPathComponent("demo.json"))
+        let facts = DemoFacts(
+            server: "http://127.0.0.1:9", issuer: "http://127.0.0.1:9", teamID: "TEAM123456", keyID: "KEY1234567", keyFile: "AuthKey.p8",
+            bundleID: "com.example.app", servicesID: "com.example.app.web", returnURLs: [], users: [], adminToken: "token")
+        try facts.fileContents().write(to: DemoFacts.fileURL(inDataDirectory: directory))
         let local = try SiwaFixtures.run(["verify", token, "--audience", "com.example.app", "--data-dir", directory.path])
         #expect(local.status == 1)
         #expect(local.standardError.contains("127.0.0.1:9"))

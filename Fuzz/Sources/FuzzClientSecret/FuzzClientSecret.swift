@@ -40,7 +40,7 @@ let authenticator = ClientAuthenticator(
 let inspector = try! ClientSecretInspector(
     key: .publicKeyPEM(publicKeyPEM), clientID: "com.example.fuzz.web", teamID: "FUZZTEAM01", keyID: "FUZZKEY123", clock: { now })
 
-/// The client-secret parsers on any string: the server's `ClientAuthenticator` (split, header,
+/// The client-secret reader and rulebook on any string: the server's `ClientAuthenticator` (split, header,
 /// claims, registry look-up, ES256 signature, rules) and the kit's `ClientSecretInspector`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzClientSecret(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {

@@ -12,13 +12,16 @@ let verifier = IdentityTokenVerifier(
     environment: .production, audiences: ["com.gameroasters.stack4", "com.namecare.authcare"], keys: keys,
     clock: { Date(timeIntervalSince1970: 1_630_741_430) })
 
-/// The kit's token splitter and header reader (`SignedTokenVerifier`, `HeaderCache.parse`) on any
-/// string, and the whole public `IdentityTokenVerifier.verify` path behind them.
+/// The compact-JWS reader (`CompactJWS`: split, header) and the kit's header rules
+/// (`HeaderCache.keyID(of:)`) on any string, and the whole public `IdentityTokenVerifier.verify`
+/// path behind them.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzToken(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    let bytes = FuzzInput.bytes(start, count)
-    _ = try? HeaderCache.parse(bytes)
-    let token = String(decoding: bytes, as: UTF8.self)
+    let token = String(decoding: FuzzInput.bytes(start, count), as: UTF8.self)
+    if let jws = try? CompactJWS(token) {
+        _ = try? jws.payloadBytes()
+        _ = try? HeaderCache.keyID(of: jws)
+    }
     FuzzInput.blocking {
         _ = try? await SignedTokenVerifier(keys: newerKeys).verify(token)
         _ = try? await verifier.verify(token)

@@ -1,12 +1,12 @@
 import AppleIDProtocol
 import Crypto
 import Foundation
-import JWTKit
 import Synchronization
 
 /// Authenticates `client_secret_post` as Apple does (spec §5): an ES256 JWT whose `kid` names a key
-/// registered to the client's team and group, `iss` the Team ID, `sub` the client ID, `aud` the
-/// issuer, `iat` not in the future, `exp` in the future and at most 15,777,000 s after `iat`.
+/// registered to the client's team and group, judged by the one ``ClientSecretRulebook`` that the
+/// kit's inspector also lists (`iss` the Team ID, `sub` the client ID, `aud` the issuer, `iat` not
+/// in the future beyond the clock skew, `exp` in the future and at most 15,777,000 s from now).
 ///
 /// Every failure is `invalid_client` on the wire, with the precise reason kept for the log.
 /// A verified secret is cached by its SHA-256 until it expires: relying parties reuse a secret for
@@ -39,13 +39,17 @@ struct ClientAuthenticator: Sendable {
             return AuthenticatedClient(client: client, teamID: team)
         }
 
-        let (header, claims) = try decode(secret)
-        guard header.alg == "ES256" else {
-            throw OAuthError.invalidClient("client secret alg is \(header.alg ?? "missing"), must be ES256")
+        // Read once: the rulebook judges the header, the signature and the claims of this one reading.
+        let reading = ClientSecretReading(secret)
+        let nowSeconds = Int(now.timeIntervalSince1970)
+        let shapeRules = ClientSecretRulebook(audiences: configuration.acceptedClientSecretAudiences, issuedAtSkew: skew)
+        if let failure = shapeRules.firstFailure(on: reading, now: nowSeconds, among: [.structure, .algorithm, .keyID]) {
+            throw Self.refusal(failure)
         }
-        guard let kid = header.kid, !kid.isEmpty else { throw OAuthError.invalidClient("client secret header has no kid") }
+        // The kid rule passed: the header has one, in Apple's shape.
+        guard let kid = reading.header?.keyID else { throw OAuthError.invalidClient("client secret header has no kid") }
         guard let key = try await registry.developerKey(KeyID(rawValue: kid)) else {
-            throw OAuthError.invalidClient("client secret kid \(UntrustedText.excerpt(kid)) is not a registered Sign in with Apple key")
+            throw OAuthError.invalidClient("client secret kid \(kid) is not a registered Sign in with Apple key")
         }
         if let revokedAt = key.revokedAt {
             throw OAuthError.invalidClient("client secret kid \(kid) names a key revoked at \(revokedAt.ISO8601Format()); create a new key")
@@ -56,79 +60,27 @@ struct ClientAuthenticator: Sendable {
         guard key.primaryAppID == client.groupID else {
             throw OAuthError.invalidClient("key \(kid) is for primary App ID \(key.primaryAppID), not \(client.id)'s group \(client.groupID)")
         }
-        try await verifySignature(secret, key: key)
-        try check(claims, client: client, teamID: key.teamID, now: now)
+        guard let publicKey = try? P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM) else {
+            throw OAuthError.invalidClient("registered key \(key.id) cannot be loaded")
+        }
+        let rules = ClientSecretRulebook(
+            clientID: client.id.rawValue, teamID: key.teamID.rawValue, keyID: key.id.rawValue,
+            audiences: configuration.acceptedClientSecretAudiences, publicKey: publicKey, issuedAtSkew: skew)
+        // The engine acts on the first failure; every rule after it is not even judged.
+        if let failure = rules.firstFailure(on: reading, now: nowSeconds) { throw Self.refusal(failure) }
+        // Every rule passed, so exp is a plausible time after now.
+        let expiresAt = reading.claims?.expiresAt.value ?? nowSeconds
         cache.remember(
             secretHash: secretHash, for: clientID, teamID: key.teamID, keyID: key.id,
-            expiresAt: min(Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)), now.addingTimeInterval(VerifiedSecretCache.recheckInterval)))
+            expiresAt: min(Date(timeIntervalSince1970: TimeInterval(expiresAt)), now.addingTimeInterval(VerifiedSecretCache.recheckInterval)))
         return AuthenticatedClient(client: client, teamID: key.teamID)
     }
 
-    private func decode(_ secret: String) throws -> (MandatoryHeader, ClientSecretClaims) {
-        let parts = secret.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            let headerBytes = try? Base64URL.decode(String(parts[0])),
-            let header = try? JSONDecoder().decode(MandatoryHeader.self, from: Data(headerBytes))
-        else { throw OAuthError.invalidClient("client secret is not a compact JWS") }
-        guard let claimBytes = try? Base64URL.decode(String(parts[1])) else {
-            throw OAuthError.invalidClient("client secret payload is not base64url")
-        }
-        do {
-            return (header, try JSONDecoder().decode(ClientSecretClaims.self, from: Data(claimBytes)))
-        } catch {
-            throw OAuthError.invalidClient("client secret claims are missing or malformed (need iss, iat, exp, aud, sub as strings and integers)")
-        }
-    }
+    private var skew: Int { Int(configuration.clientSecretClockSkew) }
 
-    private func verifySignature(_ secret: String, key: DeveloperKey) async throws {
-        let keys = JWTKeyCollection()
-        do {
-            await keys.add(ecdsa: try ES256PublicKey(pem: key.publicKeyPEM), kid: JWKIdentifier(string: key.id.rawValue))
-        } catch {
-            throw OAuthError.invalidClient("registered key \(key.id) cannot be loaded")
-        }
-        do {
-            _ = try await keys.verify(secret, as: ClientSecretClaims.self)
-        } catch {
-            throw OAuthError.invalidClient("client secret signature does not verify with key \(key.id) (ES256, raw R||S)")
-        }
-    }
-
-    private func check(_ claims: ClientSecretClaims, client: RegisteredClient, teamID: TeamID, now: Date) throws {
-        // `iat` and `exp` come from outside: anything beyond the range of real times is refused
-        // before any arithmetic on it, so that `exp - iat` and `now - exp` cannot overflow (a trap).
-        for (name, value) in [("iat", claims.issuedAt), ("exp", claims.expiresAt)] where !ClientSecretClaims.plausibleTimes.contains(value) {
-            throw OAuthError.invalidClient("client secret \(name) \(value) is not a time in seconds since 1970 (0 to year 9999)")
-        }
-        let nowSeconds = Int(now.timeIntervalSince1970)
-        guard WireMatch.exact(claims.issuer, teamID.rawValue) else {
-            throw OAuthError.invalidClient("client secret iss is \(UntrustedText.excerpt(claims.issuer)), must be the Team ID \(teamID)")
-        }
-        guard WireMatch.exact(claims.subject, client.id.rawValue) else {
-            throw OAuthError.invalidClient("client secret sub is \(UntrustedText.excerpt(claims.subject)), must equal client_id \(client.id)")
-        }
-        guard configuration.acceptedClientSecretAudiences.containsExactly(claims.audience) else {
-            throw OAuthError.invalidClient(
-                "client secret aud is \(UntrustedText.excerpt(claims.audience)), must be \(configuration.issuer) or \(ProviderConfiguration.appleIssuer)"
-            )
-        }
-        guard claims.issuedAt <= nowSeconds + Int(configuration.clientSecretClockSkew) else {
-            throw OAuthError.invalidClient("client secret iat is \(claims.issuedAt - nowSeconds) s in the future")
-        }
-        guard claims.expiresAt > nowSeconds else {
-            throw OAuthError.invalidClient("client secret expired \(nowSeconds - claims.expiresAt) s ago")
-        }
-        let lifetime = claims.expiresAt - claims.issuedAt
-        guard lifetime <= ClientSecretClaims.maximumLifetime else {
-            let days = Double(lifetime) / 86_400
-            throw OAuthError.invalidClient(
-                "client secret exp is \(String(format: "%.0f", days.rounded(.up))) days after iat (\(lifetime) s; the maximum is 15777000 s)")
-        }
-    }
-
-    private struct MandatoryHeader: Decodable {
-        var alg: String?
-        var kid: String?
+    /// Apple's bare `invalid_client` on the wire; the rule and its explanation for the log.
+    private static func refusal(_ verdict: ClientSecretVerdict) -> OAuthError {
+        OAuthError.invalidClient("client secret: \(verdict.explanation)")
     }
 }
 

@@ -7,19 +7,16 @@ import OwnerOnlyFiles
 struct DemoFiles {
     let directory: URL
 
-    var factsURL: URL { directory.appendingPathComponent("demo.json") }
+    var factsURL: URL { DemoFacts.fileURL(inDataDirectory: directory) }
 
     func keyURL(_ keyID: KeyID) -> URL { directory.appendingPathComponent("AuthKey_\(keyID.rawValue).p8") }
 
     func loadFacts() throws -> DemoFacts? {
-        guard FileManager.default.fileExists(atPath: factsURL.path) else { return nil }
-        return try JSONDecoder().decode(DemoFacts.self, from: Data(contentsOf: factsURL))
+        try DemoFacts.read(fromDataDirectory: directory)
     }
 
     func save(_ facts: DemoFacts) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try writePrivate(try encoder.encode(facts), to: factsURL)
+        try writePrivate(try facts.fileContents(), to: factsURL)
     }
 
     func readKey(_ keyID: KeyID) throws -> String {

@@ -1,23 +1,12 @@
+import AppleIDProtocol
 import AsyncHTTPClient
 import Foundation
 import NIOCore
 import SignInWithApple
 
-/// The demo setup: a local `siwa serve` and the facts it wrote to `demo.json`.
+/// The demo setup: a local `siwa serve` and the facts it wrote to `demo.json` (``DemoFacts``, the
+/// type the server writes it with).
 public struct LocalAppleIDServer: Sendable {
-    /// `demo.json` as `siwa serve` writes it (only the keys Juice uses).
-    public struct DemoFacts: Sendable, Decodable {
-        public var server: String
-        /// The `iss` the server writes (its own URL, or Apple's with `--issuer apple`).
-        public var issuer: String?
-        public var team_id: String
-        public var key_id: String
-        public var key_file: String
-        public var bundle_id: String
-        public var services_id: String
-        public var admin_token: String
-    }
-
     public enum SetupError: Error, CustomStringConvertible {
         case demoFileMissing(String)
         case unreadable(String, String)
@@ -40,16 +29,18 @@ public struct LocalAppleIDServer: Sendable {
     /// Reads `demo.json` (and the key it names, relative to the working directory or the folder).
     public init(dataDirectory: String) throws {
         let folder = URL(fileURLWithPath: dataDirectory)
-        let path = folder.appendingPathComponent("demo.json").path
-        guard FileManager.default.fileExists(atPath: path) else { throw SetupError.demoFileMissing(path) }
+        let path = DemoFacts.fileURL(inDataDirectory: folder).path
+        let facts: DemoFacts?
         do {
-            facts = try JSONDecoder().decode(DemoFacts.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            facts = try DemoFacts.read(fromDataDirectory: folder)
         } catch {
             throw SetupError.unreadable(path, "\(error)")
         }
-        let candidates = [facts.key_file, folder.appendingPathComponent(URL(fileURLWithPath: facts.key_file).lastPathComponent).path]
+        guard let facts else { throw SetupError.demoFileMissing(path) }
+        self.facts = facts
+        let candidates = [facts.keyFile, folder.appendingPathComponent(URL(fileURLWithPath: facts.keyFile).lastPathComponent).path]
         guard let keyPath = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw SetupError.unreadable(facts.key_file, "the key file is missing")
+            throw SetupError.unreadable(facts.keyFile, "the key file is missing")
         }
         privateKeyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
     }
@@ -58,10 +49,10 @@ public struct LocalAppleIDServer: Sendable {
     /// app group as audiences.
     public func clientConfiguration(juiceBaseURL: String) -> SignInWithAppleClient.Configuration {
         .init(
-            environment: .custom(baseURL: facts.server, issuers: facts.issuer.map { [$0] }),
-            credentials: AppleCredentials(teamID: facts.team_id, keyID: facts.key_id, privateKeyPEM: privateKeyPEM),
-            primaryAppID: facts.bundle_id,
-            web: .init(servicesID: facts.services_id, redirectURI: JuiceConfiguration.redirectURI(baseURL: juiceBaseURL)),
+            environment: .custom(baseURL: facts.server, issuers: [facts.issuer]),
+            credentials: AppleCredentials(teamID: facts.teamID.rawValue, keyID: facts.keyID.rawValue, privateKeyPEM: privateKeyPEM),
+            primaryAppID: facts.bundleID.rawValue,
+            web: .init(servicesID: facts.servicesID.rawValue, redirectURI: JuiceConfiguration.redirectURI(baseURL: juiceBaseURL)),
             // Only the scopes Juice uses: the name to greet, the e-mail for receipts.
             scopes: [.name, .email])
     }
@@ -70,10 +61,10 @@ public struct LocalAppleIDServer: Sendable {
     /// and its notification endpoint for the app group. Both calls are idempotent.
     public func register(juiceBaseURL: String, client: HTTPClient = .shared) async throws {
         try await send(
-            .post, "/admin/clients/\(facts.services_id)/return-urls", ["url": JuiceConfiguration.redirectURI(baseURL: juiceBaseURL)],
+            .post, "/admin/clients/\(facts.servicesID)/return-urls", ["url": JuiceConfiguration.redirectURI(baseURL: juiceBaseURL)],
             client: client)
         try await send(
-            .put, "/admin/app-groups/\(facts.bundle_id)/notification-endpoint",
+            .put, "/admin/app-groups/\(facts.bundleID)/notification-endpoint",
             ["url": JuiceConfiguration.notificationURL(baseURL: juiceBaseURL)], client: client)
     }
 
@@ -83,7 +74,7 @@ public struct LocalAppleIDServer: Sendable {
         let url = facts.server + path
         var request = HTTPClientRequest(url: url)
         request.method = method == .post ? .POST : .PUT
-        request.headers.add(name: "Authorization", value: "Bearer \(facts.admin_token)")
+        request.headers.add(name: "Authorization", value: "Bearer \(facts.adminToken)")
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
         let response = try await client.execute(request, timeout: .seconds(10))

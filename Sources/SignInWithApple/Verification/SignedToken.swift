@@ -1,6 +1,5 @@
 import AppleIDProtocol
 import Crypto
-import Foundation
 import Synchronization
 import _CryptoExtras
 
@@ -13,20 +12,18 @@ struct SignedTokenVerifier: Sendable {
 
     /// Verifies the signature and returns the decoded payload bytes and the `kid`.
     func verify(_ token: String) async throws -> (payload: [UInt8], keyID: String) {
-        // Checked before anything is copied or decoded: a megabyte of claims costs the caller nothing.
-        guard token.utf8.count <= TokenLimits.maximumTokenBytes else {
-            throw IdentityTokenError.tooLarge(bytes: token.utf8.count, limit: TokenLimits.maximumTokenBytes)
+        let jws: CompactJWS
+        do {
+            // The size is checked before anything is copied or decoded: a megabyte of claims costs the caller nothing.
+            jws = try CompactJWS(token, maximumBytes: TokenLimits.maximumTokenBytes)
+        } catch {
+            switch error.reason {
+            case .tooLarge(let bytes, let limit): throw IdentityTokenError.tooLarge(bytes: bytes, limit: limit)
+            case .segmentCount(let count): throw IdentityTokenError.malformed("a JWS has three segments, found \(count)")
+            case .notBase64URL, .notJSON: throw IdentityTokenError.malformed(error.description)
+            }
         }
-        let utf8 = Array(token.utf8)
-        guard let first = utf8.firstIndex(of: UInt8(ascii: ".")),
-            let second = utf8[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
-            !utf8[(second + 1)...].contains(UInt8(ascii: "."))
-        else {
-            let segments = utf8.count { $0 == UInt8(ascii: ".") } + 1
-            throw IdentityTokenError.malformed("a JWS has three segments, found \(segments)")
-        }
-        let signatureSegment = utf8[(second + 1)...]
-        let keyID = try headers.keyID(ofHeaderSegment: Array(utf8[..<first]))
+        let keyID = try headers.keyID(of: jws)
 
         let key: _RSA.Signing.PublicKey
         do {
@@ -40,16 +37,16 @@ struct SignedTokenVerifier: Sendable {
         }
         // The encoding must be the canonical one: base64url ignores the unused low bits of the last
         // character, and a second spelling of the same signature must not verify (any changed byte fails).
-        guard let signature = try? Base64URL.decode(bytes: signatureSegment), signature.count == key.keySizeInBits / 8,
-            Self.hasCanonicalEnding(signatureSegment, decodedCount: signature.count)
+        guard let signature = try? jws.signatureBytes(), signature.count == key.keySizeInBits / 8,
+            Self.hasCanonicalEnding(jws.signatureSegment, decodedCount: signature.count)
         else {
             throw IdentityTokenError.invalidSignature
         }
-        let digest = SHA256.hash(data: utf8[..<second])
+        let digest = SHA256.hash(data: jws.signingInput)
         // RS256 is RSASSA-PKCS1-v1_5 by definition (RFC 7518 §3.3); swift-crypto names it "insecure".
         guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
         else { throw IdentityTokenError.invalidSignature }
-        guard let payload = try? Base64URL.decode(bytes: utf8[(first + 1)..<second]) else {
+        guard let payload = try? jws.payloadBytes() else {
             throw IdentityTokenError.malformed("the payload is not base64url")
         }
         return (payload, keyID)
@@ -88,9 +85,10 @@ final class HeaderCache: Sendable {
     private let entries = Mutex<[[UInt8]: String]>([:])
 
     /// The `kid` of an acceptable header, or the reason it is refused.
-    func keyID(ofHeaderSegment segment: [UInt8]) throws -> String {
+    func keyID(of jws: CompactJWS) throws -> String {
+        let segment = Array(jws.headerSegment)
         if let kid = entries.withLock({ $0[segment] }) { return kid }
-        let kid = try Self.parse(segment)
+        let kid = try Self.keyID(of: jws)
         entries.withLock { entries in
             if entries.count >= 64 { entries.removeAll() }
             entries[segment] = kid
@@ -100,14 +98,12 @@ final class HeaderCache: Sendable {
 
     static let forbiddenMembers = ["jku", "x5u", "jwk", "x5c", "crit"]
 
-    static func parse(_ segment: [UInt8]) throws -> String {
-        guard let bytes = try? Base64URL.decode(bytes: segment),
-            let header = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-        else { throw IdentityTokenError.malformed("the header is not base64url JSON") }
-        guard let alg = header["alg"] as? String else { throw IdentityTokenError.unsupportedAlgorithm("(missing)") }
+    static func keyID(of jws: CompactJWS) throws -> String {
+        guard let header = try? jws.header() else { throw IdentityTokenError.malformed("the header is not base64url JSON") }
+        guard let alg = header.algorithm else { throw IdentityTokenError.unsupportedAlgorithm("(missing)") }
         guard alg == "RS256" else { throw IdentityTokenError.unsupportedAlgorithm(alg) }
-        if let forbidden = forbiddenMembers.first(where: { header[$0] != nil }) { throw IdentityTokenError.forbiddenHeader(forbidden) }
-        guard let kid = header["kid"] as? String, !kid.isEmpty else { throw IdentityTokenError.missingKeyID }
+        if let forbidden = forbiddenMembers.first(where: header.memberNames.contains) { throw IdentityTokenError.forbiddenHeader(forbidden) }
+        guard let kid = header.keyID, !kid.isEmpty else { throw IdentityTokenError.missingKeyID }
         return kid
     }
 }

@@ -78,7 +78,7 @@ struct ConsoleKeyTests {
         let log = try await harness.store.requestLog(clientID: Self.servicesID, proven: false, limit: 10)
         #expect(log.count == 3)
         #expect(log.map(\.at) == [3, 2, 1].map { ProviderHarness.now.addingTimeInterval(TimeInterval($0 + 2)) })
-        #expect(log.allSatisfy { $0.reason == "client secret is not a compact JWS" })
+        #expect(log.allSatisfy { $0.reason == "client secret: a compact JWS has 3 segments, found 1" })
         #expect(try await harness.store.requestLog(clientID: "com.nobody.web", proven: false, limit: 10).isEmpty)
     }
 

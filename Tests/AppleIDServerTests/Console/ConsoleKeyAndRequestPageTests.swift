@@ -70,7 +70,9 @@ struct ConsoleKeyAndRequestPageTests {
             let browser = Browser(client)
             _ = try await ConsolePages.signIn(browser)
             let page = try await browser.get("/console/requests?client_id=\(TestServer.servicesID.rawValue)")
-            #expect(page.text.contains("client secret iss is WRONGTEAM1, must be the Team ID \(TestServer.teamID)"))
+            #expect(
+                page.text.contains("client secret: iss is &quot;WRONGTEAM1&quot;, expected the Team ID &quot;\(TestServer.teamID)&quot;"),
+                "\(page.text)")
             #expect(
                 page.text.contains(
                     "redirect_uri https://juice.example.com/callback is not a registered Return URL of com.example.juice.web: differs from the registered https://juice.example.com/auth/callback only by its path (/callback instead of /auth/callback)"

@@ -125,8 +125,7 @@ struct AdminNativeEndpoints {
                 guard let code = answer["code"], let token = answer["id_token"] else {
                     return AdminEndpoints.explained(OAuthError(.serverError, status: 500, reason: "no credential was issued"))
                 }
-                let claims = try JSONDecoder().decode(
-                    IdentityTokenClaims.self, from: Data(try Base64URL.decode(String(token.split(separator: ".")[1]))))
+                let claims = try CompactJWS(token).claims(as: IdentityTokenClaims.self)
                 let user = try answer["user"].map(AuthorizedUser.init(jsonString:))
                 return try AdminEndpoints.json(
                     NativeCredential(

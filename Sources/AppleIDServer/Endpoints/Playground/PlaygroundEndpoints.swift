@@ -176,10 +176,9 @@ struct PlaygroundEndpoints {
     /// `kid` against `/auth/keys`, then issuer, audience, times and nonce. A refusal shows the kit's
     /// explanation.
     private func verify(_ idToken: String, nonce: String?, into result: inout PlaygroundResult) async {
-        let parts = idToken.split(separator: ".").map(String.init)
-        if parts.count == 3 {
-            result.idTokenHeader = (try? Base64URL.decode(parts[0])).map { PlaygroundResult.prettyJSON(bytes: $0) }
-            result.idTokenClaims = (try? Base64URL.decode(parts[1])).map { PlaygroundResult.prettyJSON(bytes: $0) }
+        if let jws = try? CompactJWS(idToken) {
+            result.idTokenHeader = (try? jws.headerBytes()).map { PlaygroundResult.prettyJSON(bytes: $0) }
+            result.idTokenClaims = (try? jws.payloadBytes()).map { PlaygroundResult.prettyJSON(bytes: $0) }
         }
         let clock = provider.clock
         let verifier = IdentityTokenVerifier(
