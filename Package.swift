@@ -54,7 +54,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
@@ -77,9 +76,13 @@ let package = Package(
         .target(name: "OwnerOnlyFiles"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // The buttons' vocabulary (spec, locales and their titles): pure Swift, so the JS library's
+        // endpoint can name the titles without linking the renderer's FreeType and libpng.
+        .target(name: "AppleIDButtonSpec"),
         .target(
             name: "AppleIDButtons",
             dependencies: [
+                "AppleIDButtonSpec",
                 "CFreeType",
                 "CLibPNG",
                 .product(name: "Logging", package: "swift-log"),
@@ -89,10 +92,8 @@ let package = Package(
             name: "AppleIDServer",
             dependencies: [
                 "AppleIDProvider",
-                "AppleIDStore",
                 "SignInWithApple",
-                "AppleIDButtons",
-                "OwnerOnlyFiles",
+                "AppleIDButtonSpec",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -102,9 +103,30 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Templates"), .copy("Locales"), .copy("Scripts")]
+        ),
+        // The composition root of `siwa serve`: start-up, seeding, the SQL stores, the DNS adapter, and
+        // what only a served instance adds to the router (button images, `/metrics`). The emulator
+        // builds on AppleIDServer alone, so a kit user's tests link none of this.
+        .target(
+            name: "AppleIDServerApp",
+            dependencies: [
+                "AppleIDServer",
+                "AppleIDProvider",
+                "AppleIDProtocol",
+                "AppleIDStore",
+                "AppleIDButtons",
+                "OwnerOnlyFiles",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
         .target(
             name: "SignInWithApple",
@@ -152,11 +174,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "siwa",
             dependencies: [
+                "AppleIDServerApp",
                 "AppleIDServer",
                 "AppleIDButtons",
                 "AppleIDProtocol",
@@ -266,6 +290,7 @@ let package = Package(
             name: "AppleIDServerTests",
             dependencies: [
                 "AppleIDServer",
+                "AppleIDServerApp",
                 "AppleIDButtons",
                 "AppleIDStore",
                 "OwnerOnlyFiles",
@@ -289,6 +314,24 @@ let package = Package(
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
+        // Every Swift block of the DocC catalogs and the README, verbatim, compiled (and the emulator's run).
+        .testTarget(
+            name: "DocumentationExampleTests",
+            dependencies: [
+                "AppleIDProtocol",
+                "SignInWithApple",
+                "SignInWithAppleTesting",
+                "SignInWithAppleHummingbird",
+                "SignInWithAppleVapor",
+                "SignInWithAppleSQL",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Reads Package.swift and the checkouts' manifests: no dependency, so it builds in seconds.
+        .testTarget(name: "PackageManifestTests"),
         .testTarget(
             name: "SiwaTests",
             dependencies: [

@@ -1,12 +1,9 @@
-import AppleIDButtons
 import AppleIDProtocol
 import AppleIDProvider
-import AppleIDStore
 import Crypto
 import Foundation
 import Hummingbird
 import Logging
-import Prometheus
 import ServiceLifecycle
 
 /// How the HTTP side of the Apple ID server runs.
@@ -21,16 +18,12 @@ public struct ServerOptions: Sendable {
     public var autoApproveAppleID: String?
     /// Bearer token of the admin API.
     public var adminToken: String
-    /// Where `/metrics` reads from; the provider's metrics factory should write to the same registry.
-    public var metricsRegistry = PrometheusCollectorRegistry()
     /// The demo facts and the demo key's PEM; enables the playground (`nil`: no playground).
     public var playground: (facts: DemoFacts, privateKeyPEM: String)?
     /// The secret of the pages' form tokens (HMAC keys). `siwa serve` derives it from the storage key,
     /// so it survives restarts and every instance on one database shares it; by default a random key
     /// of this process (one instance, as in tests and the emulator).
     public var formTokenKey = SymmetricKey(size: .bits256)
-    /// Where the button images' fonts are looked up (tests: a machine without a font package).
-    public var buttonFontFiles = ButtonFontFiles.installed
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, baseURL: String? = nil, developmentMode: Bool = true,
@@ -50,11 +43,6 @@ public struct ServerOptions: Sendable {
     /// (`--issuer apple`) says nothing about how this server is reached, so it does not count.
     public func usesSecureCookies(issuer: String) -> Bool {
         baseURL.hasPrefix("https://") || (issuer.hasPrefix("https://") && !WireMatch.exact(issuer, ProviderConfiguration.appleIssuer))
-    }
-
-    /// The form-token secret of every instance whose storage key is `sealer`'s (HKDF with its own label).
-    public static func formTokenKey(storageKey sealer: SecretSealer) -> SymmetricKey {
-        sealer.derivedKey(purpose: "siwa form tokens v1")
     }
 
     /// Whether `host` is a loopback address: only this machine can reach a server bound there.
@@ -77,15 +65,29 @@ public struct ServerOptions: Sendable {
     static let playgroundCallbackPath = "/playground/callback"
 }
 
-/// The router with every endpoint; `buildApplication` and the in-process tests share it.
-public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async throws -> Router<AppleIDRequestContext> {
-    try await buildRouter(provider: provider, options: options, buttons: nil)
+/// Routes and background work that a composition root adds to the protocol server: `siwa serve`
+/// adds the button images and `/metrics`; the emulator adds nothing, so it links neither FreeType
+/// nor Prometheus.
+package protocol ServerAddition: Sendable {
+    /// Adds the routes; `pages` renders this server's templates.
+    func register(on router: Router<AppleIDRequestContext>, provider: AppleIDProvider, pages: PageRenderer) throws
+    /// Run and shut down together with the application.
+    var services: [any Service] { get }
 }
 
-/// `buttons`: the button images (cache and render queue) to serve, made here when `nil`.
-func buildRouter(provider: AppleIDProvider, options: ServerOptions, buttons: ButtonImages?) async throws -> Router<AppleIDRequestContext> {
+/// The router with every protocol endpoint, pages, console and admin API; the emulator and the
+/// in-process tests use it as it is.
+public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async throws -> Router<AppleIDRequestContext> {
+    try await buildRouter(provider: provider, options: options, additions: [])
+}
+
+/// ``buildRouter(provider:options:)`` with what the composition root adds.
+package func buildRouter(
+    provider: AppleIDProvider, options: ServerOptions, additions: [any ServerAddition]
+) async throws -> Router<AppleIDRequestContext> {
     let router = Router(context: AppleIDRequestContext.self)
-    router.add(middleware: RequestObservationMiddleware(metrics: PrometheusMetricsFactory(registry: options.metricsRegistry)))
+    // The provider's factory: `siwa serve` points it at the registry behind `/metrics`.
+    router.add(middleware: RequestObservationMiddleware(metrics: provider.metrics))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: StoreUnavailableMiddleware())
     let renderer = try await PageRenderer.load()
@@ -105,12 +107,9 @@ func buildRouter(provider: AppleIDProvider, options: ServerOptions, buttons: But
     AccountEndpoints(provider: provider, renderer: renderer, cookies: cookies, developmentMode: options.developmentMode).register(on: router)
     ConsoleRoutes(site: ConsoleSite(provider: provider, renderer: renderer, cookies: cookies, baseURL: options.baseURL)).register(on: router)
     AdminEndpoints(provider: provider, adminToken: options.adminToken, baseURL: options.baseURL).register(on: router)
-    OperationsEndpoints(provider: provider, registry: options.metricsRegistry, adminToken: options.adminToken).register(on: router)
+    OperationsEndpoints(provider: provider).register(on: router)
     try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
-    ButtonEndpoints(
-        images: try buttons ?? .standard(logger: Logger(label: "AppleIDServer.buttons"), fontFiles: options.buttonFontFiles), pages: renderer,
-        random: provider.random
-    ).register(on: router)
+    for addition in additions { try addition.register(on: router, provider: provider, pages: renderer) }
     LandingEndpoint(renderer: renderer, issuer: provider.configuration.issuer, playgroundAvailable: options.playground != nil)
         .register(on: router)
     if let playground = options.playground {
@@ -125,19 +124,18 @@ func buildRouter(provider: AppleIDProvider, options: ServerOptions, buttons: But
 }
 
 /// The Hummingbird application of the Apple ID server, with its background services (notification
-/// delivery, and pre-rendering the button gallery) run and shut down together with it.
+/// delivery, and the additions' own) run and shut down together with it.
 ///
 /// - Parameter onServerRunning: called once the socket listens (the start-up banner belongs there).
-public func buildApplication(
+package func buildApplication(
     provider: AppleIDProvider, options: ServerOptions, logger: Logger, services: [any Service] = [],
-    onServerRunning: @escaping @Sendable () async -> Void = {}
+    additions: [any ServerAddition] = [], onServerRunning: @escaping @Sendable () async -> Void = {}
 ) async throws -> some ApplicationProtocol {
-    let buttons = try ButtonImages.standard(logger: Logger(label: "AppleIDServer.buttons"), fontFiles: options.buttonFontFiles)
-    let router = try await buildRouter(provider: provider, options: options, buttons: buttons)
+    let router = try await buildRouter(provider: provider, options: options, additions: additions)
     return Application(
         router: router,
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AppleIDServer"),
-        services: services + [ButtonGalleryPrerenderer(images: buttons)],
+        services: services + additions.flatMap(\.services),
         onServerRunning: { _ in await onServerRunning() },
         logger: logger)
 }

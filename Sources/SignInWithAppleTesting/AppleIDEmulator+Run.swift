@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import SignInWithApple
 
 /// Runs an ``AppleIDEmulator`` on a free port of 127.0.0.1 for the duration of `body`, then stops it.
@@ -67,10 +68,14 @@ private func runAppleIDEmulator<T: Sendable>(
             startedContinuation.finish()
         }, logger: logger)
 
+    // Stopped by a graceful shutdown, as `siwa serve` is on SIGTERM: the server closes its listener
+    // and lets open connections finish. Cancelling it instead makes Hummingbird log errors
+    // ("Waiting on child channel: CancellationError()") into the user's test output.
+    let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
     return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
             do {
-                try await app.runService(gracefulShutdownSignals: [])
+                try await services.run()
             } catch {
                 startedContinuation.yield(false)
                 startedContinuation.finish()
@@ -94,8 +99,15 @@ private func runAppleIDEmulator<T: Sendable>(
             }
             throw EmulatorStartFailure(reason: reason)
         }
-        let result = try await body(emulator)
-        group.cancelAll()
+        let result: T
+        do {
+            result = try await body(emulator)
+        } catch {
+            await services.triggerGracefulShutdown()
+            while (try? await group.next()) != nil {}
+            throw error
+        }
+        await services.triggerGracefulShutdown()
         while try await group.next() != nil {}
         return result
     }

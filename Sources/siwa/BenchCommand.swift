@@ -1,4 +1,5 @@
 import AppleIDServer
+import AppleIDServerApp
 import ArgumentParser
 import Foundation
 import Logging

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDServer
+import AppleIDServerApp
 import ArgumentParser
 import Foundation
 import Logging

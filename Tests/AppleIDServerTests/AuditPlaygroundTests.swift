@@ -7,6 +7,7 @@ import OwnerOnlyFiles
 import Testing
 
 @testable import AppleIDServer
+@testable import AppleIDServerApp
 
 /// Security audit finding 5: the playground is no anonymous relying party for the demo Services ID.
 @Suite("Audit: the playground acts only for its own browser's runs")

@@ -1,8 +1,10 @@
 import AppleIDServer
+import AppleIDServerApp
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Prometheus
 import Testing
 
 @testable import AppleIDButtons
@@ -51,9 +53,9 @@ struct ButtonFontFallbackTests {
         arguments: ["ja_JP", "ko_KR", "zh_CN", "zh_TW", "zh_HK"])
     func cjkWithoutFont(_ locale: String) async throws {
         let server = try await TestServer.make()
-        var options = ServerOptions(adminToken: TestServer.adminToken)
-        options.buttonFontFiles = Self.withoutCJK
-        let app = Application(router: try await buildRouter(provider: server.provider, options: options))
+        let options = ServerOptions(adminToken: TestServer.adminToken)
+        let additions = try ServeAdditions.all(metrics: PrometheusCollectorRegistry(), adminToken: options.adminToken, fontFiles: Self.withoutCJK)
+        let app = Application(router: try await buildRouter(provider: server.provider, options: options, additions: additions))
         try await app.test(.router) { client in
             for _ in 0..<2 {  // the second answer is not a cached box either
                 let refused = try await client.execute(uri: "/appleid/button?locale=\(locale)&width=200&height=40", method: .get)

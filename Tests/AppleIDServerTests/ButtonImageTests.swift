@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import AppleIDServer
+@testable import AppleIDServerApp
 
 @Suite("Button images (spec §14)")
 struct ButtonImageTests {

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import AppleIDServer
+@testable import AppleIDServerApp
 
 /// A renderer that reports each start and holds every render until the gate opens: the queue's
 /// bound is then followed by counters and events, with no clock.

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AppleIDServer
+@testable import AppleIDServerApp
 
 /// What a later start of `siwa serve` advertises: a URL others can reach, one playground callback,
 /// and only the demo Apple IDs that still exist.

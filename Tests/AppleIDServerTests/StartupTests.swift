@@ -8,6 +8,7 @@ import NIOPosix
 import Testing
 
 @testable import AppleIDServer
+@testable import AppleIDServerApp
 
 @Suite("First start and later starts")
 struct StartupTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AppleIDServer
+@testable import AppleIDServerApp
 
 @Suite("The storage key that seals signing keys")
 struct StorageKeyTests {

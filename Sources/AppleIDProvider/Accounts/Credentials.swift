@@ -1,7 +1,6 @@
 import AppleIDProtocol
 import Foundation
 import HummingbirdBcrypt
-import HummingbirdOTP
 import Synchronization
 
 /// Password hashing (bcrypt) and the TOTP second factor.
@@ -18,11 +17,11 @@ public enum Credentials {
 
     /// The six-digit code an authenticator shows for `secret` at `date`.
     public static func currentCode(secret: String, at date: Date) -> String {
-        String(format: "%06d", TOTP(secret: secret).compute(date: date))
+        TOTP.code(key: Array(secret.utf8), step: TOTP.step(at: date))
     }
 
     /// `secret` as an authenticator app takes it: the codes are HMAC-SHA1 keyed with the UTF-8 bytes
-    /// of the stored secret (HummingbirdOTP's convention), and apps take the key in RFC 4648 base32,
+    /// of the stored secret (the convention of HummingbirdOTP, which it used to use), and apps take the key in RFC 4648 base32,
     /// so this is the base32 of those bytes, without padding. (The stored secret is itself base32
     /// text; giving an app that text would make it decode it to another key and show other codes.)
     public static func authenticatorSecret(for secret: String) -> String {

@@ -2,7 +2,7 @@ import Hummingbird
 
 /// Strong validators for the static answers (the JS library, button images): the same bytes
 /// give the same tag on every server instance, so a CDN or browser revalidates cheaply.
-enum EntityTag {
+package enum EntityTag {
     /// A quoted 64-bit FNV-1a digest of the body (a cache validator, not a security check).
     static func of(_ bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -14,7 +14,7 @@ enum EntityTag {
     }
 
     /// 200 with the body, or 304 when the browser already holds these bytes.
-    static func respond(to request: Request, body: [UInt8], contentType: String, maxAge: Int) -> Response {
+    package static func respond(to request: Request, body: [UInt8], contentType: String, maxAge: Int) -> Response {
         let tag = of(body)
         var headers: HTTPFields = [.eTag: tag, .cacheControl: "public, max-age=\(maxAge)", .contentType: contentType]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })

@@ -1,19 +1,18 @@
 import AppleIDProtocol
 import AppleIDProvider
 import CoreMetrics
-import Crypto
 import Foundation
 import Hummingbird
-import Prometheus
 
 /// What operators watch: `/health/live` (the process answers), `/health/ready` (the database answers
-/// within two seconds and a signing key is loaded: 503 otherwise), and `/metrics` in Prometheus text
-/// format, behind the admin token like every other operator surface (scrape it with
-/// `authorization: {credentials: <admin token>}`).
-struct OperationsEndpoints {
+/// within two seconds and a signing key is loaded: 503 otherwise). `siwa serve` adds `/metrics`
+/// (AppleIDServerApp's `MetricsEndpoint`).
+package struct OperationsEndpoints {
     let provider: AppleIDProvider
-    let registry: PrometheusCollectorRegistry
-    let adminToken: String
+
+    package init(provider: AppleIDProvider) {
+        self.provider = provider
+    }
     /// How long readiness waits for the database.
     static let readinessTimeout: Duration = .seconds(2)
 
@@ -24,15 +23,6 @@ struct OperationsEndpoints {
             let status = problem == nil ? "ready" : "not ready"
             return Self.json(status: problem == nil ? .ok : .serviceUnavailable, ["status": status, "problem": problem])
         }
-        router.group("/metrics")
-            .add(middleware: AdminTokenMiddleware(tokenDigest: SHA256.hash(data: Array(adminToken.utf8))))
-            .get { _, _ in
-                await sampleStoreGauges()
-                var headers = HTTPFields()
-                headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-                headers[.cacheControl] = "no-store"
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
-            }
     }
 
     /// `nil` when ready; otherwise what is wrong, in words.
@@ -60,8 +50,8 @@ struct OperationsEndpoints {
     }
 
     /// Gauges read from the store at scrape time: the notification outbox's depth and the age of the
-    /// key that signs.
-    private func sampleStoreGauges() async {
+    /// key that signs (`/metrics` samples them before it answers).
+    package func sampleStoreGauges() async {
         if let pending = try? await provider.pendingNotificationCount() {
             Gauge(label: "siwa_outbox_pending_messages", factory: provider.metrics).record(pending)
         }

@@ -4,11 +4,11 @@ import Mustache
 
 /// Renders the Mustache templates in `Templates/` (HTML-escaped by default) into HTML responses;
 /// holds the pages' words in every locale (`Locales/`).
-struct PageRenderer: Sendable {
+package struct PageRenderer: Sendable {
     let library: MustacheLibrary
     let strings: PageStrings
 
-    static func load() async throws -> PageRenderer {
+    package static func load() async throws -> PageRenderer {
         guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
             throw PageError.templatesMissing
         }
@@ -18,7 +18,7 @@ struct PageRenderer: Sendable {
     /// - Parameters:
     ///   - scriptNonce: allows the page's one inline script (CSP nonce).
     ///   - allowFormTarget: the URL a form of this page may post to, besides this server.
-    func render(
+    package func render(
         _ context: Any, template: String, status: HTTPResponse.Status = .ok, scriptNonce: String? = nil,
         allowFormTarget: String? = nil
     ) throws -> Response {

@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDServer
+import AppleIDServerApp
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -6,6 +6,7 @@ import Logging
 import Testing
 
 @testable import AppleIDServer
+@testable import AppleIDServerApp
 
 @Suite("The demo developer of the console")
 struct ConsoleStartupTests {

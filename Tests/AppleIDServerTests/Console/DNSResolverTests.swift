@@ -1,5 +1,6 @@
 import AppleIDProvider
 import AppleIDServer
+import AppleIDServerApp
 import NIOCore
 import Testing
 

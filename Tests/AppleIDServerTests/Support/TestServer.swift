@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDServer
+import AppleIDServerApp
 import AppleIDStore
 import Crypto
 import Foundation
@@ -50,7 +51,6 @@ struct TestServer {
             txtResolver: txtResolver, endpointResolver: endpointResolver)
         if !seeded { try await seed(provider) }
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
-        options.metricsRegistry = registry
         // One storage key for every test server, as instances on one database share theirs: a form
         // rendered by one is accepted by another.
         options.formTokenKey = ServerOptions.formTokenKey(storageKey: try SecretSealer(keyBytes: Array(repeating: 7, count: 32)))
@@ -61,7 +61,9 @@ struct TestServer {
             try await store.save(client)
             options.playground = (playgroundFacts(baseURL: options.baseURL), Fixtures.developerKey)
         }
-        let router = try await buildRouter(provider: provider, options: options)
+        // As `siwa serve` composes it: with the button images and `/metrics`.
+        let router = try await buildRouter(
+            provider: provider, options: options, additions: try ServeAdditions.all(metrics: registry, adminToken: adminToken))
         return TestServer(provider: provider, clock: clock, app: Application(router: router))
     }
 

@@ -105,10 +105,14 @@ struct AdminEndpoints {
 
 /// Refuses every admin call without the admin bearer token (401). Compares SHA-256 digests, which
 /// swift-crypto compares in constant time.
-struct AdminTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct AdminTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let tokenDigest: SHA256.Digest
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package init(tokenDigest: SHA256.Digest) {
+        self.tokenDigest = tokenDigest
+    }
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let bearer = request.headers.bearer, SHA256.hash(data: Array(bearer.token.utf8)) == tokenDigest else {
             return Response(
                 status: .unauthorized,

@@ -1,4 +1,4 @@
-import AppleIDButtons
+import AppleIDButtonSpec
 import Foundation
 import Hummingbird
 

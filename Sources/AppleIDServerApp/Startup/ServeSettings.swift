@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDServer
 import AppleIDStore
 import Foundation
 import Logging

@@ -1,5 +1,6 @@
 import AppleIDButtons
 import AppleIDProvider
+import AppleIDServer
 import Foundation
 import Hummingbird
 

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDServer
 import AppleIDStore
 import Foundation
 import Hummingbird
@@ -55,7 +56,6 @@ public enum ServerBootstrap {
                 host: settings.host, port: settings.port, baseURL: settings.baseURL, developmentMode: settings.resolvedDevelopmentMode,
                 autoApproveAppleID: try await autoApproveAppleID(settings.autoApprove, facts: facts, store: store),
                 adminToken: settings.adminToken ?? facts.adminToken, playground: settings.resolvedPlayground ? (facts, keyPEM) : nil)
-            options.metricsRegistry = registry
             // From the storage key: the same on every instance of one database, and across restarts.
             options.formTokenKey = ServerOptions.formTokenKey(storageKey: sealer)
             if settings.resolvedDevelopmentMode && !settings.bindsLoopbackOnly {
@@ -74,6 +74,7 @@ public enum ServerBootstrap {
                     SigningKeyRotationService(provider: provider, interval: .seconds(settings.keyCheckInterval), logger: logger),
                     RequestLogFlusher(provider: provider),
                 ],
+                additions: try ServeAdditions.all(metrics: registry, adminToken: options.adminToken),
                 onServerRunning: {
                     // Only now that the socket listens: demo.json points at this server, and the banner is true.
                     do {

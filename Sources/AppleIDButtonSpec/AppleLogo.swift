@@ -11,6 +11,4 @@ public enum AppleLogo {
         C 25 125 19 118 13 109 C 4 95 0 80 0 66 C 0 43 14 30 29 30 C 37 30 44 36 50 36 Z \
         M 49 27 C 49 16 57 5 69 1 C 70 14 62 25 49 27 Z
         """
-
-    static let path = VectorPath(svg: svgPath)
 }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Products by weight (Hummingbird's `HummingbirdTesting` is light): a kit user's app and tests link
+/// no font rendering, no PostgreSQL and no Prometheus, and the engine links no HTTP framework.
+@Suite("Package: what each product links")
+struct ProductWeightTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// What only `siwa serve` needs: the button renderer's C libraries, PostgreSQL and Prometheus.
+    static let serveOnlyModules: Set<String> = ["CFreeType", "CLibPNG", "AppleIDButtons", "AppleIDStore", "AppleIDServerApp"]
+    static let serveOnlyPackages: Set<String> = ["postgres-kit", "postgres-nio", "swift-prometheus"]
+
+    @Test("the kit and the emulator link no FreeType, libpng, PostgreSQL or Prometheus", arguments: ["SignInWithApple", "SignInWithAppleTesting"])
+    func kitIsLight(_ target: String) throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        let closure = graph.closure(of: target)
+        let heavy = closure.filter { module in
+            module.package == nil ? Self.serveOnlyModules.contains(module.name) : Self.serveOnlyPackages.contains(module.package!)
+        }
+        #expect(heavy.isEmpty, "\(target) reaches \(heavy.map(\.description).sorted())")
+    }
+
+    @Test("the engine links no Hummingbird module (HummingbirdBcrypt is bcrypt's C code alone)")
+    func engineLinksNoHTTPFramework() throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        let closure = graph.closure(of: "AppleIDProvider")
+        let http = closure.filter {
+            $0.package == "hummingbird" || ($0.package == "hummingbird-auth" && $0.name != "HummingbirdBcrypt" && $0.name != "CBcrypt")
+        }
+        #expect(http.isEmpty, "AppleIDProvider reaches \(http.map(\.description).sorted())")
+    }
+
+    @Test("the reader sees what the manifest declares: the server app reaches the renderer, PostgreSQL and Hummingbird")
+    func readerFindsKnownEdges() throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        let closure = graph.closure(of: "AppleIDServerApp")
+        let names = Set(closure.map(\.description))
+        for expected in ["CFreeType", "CLibPNG", "postgres-nio:PostgresNIO", "swift-prometheus:Prometheus", "hummingbird:Hummingbird"] {
+            #expect(names.contains(expected), "\(expected) missing from \(names.sorted())")
+        }
+    }
+}
