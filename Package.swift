@@ -271,6 +271,8 @@ let package = Package(
             name: "JuiceTests",
             dependencies: [
                 "JuiceApp",
+                // Only to write demo.json as `siwa serve` does (LocalAppleIDServerTests).
+                "AppleIDServerApp",
                 "SignInWithApple",
                 "SignInWithAppleTesting",
                 "AppleIDProvider",

@@ -7,7 +7,9 @@ import Logging
 /// the signing-key ring. Knows nothing of HTTP; the server translates requests into these calls.
 public final class AppleIDProvider: Sendable {
     public let configuration: ProviderConfiguration
-    public let store: any ProviderStore
+    /// The engine's alone (ARCHITECTURE.md): `package`, so that this package's tests may arrange data
+    /// with it, while the server, the emulator and the CLI ask the engine (StoreOwnershipTests).
+    package let store: any ProviderStore
     public let clock: any ProviderClock
     public let random: any RandomSource
     public let keyRing: SigningKeyRing

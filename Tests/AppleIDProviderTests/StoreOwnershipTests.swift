@@ -9,14 +9,9 @@ struct StoreOwnershipTests {
     /// The modules that must go through the engine.
     static let guardedFolders = ["Sources/AppleIDServer", "Sources/SignInWithAppleTesting", "Sources/siwa"]
 
-    /// Files that still use the store while other branches of issue 25 move them onto the engine: the
-    /// account, interaction, admin, playground and authorize endpoints and /metrics (part "store pages"),
-    /// and start-up, which moves to the composition root. The lead empties this list at merge; every
-    /// other file fails the test.
-    static let stillUsingTheStore: Set<String> = [
-        "Sources/AppleIDServer/Startup/BenchSeeding.swift",
-        "Sources/AppleIDServer/Startup/ServerBootstrap.swift",
-    ]
+    /// The composition root opens the database and hands it to the engine, so it may name store
+    /// types; it too never reads or writes through `provider.store`.
+    static let compositionRoot = ["Sources/AppleIDServerApp"]
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -29,14 +24,26 @@ struct StoreOwnershipTests {
         let typeAlternatives = storeTypes.sorted().joined(separator: "|")
         // Simple word boundaries: Unicode's default ones join `store.client` into one word.
         let use = try Regex(#"\.store\b|\b(?:"# + typeAlternatives + #")\b"#).wordBoundaryKind(.simple)
-        var offenders: [String] = []
-        for file in try Self.swiftFiles(in: Self.guardedFolders) where !Self.stillUsingTheStore.contains(file) {
-            let text = try String(contentsOf: Self.packageRoot.appending(path: file), encoding: .utf8)
+        let offenders = try Self.lines(in: Self.guardedFolders, matching: use)
+        #expect(offenders.isEmpty, "ask the engine (AppleIDProvider) instead:\n\(offenders.joined(separator: "\n"))")
+    }
+
+    @Test("the composition root opens the store for the engine but never reaches into it")
+    func compositionRootHandsTheStoreOver() throws {
+        let offenders = try Self.lines(in: Self.compositionRoot, matching: try Regex(#"\.store\b"#).wordBoundaryKind(.simple))
+        #expect(offenders.isEmpty, "ask the engine (AppleIDProvider) instead:\n\(offenders.joined(separator: "\n"))")
+    }
+
+    /// Every line of the Swift files under `folders` that `pattern` matches, as `file:line: match`.
+    static func lines(in folders: [String], matching pattern: Regex<AnyRegexOutput>) throws -> [String] {
+        var found: [String] = []
+        for file in try swiftFiles(in: folders) {
+            let text = try String(contentsOf: packageRoot.appending(path: file), encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if let match = line.firstMatch(of: use) { offenders.append("\(file):\(number + 1): \(match.output[0].substring ?? "")") }
+                if let match = line.firstMatch(of: pattern) { found.append("\(file):\(number + 1): \(match.output[0].substring ?? "")") }
             }
         }
-        #expect(offenders.isEmpty, "ask the engine (AppleIDProvider) instead:\n\(offenders.joined(separator: "\n"))")
+        return found
     }
 
     /// Every type whose name ends in `Store` declared by the engine or the SQL stores: the storage

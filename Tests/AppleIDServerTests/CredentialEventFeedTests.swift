@@ -6,7 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@Suite("Credential-revoked feed: a long-poll over the group's revocations", .timeLimit(.minutes(2)))
+@Suite("Credential-revoked feed: a long-poll over the group's revocations", .timeLimit(.minutes(5)))
 struct CredentialEventFeedTests {
     struct Page: Decodable {
         struct Event: Decodable {

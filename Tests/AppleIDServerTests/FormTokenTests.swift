@@ -7,7 +7,7 @@ import Testing
 @testable import AppleIDServer
 
 /// The form tokens of the account and console sign-in forms, and the names of the pages' cookies.
-@Suite("Form tokens carry a server secret; page cookies are __Host- on https", .timeLimit(.minutes(2)))
+@Suite("Form tokens carry a server secret; page cookies are __Host- on https", .timeLimit(.minutes(5)))
 struct FormTokenTests {
     static let planted = String(repeating: "ab", count: 32)
 

@@ -9,7 +9,7 @@ import SignInWithApple
 import Synchronization
 import Testing
 
-@Suite("Notification delivery over HTTP to a receiver on 127.0.0.1", .timeLimit(.minutes(2)))
+@Suite("Notification delivery over HTTP to a receiver on 127.0.0.1", .timeLimit(.minutes(5)))
 struct LoopbackReceiverTests {
     /// Answers 500, 500, then 200, and keeps what it received.
     final class Receiver: Sendable {

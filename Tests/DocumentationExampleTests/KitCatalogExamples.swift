@@ -1,6 +1,6 @@
 // swift-format-ignore-file
 // The examples are the documentation's text, verbatim: formatting them would part them from it.
-import AppleIDProtocol
+import AppleIDProtocol   // DemoFacts: the demo.json that siwa serve writes
 import Foundation
 import Logging
 import SignInWithApple
@@ -84,12 +84,12 @@ func makeKeySet() -> AppleKeySet {
 func exchange(siwa: SignInWithAppleClient, code: String, redirectURI: String, logger: Logger) async throws {
     do {
         let tokens = try await siwa.tokens.exchange(code: code, redirectURI: redirectURI)
-    } catch AppleServiceError.refused(let refusal) {
-        logger.error("Apple refused the code exchange", metadata: ["refusal": "\(refusal)"])
+    } catch let error as AppleServiceError where error.kind == .refused {
+        logger.error("Apple refused the code exchange", metadata: ["refusal": "\(error)"])
         // Apple refused the request (400): invalid_grant — The code has expired or has been revoked.
         // Likely causes:
         //   - the code expired or was already used: codes are single-use and live 5 minutes; …
-        for cause in refusal.likelyCauses { print(cause) }
+        for cause in error.refusal?.likelyCauses ?? [] { print(cause) }
     }
 }
 
@@ -111,15 +111,14 @@ func verifyNonce(siwa: SignInWithAppleClient, token: String, rawNonce: String) a
 }
 
 func readmeQuickStart(body: [UInt8]) async throws {
-    struct Demo: Decodable { let team_id, key_id, key_file, services_id, bundle_id: String; let return_urls: [String] }
     let local = true   // false: the real Apple with your real key
-    let demo = try JSONDecoder().decode(Demo.self, from: Data(contentsOf: URL(filePath: ".siwa/demo.json")))
+    let demo = try DemoFacts.read(fromDataDirectory: URL(filePath: ".siwa"))!   // nil until siwa serve has run
     let siwa = try SignInWithAppleClient(configuration: .init(
         environment: local ? .custom(baseURL: "http://127.0.0.1:8080") : .production,   // the one switch
-        credentials: AppleCredentials(teamID: demo.team_id, keyID: demo.key_id,
-                                      privateKeyPEM: try String(contentsOfFile: demo.key_file, encoding: .utf8)),
-        primaryAppID: demo.bundle_id,
-        web: .init(servicesID: demo.services_id, redirectURI: demo.return_urls[0])))
+        credentials: AppleCredentials(teamID: demo.teamID.rawValue, keyID: demo.keyID.rawValue,
+                                      privateKeyPEM: try String(contentsOfFile: demo.keyFile, encoding: .utf8)),
+        primaryAppID: demo.bundleID.rawValue,
+        web: .init(servicesID: demo.servicesID.rawValue, redirectURI: demo.returnURLs[0])))
 
     let browser = BrowserBinding.random()                        // 1. set it as a SameSite=Lax cookie, then
     let pending = try await siwa.startSignIn(browser: browser)   //    redirect the browser to pending.url

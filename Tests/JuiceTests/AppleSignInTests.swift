@@ -7,7 +7,7 @@ import Testing
 
 @testable import JuiceApp
 
-@Suite("Juice: Sign in with Apple accounts, first-authorization data, no duplicates", .timeLimit(.minutes(2)))
+@Suite("Juice: Sign in with Apple accounts, first-authorization data, no duplicates", .timeLimit(.minutes(5)))
 struct AppleSignInTests {
     @Test("story 2: a new user hides the e-mail; the account has the relay address and the name, asked for nothing")
     func hideMyEmail() async throws {

@@ -9,7 +9,7 @@ import Testing
 @testable import JuiceApp
 
 /// Security audit findings 12 to 14, in Juice (code people copy into their own apps).
-@Suite("Audit: Juice's redirects, notification replays and password throttling", .timeLimit(.minutes(2)))
+@Suite("Audit: Juice's redirects, notification replays and password throttling", .timeLimit(.minutes(5)))
 struct AuditJuiceTests {
     /// The classic open-redirect bypasses, as `next` arrives after the query or form is decoded.
     static let bypasses = [
@@ -96,7 +96,7 @@ struct AuditJuiceTests {
     }
 }
 
-@Suite("Juice: the clock trap names itself", .timeLimit(.minutes(2)))
+@Suite("Juice: the clock trap names itself", .timeLimit(.minutes(5)))
 struct JuiceClockSkewTests {
     @Test("issue 14: a sign-in refused because the Apple ID server's clock is ahead says so, and how to fix it")
     func clockAhead() async throws {

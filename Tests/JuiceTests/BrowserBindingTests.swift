@@ -7,7 +7,7 @@ import Testing
 
 @testable import JuiceApp
 
-@Suite("Juice: a Sign in with Apple completes only in the browser that started it", .timeLimit(.minutes(2)))
+@Suite("Juice: a Sign in with Apple completes only in the browser that started it", .timeLimit(.minutes(5)))
 struct BrowserBindingTests {
     static let attackerAppleID = "mallory@example.com"
 

@@ -7,7 +7,7 @@ import Testing
 
 @testable import JuiceApp
 
-@Suite("Juice: every failure the user can cause is a page with a way back", .timeLimit(.minutes(2)))
+@Suite("Juice: every failure the user can cause is a page with a way back", .timeLimit(.minutes(5)))
 struct ErrorPageTests {
     static func expectHumanPage(_ response: TestResponse, title: String, status: HTTPResponse.Status = .badRequest) {
         #expect(response.status == status)

@@ -6,7 +6,7 @@ import Testing
 
 @testable import JuiceApp
 
-@Suite("Juice: form tokens carry a secret, cookies are __Host- on https, every sign-in gets a fresh binding", .timeLimit(.minutes(2)))
+@Suite("Juice: form tokens carry a secret, cookies are __Host- on https, every sign-in gets a fresh binding", .timeLimit(.minutes(5)))
 struct FormTokenTests {
     static let planted = String(repeating: "p", count: 43)
 

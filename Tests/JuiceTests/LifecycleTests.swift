@@ -8,7 +8,7 @@ import Testing
 
 @testable import JuiceApp
 
-@Suite("Juice: Apple's notifications and account deletion", .timeLimit(.minutes(2)))
+@Suite("Juice: Apple's notifications and account deletion", .timeLimit(.minutes(5)))
 struct LifecycleTests {
     @Test("story 4: Stop using Apple ID ends the Juice session through the notification")
     func stopUsing() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import JuiceApp
 import Testing
 
-@testable import AppleIDServer
+@testable import AppleIDServerApp
 
 @Suite("Juice reads the demo.json that siwa serve writes")
 struct LocalAppleIDServerTests {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import JuiceApp
 
-@Suite("Juice: password accounts, asking late, upgrading to Sign in with Apple", .timeLimit(.minutes(2)))
+@Suite("Juice: password accounts, asking late, upgrading to Sign in with Apple", .timeLimit(.minutes(5)))
 struct PasswordAndUpgradeTests {
     @Test("browsing needs no account; ordering asks for one and comes back to the order")
     func askLate() async throws {

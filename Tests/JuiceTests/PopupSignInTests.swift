@@ -10,7 +10,7 @@ import Testing
 /// Issue 11: Juice's sign-in page runs Sign in with Apple JS in popup mode, from the Apple ID server
 /// Juice is pointed at, and its backend completes the popup's authorization with the rules of the
 /// `form_post` path: the same browser, the intent, the first authorization's name.
-@Suite("Juice: Sign in with Apple JS's popup on the sign-in page", .timeLimit(.minutes(2)))
+@Suite("Juice: Sign in with Apple JS's popup on the sign-in page", .timeLimit(.minutes(5)))
 struct PopupSignInTests {
     @Test("the sign-in page loads Sign in with Apple JS from the Apple ID server; its button's POST configures it")
     func pageConfiguresTheScript() async throws {

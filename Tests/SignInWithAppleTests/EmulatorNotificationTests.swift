@@ -7,7 +7,7 @@ import Testing
 @testable import SignInWithAppleTesting
 
 /// The emulator hands out notifications through the engine's delivery policy, like the server.
-@Suite("The emulator delivers notifications by the engine's policy", .timeLimit(.minutes(2)))
+@Suite("The emulator delivers notifications by the engine's policy", .timeLimit(.minutes(5)))
 struct EmulatorNotificationTests {
     @Test("a notification another delivery pass is sending is not handed out by the emulator as well")
     func leasedMessageIsNotTakenTwice() async throws {

@@ -6,7 +6,7 @@ import SignInWithAppleTesting
 import Testing
 
 /// The emulator hands tests the server's precise refusal reasons, while the wire keeps Apple's terse answer.
-@Suite("Emulator: the server's refusal reasons reach tests, not the wire", .timeLimit(.minutes(2)))
+@Suite("Emulator: the server's refusal reasons reach tests, not the wire", .timeLimit(.minutes(5)))
 struct EmulatorRefusalTests {
     /// The refusal a call threw, or nil.
     static func refusal(of body: () async throws -> some Any) async -> AppleRefusal? {

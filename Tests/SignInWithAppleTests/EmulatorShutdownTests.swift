@@ -7,7 +7,7 @@ import Testing
 
 /// The emulator runs inside a user's `swift test`: a normal run and its shutdown write nothing at
 /// warning or above into their output. Errors are for errors.
-@Suite("The emulator stops quietly", .timeLimit(.minutes(2)))
+@Suite("The emulator stops quietly", .timeLimit(.minutes(5)))
 struct EmulatorShutdownTests {
     /// Every line logged through it, at every level.
     final class CollectedLog: Sendable {

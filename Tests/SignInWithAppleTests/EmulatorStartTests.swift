@@ -8,7 +8,7 @@ import Testing
 
 @testable import SignInWithAppleTesting
 
-@Suite("The emulator starts even when its port is taken in the meantime", .timeLimit(.minutes(2)))
+@Suite("The emulator starts even when its port is taken in the meantime", .timeLimit(.minutes(5)))
 struct EmulatorStartTests {
     @Test("a taken port: the server cannot listen, another port is tried, the body runs once")
     func takenPortIsRetried() async throws {

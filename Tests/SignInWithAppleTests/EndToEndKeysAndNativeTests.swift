@@ -5,7 +5,7 @@ import SignInWithApple
 import SignInWithAppleTesting
 import Testing
 
-@Suite("Kit against the emulated Apple ID server: native flow, key rotation, JWKS outage", .timeLimit(.minutes(2)))
+@Suite("Kit against the emulated Apple ID server: native flow, key rotation, JWKS outage", .timeLimit(.minutes(5)))
 struct EndToEndKeysAndNativeTests {
     @Test("native-style: the app's credential (hashed nonce, c_hash) verifies; its code is redeemed without redirect_uri")
     func nativeFlow() async throws {

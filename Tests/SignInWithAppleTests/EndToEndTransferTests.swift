@@ -5,7 +5,7 @@ import SignInWithApple
 import SignInWithAppleTesting
 import Testing
 
-@Suite("Kit against the emulated Apple ID server: user migration after an app transfer", .timeLimit(.minutes(2)))
+@Suite("Kit against the emulated Apple ID server: user migration after an app transfer", .timeLimit(.minutes(5)))
 struct EndToEndTransferTests {
     @Test("the sending team's kit gets the transfer_sub, the recipient's kit the new sub, and the next sign-in carries both")
     func migration() async throws {

@@ -5,7 +5,7 @@ import SignInWithApple
 import SignInWithAppleTesting
 import Testing
 
-@Suite("Kit against the emulated Apple ID server: web flow", .timeLimit(.minutes(2)))
+@Suite("Kit against the emulated Apple ID server: web flow", .timeLimit(.minutes(5)))
 struct EndToEndWebFlowTests {
     @Test("start, approve as a user hiding the e-mail, accept the callback, finish in the same browser: identity, name, grant")
     func webFlow() async throws {

@@ -6,7 +6,7 @@ import SignInWithAppleHummingbird
 import SignInWithAppleTesting
 import Testing
 
-@Suite("Hummingbird routes: a fresh browser binding at every start, named __Host- on https", .timeLimit(.minutes(2)))
+@Suite("Hummingbird routes: a fresh browser binding at every start, named __Host- on https", .timeLimit(.minutes(5)))
 struct HummingbirdBrowserBindingTests {
     static let planted = String(repeating: "p", count: 43)
 

@@ -9,7 +9,7 @@ import SignInWithAppleTesting
 import Synchronization
 import Testing
 
-@Suite("Hummingbird routes: start, form_post callback, notifications", .timeLimit(.minutes(2)))
+@Suite("Hummingbird routes: start, form_post callback, notifications", .timeLimit(.minutes(5)))
 struct HummingbirdRoutesTests {
     /// What Apple's page would POST: the emulator approves the request the start route redirected to.
     static func callbackBody(location: String, apple: AppleIDEmulator) async throws -> String {

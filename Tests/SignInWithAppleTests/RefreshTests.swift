@@ -8,7 +8,7 @@ import Testing
 
 /// `SignInWithAppleClient.refresh(_:)` and `validate(_:force:)`: the id_token that comes back is verified, and
 /// `invalid_grant` is a typed "revoked", not an error to parse.
-@Suite("Refresh: a verified id_token, or revoked", .timeLimit(.minutes(2)))
+@Suite("Refresh: a verified id_token, or revoked", .timeLimit(.minutes(5)))
 struct RefreshTests {
     @Test("validate(grant): asks Apple at most once per interval unless forced; a revoked grant says so")
     func dailyValidation() async throws {

@@ -9,7 +9,7 @@ import SignInWithAppleSQL
 import Synchronization
 import Testing
 
-@Suite("The SQL storage stays bounded without counting its table at every insert", .timeLimit(.minutes(2)))
+@Suite("The SQL storage stays bounded without counting its table at every insert", .timeLimit(.minutes(5)))
 struct SQLStorageCostTests {
     @Test("a hundred inserts count the table at most once, and a full table is still refused")
     func insertsDoNotCount() async throws {

@@ -10,7 +10,7 @@ import Testing
 
 /// Issue 11: a sign-in run by Sign in with Apple JS in the app's page (popup or redirect), completed
 /// by the kit with the rules of every web sign-in.
-@Suite("Kit: sign-ins run by Sign in with Apple JS", .timeLimit(.minutes(2)))
+@Suite("Kit: sign-ins run by Sign in with Apple JS", .timeLimit(.minutes(5)))
 struct ScriptSignInTests {
     @Test("the popup's authorization completes in the browser that started it, with the name; once")
     func popupCompletes() async throws {
@@ -98,7 +98,7 @@ struct ScriptSignInTests {
     }
 }
 
-@Suite("Hummingbird: a page with Sign in with Apple JS, and the popup route", .timeLimit(.minutes(2)))
+@Suite("Hummingbird: a page with Sign in with Apple JS, and the popup route", .timeLimit(.minutes(5)))
 struct HummingbirdScriptSignInTests {
     @Test("each start sets a new binding cookie; the popup route signs in with it, once, and refuses a post without it")
     func popupRoute() async throws {

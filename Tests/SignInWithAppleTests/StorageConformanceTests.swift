@@ -11,7 +11,7 @@ import SignInWithAppleSQL
 import SignInWithAppleTesting
 import Testing
 
-@Suite("The kit's storages pass one conformance suite", .timeLimit(.minutes(2)))
+@Suite("The kit's storages pass one conformance suite", .timeLimit(.minutes(5)))
 struct StorageConformanceTests {
     @Test("memory: the checks, and a flood is refused without evicting anybody's entry")
     func memory() async throws {

@@ -5,7 +5,7 @@ import SignInWithAppleVapor
 import Testing
 import VaporTesting
 
-@Suite("Vapor routes: a fresh browser binding at every start, named __Host- on https", .timeLimit(.minutes(2)))
+@Suite("Vapor routes: a fresh browser binding at every start, named __Host- on https", .timeLimit(.minutes(5)))
 struct VaporBrowserBindingTests {
     static let planted = String(repeating: "p", count: 43)
 

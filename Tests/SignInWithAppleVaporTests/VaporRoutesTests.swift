@@ -8,7 +8,7 @@ import Synchronization
 import Testing
 import VaporTesting
 
-@Suite("Vapor routes: start, form_post callback, notifications", .timeLimit(.minutes(2)))
+@Suite("Vapor routes: start, form_post callback, notifications", .timeLimit(.minutes(5)))
 struct VaporRoutesTests {
     static let formHeaders: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
     static let expiredMessage = "This sign-in has expired or was already completed. Please start again."
@@ -348,7 +348,7 @@ final class Recorder<Value: Sendable>: Sendable {
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
 }
 
-@Suite("Vapor: a page with Sign in with Apple JS, and the popup route", .timeLimit(.minutes(2)))
+@Suite("Vapor: a page with Sign in with Apple JS, and the popup route", .timeLimit(.minutes(5)))
 struct VaporScriptSignInTests {
     @Test("each start sets a new binding cookie; the popup result signs in with it, and without it is refused")
     func popupRoute() async throws {

@@ -7,7 +7,7 @@ import Glibc
 
 /// `siwa authorize` run as the built binary against a `siwa serve` of its own (loopback, a port the
 /// kernel chose, a fresh data directory), as a person types it.
-@Suite("siwa authorize: a refusal is exit 1 with the server's reason", .timeLimit(.minutes(2)))
+@Suite("siwa authorize: a refusal is exit 1 with the server's reason", .timeLimit(.minutes(5)))
 struct AuthorizeCommandTests {
     /// A loopback port free a moment ago (bound to port 0, then released).
     static func freePort() throws -> Int {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Issue 14: the `siwa` binary's messages name the real problem. These run the built binary.
-@Suite("siwa command line: messages that name the problem", .timeLimit(.minutes(2)))
+@Suite("siwa command line: messages that name the problem", .timeLimit(.minutes(5)))
 struct CLITests {
     @Test(
         "each mistake gets one line that names it, and exit 1",

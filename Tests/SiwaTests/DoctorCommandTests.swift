@@ -7,7 +7,7 @@ import Testing
 
 /// `siwa doctor` run as the built binary: a `.p8` that does not load is named by the kit's
 /// ``PrivateKeyError``, the same words the library says when the key is passed to it.
-@Suite("siwa doctor names the key file's mistake", .timeLimit(.minutes(2)))
+@Suite("siwa doctor names the key file's mistake", .timeLimit(.minutes(5)))
 struct DoctorCommandTests {
     /// Runs `siwa doctor` on a key file holding `contents`; returns its exit status and output.
     static func doctor(keyFile contents: String) throws -> SiwaFixtures.Run {

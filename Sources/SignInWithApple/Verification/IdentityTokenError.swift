@@ -112,12 +112,17 @@ public struct IdentityTokenError: Error, Sendable, Hashable, CustomStringConvert
     /// The token's nonce is the nonce given in the other convention: the SHA-256 (hex) of the raw
     /// value where the raw value was `expected` (``Nonce/Convention/plain``), or the reverse.
     public static func nonceConventionMismatch(expected: Nonce.Convention) -> Self {
-        let explanation =
-            expected == .plain
-            ? "the token's nonce is the SHA-256 (hex) of the raw nonce given: the request sent the hash, as native apps do; "
+        let explanation: String
+        switch expected {
+        case .plain:
+            explanation =
+                "the token's nonce is the SHA-256 (hex) of the raw nonce given: the request sent the hash, as native apps do; "
                 + "verify with Nonce(raw: raw, convention: .sha256)"
-            : "the token's nonce is the raw nonce given, not its SHA-256 (hex): the request sent the raw value, as the web does; "
+        case .sha256:
+            explanation =
+                "the token's nonce is the raw nonce given, not its SHA-256 (hex): the request sent the raw value, as the web does; "
                 + "verify with Nonce(raw: raw, convention: .plain)"
+        }
         return Self(.nonceConventionMismatch, explanation, expectedConvention: expected)
     }
     /// A nonce was expected, the token has none, and `nonce_supported` is true.

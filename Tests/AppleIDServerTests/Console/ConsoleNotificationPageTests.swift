@@ -10,7 +10,7 @@ import SignInWithApple
 import Synchronization
 import Testing
 
-@Suite("Console page: Send test notification and the e-mail sources' SPF status", .timeLimit(.minutes(2)))
+@Suite("Console page: Send test notification and the e-mail sources' SPF status", .timeLimit(.minutes(5)))
 struct ConsoleNotificationPageTests {
     /// A notification endpoint on 127.0.0.1 that answers 503 once, then 200, and keeps the bodies.
     final class Receiver: Sendable {

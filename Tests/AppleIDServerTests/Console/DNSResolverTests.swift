@@ -4,7 +4,7 @@ import AppleIDServerApp
 import NIOCore
 import Testing
 
-@Suite("DNS TXT lookups over UDP, against a responder on 127.0.0.1", .timeLimit(.minutes(1)))
+@Suite("DNS TXT lookups over UDP, against a responder on 127.0.0.1", .timeLimit(.minutes(5)))
 struct DNSResolverTests {
     static let responder = DNSResponder(table: [
         "mail.example.com": .txt([["v=spf1 include:_spf.", "example.net ~all"], ["google-site-verification=abc"]]),
