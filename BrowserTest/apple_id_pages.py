@@ -3,10 +3,12 @@
 page) in headless Chromium, in each locale given (`?locale=` on each flow's first page; the forms
 carry it on): the account pages (sign-in, a wrong password, the code, the account itself), then the web flow started from the playground (sign-in, a wrong password,
 two-factor, consent, the playground's result), the "Continue" page of a second authorization, an
-authorization error and an expired sign-in. Each locale signs in with its own demo Apple ID, and
-stops using the apps it used before, so that each sees the consent page. The PNGs go to --out as <locale>-<nn>-<page>.png.
+authorization error and an expired sign-in. Each locale signs in with a demo Apple ID (they take
+turns when there are more locales than Apple IDs) and stops using the apps it used before, so that
+each sees the consent page. Each page must carry the locale's `lang` and `dir` and its headline from
+Sources/AppleIDServer/Locales; right to left, the page is mirrored and the Apple ID field is not. The PNGs go to --out as <locale>-<nn>-<page>.png.
 
-Usage: apple_id_pages.py --siwa URL --siwa-data-dir DIR --out DIR [--locales en,cs]
+Usage: apple_id_pages.py --siwa URL --siwa-data-dir DIR --out DIR [--locales en,cs,de,ja,ar]
 """
 import argparse
 import json
@@ -19,17 +21,15 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from juice_signin import TIMEOUT, chromium_driver
+from juice_signin import TIMEOUT, chromium_driver, report_failure
 
-# The page's headline in each locale, checked before each screenshot (from Sources/AppleIDServer/Locales).
-HEADLINES = {
-    "en": {"sign_in": "Sign in with Apple ID", "two_factor": "Two-Factor Authentication", "account": "Manage your Apple ID"},
-    "cs": {"sign_in": "Přihlášení pomocí Apple ID", "two_factor": "Dvoufaktorové ověřování", "account": "Správa Apple ID"},
-    "th": {"sign_in": "ลงชื่อเข้าด้วย Apple ID", "two_factor": "การตรวจสอบสิทธิ์สองปัจจัย", "account": "จัดการ Apple ID ของคุณ"},
-    "vi": {"sign_in": "Đăng nhập bằng ID Apple", "two_factor": "Xác thực hai yếu tố", "account": "Quản lý ID Apple của bạn"},
-    "zh-Hans": {"sign_in": "使用 Apple ID 登录", "two_factor": "双重认证", "account": "管理你的 Apple ID"},
-    "zh-Hant": {"sign_in": "使用 Apple ID 登入", "two_factor": "雙重認證", "account": "管理你的 Apple ID"},
-}
+LOCALES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "AppleIDServer", "Locales")
+
+
+def strings(locale):
+    """The locale's words, as the server reads them (Sources/AppleIDServer/Locales/<locale>.json)."""
+    with open(os.path.join(LOCALES, f"{locale}.json"), encoding="utf-8") as file:
+        return json.load(file)
 
 
 TOTP_STEP = 30  # seconds of one two-factor code
@@ -57,6 +57,7 @@ CODES = CodeWindows()
 class Pages:
     def __init__(self, driver, siwa, out, locale):
         self.driver, self.siwa, self.out, self.locale = driver, siwa, out, locale
+        self.strings = strings(locale)
         self.wait = WebDriverWait(driver, TIMEOUT)
         self.count = 0
 
@@ -72,8 +73,19 @@ class Pages:
         print(f"  {path}")
 
     def expect_lang(self):
-        lang = self.driver.find_element(By.TAG_NAME, "html").get_attribute("lang")
+        html = self.driver.find_element(By.TAG_NAME, "html")
+        lang, direction = html.get_attribute("lang"), html.get_attribute("dir")
         assert lang == self.locale, f"page language {lang!r}, expected {self.locale!r}"
+        assert direction == self.strings["text_direction"], f"page direction {direction!r}, expected {self.strings['text_direction']!r}"
+
+    def expect_layout(self):
+        """Right to left, the page is mirrored (text starts at the right) while the Apple ID field stays left to right."""
+        style = "return getComputedStyle(arguments[0])[arguments[1]]"
+        body = self.driver.find_element(By.TAG_NAME, "main")
+        field = self.driver.find_element(By.ID, "apple_id")
+        expected = (self.strings["text_direction"], "ltr")
+        found = (self.driver.execute_script(style, body, "direction"), self.driver.execute_script(style, field, "direction"))
+        assert found == expected, f"page and Apple ID field directions {found}, expected {expected}"
 
     def expect_h1(self, text):
         h1 = self.wait.until(EC.presence_of_element_located((By.TAG_NAME, "h1"))).text
@@ -101,12 +113,14 @@ class Pages:
 
 
 def run_locale(pages, user):
-    text = HEADLINES[pages.locale]
+    text = {"account": pages.strings["account_sign_in_heading"], "sign_in": pages.strings["sign_in_heading"],
+            "two_factor": pages.strings["two_factor_heading"]}
     driver, siwa = pages.driver, pages.siwa
 
     # The account pages.
     driver.get(f"{siwa}/account?locale={pages.locale}")
     pages.expect_h1(text["account"])
+    pages.expect_layout()
     pages.shot("account-sign-in")
     pages.type("apple_id", user["apple_id"])
     pages.type("password", "not the password")
@@ -137,6 +151,7 @@ def run_locale(pages, user):
     # The web flow, from the playground.
     pages.authorize_from_playground()
     pages.expect_h1(text["sign_in"])
+    pages.expect_layout()
     pages.shot("sign-in")
     pages.type("apple_id", user["apple_id"])
     pages.type("password", "not the password")
@@ -179,40 +194,50 @@ def run_locale(pages, user):
     pages.shot("expired")
 
 
-def main():
+def locale_arguments(default_locales):
+    """The command line both locale scripts share."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--siwa", required=True)
     parser.add_argument("--siwa-data-dir", required=True)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--locales", default="en,cs")
+    parser.add_argument("--locales", default=default_locales)
     args = parser.parse_args()
-
     with open(os.path.join(args.siwa_data_dir, "demo.json")) as file:
-        users = json.load(file)["users"]
+        args.demo = json.load(file)
     os.makedirs(args.out, exist_ok=True)
-    siwa = args.siwa.rstrip("/")
-    locales = args.locales.split(",")
-    if len(locales) > len(users):
-        print(f"apple_id_pages: {len(locales)} locales need as many demo Apple IDs; demo.json has {len(users)}", file=sys.stderr)
-        return 1
-    for index, locale in enumerate(locales):
+    args.siwa = args.siwa.rstrip("/")
+    return args
+
+
+def in_each_locale(locales, run, failure):
+    """Runs `run(driver, index, locale)` in a fresh browser for each locale; the first failure is
+    reported with a screenshot at `failure(locale)` and ends the run (exit status 1)."""
+    for index, locale in enumerate(locales.split(",")):
         driver = chromium_driver()
-        pages = Pages(driver, siwa, args.out, locale)
-        print(f"apple_id_pages: {locale} as {users[index]['apple_id']}")
         try:
-            run_locale(pages, users[index])
+            run(driver, index, locale)
         except Exception as error:  # report the page, and fail
-            print(f"apple_id_pages failed in {locale} after {pages.count} screenshots: {error!r}", file=sys.stderr)
-            print(f"  url: {driver.current_url}", file=sys.stderr)
+            report_failure(driver, f"{os.path.basename(sys.argv[0])} failed in {locale}: {type(error).__name__}: {error}", failure(locale))
             print(driver.find_element(By.TAG_NAME, "body").text[:2000], file=sys.stderr)
-            try:
-                driver.save_screenshot(os.path.join(args.out, f"{locale}-failure.png"))
-            except Exception:
-                pass
             return 1
         finally:
             driver.quit()
     return 0
+
+
+def main():
+    args = locale_arguments("en,cs,de,ja,ar")
+    users = args.demo["users"]
+
+    def run(driver, index, locale):
+        # demo.json has fewer Apple IDs than locales: they take turns. Each run ends with a completed
+        # sign-in (which clears the Apple ID's failed attempts) and begins by stopping the apps it used,
+        # so every locale still sees the wrong-password, two-factor and consent pages.
+        user = users[index % len(users)]
+        print(f"apple_id_pages: {locale} as {user['apple_id']}")
+        run_locale(Pages(driver, args.siwa, args.out, locale), user)
+
+    return in_each_locale(args.locales, run, lambda locale: os.path.join(args.out, f"{locale}-failure.png"))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,16 @@ def chromium_driver():
     return driver
 
 
+def report_failure(driver, message, screenshot):
+    """Says what failed and on which page, and keeps a picture of that page."""
+    print(message, file=sys.stderr)
+    print(f"  url: {driver.current_url}", file=sys.stderr)
+    try:
+        driver.save_screenshot(screenshot)
+    except Exception:
+        pass
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--juice", required=True)

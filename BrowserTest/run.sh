@@ -2,8 +2,8 @@
 # Browser test: builds siwa and juice, starts both on free loopback ports with fresh data folders,
 # and drives Juice's sign-in through the Apple ID pages in headless Chromium (BrowserTest/juice_signin.py).
 # The screenshot of the signed-in page is saved to .build/artifacts/juice-signed-in.png.
-# Then BrowserTest/apple_id_pages.py screenshots every Apple ID page of siwa in two locales
-# (PAGE_LOCALES, default en,cs) into .build/artifacts/pages/. Then BrowserTest/signin_js.py drives the server's
+# Then BrowserTest/apple_id_pages.py screenshots every Apple ID page of siwa in several locales
+# (PAGE_LOCALES, default en,cs,de,ja,ar: Arabic right to left) into .build/artifacts/pages/. Then BrowserTest/signin_js.py drives the server's
 # Sign in with Apple JS from a relying-party page of its own (Apple's documentation page among them) and
 # screenshots the button gallery into .build/artifacts/button-gallery*.png.
 # Last, BrowserTest/console_web_client.py follows the talk in the developer console (/console): a new
@@ -11,8 +11,9 @@
 # and the Requests page explaining a wrong client secret, a test notification to the script's own
 # endpoint, e-mail sources checked against the script's DNS responder (siwa serve --dns-resolver),
 # a colleague invited on the Team page who accepts with a password of their own and changes it; its screenshots go to .build/artifacts/console/.
+# BrowserTest/console_locales.py then screenshots every console page again in CONSOLE_LOCALES (default ja,ar).
 #
-# Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, READY_TIMEOUT (seconds, default 120),
+# Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, PAGE_LOCALES, CONSOLE_LOCALES, READY_TIMEOUT (seconds, default 120),
 # TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1, PARTS (which parts run, of
 # juice,pages,js,console; default all of them).
 set -u -o pipefail
@@ -83,8 +84,10 @@ if runs juice; then
 fi
 if [ "$status" -eq 0 ] && runs pages; then
     rm -rf "$PWD/.build/artifacts/pages"
-    timeout "$((TEST_TIMEOUT * 2))" "$PYTHON" BrowserTest/apple_id_pages.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
-        --out "$PWD/.build/artifacts/pages" --locales "${PAGE_LOCALES:-en,cs}"
+    # Each locale waits for fresh two-factor windows (about a minute): the time limit grows with their number.
+    PAGE_LOCALES="${PAGE_LOCALES:-en,cs,de,ja,ar}"
+    timeout "$((TEST_TIMEOUT * (2 + $(tr -cd , <<<"$PAGE_LOCALES" | wc -c) / 2)))" "$PYTHON" BrowserTest/apple_id_pages.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
+        --out "$PWD/.build/artifacts/pages" --locales "$PAGE_LOCALES"
     status=$?
 fi
 if [ "$status" -eq 0 ] && runs js; then
@@ -97,6 +100,11 @@ if [ "$status" -eq 0 ] && runs console; then
     timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/console_web_client.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
         --out "$PWD/.build/artifacts/console" --dns-port "$DNS_PORT"
     status=$?
+    if [ "$status" -eq 0 ]; then
+        timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/console_locales.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
+            --out "$PWD/.build/artifacts/console" --locales "${CONSOLE_LOCALES:-ja,ar}"
+        status=$?
+    fi
 fi
 if [ "$status" -ne 0 ]; then
     echo "run.sh: juice log:" >&2; tail -n 40 "$JUICE_DATA/juice.log" >&2

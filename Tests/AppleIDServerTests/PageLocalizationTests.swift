@@ -15,9 +15,35 @@ struct PageLocalizationTests {
         for locale in PageLocale.supported {
             let table = try #require(Self.strings.tables[locale], "\(locale).json")
             #expect(Set(table.keys) == Set(english.keys), "\(locale).json")
+            #expect(try Self.keyOrder(locale) == Self.keyOrder("en"), "\(locale).json keeps en.json's key order")
             for (key, text) in english {
                 #expect(Self.placeholders(table[key] ?? "") == Self.placeholders(text), "\(locale).json: \(key)")
             }
+        }
+    }
+
+    /// Names that stay English on Apple's pages in every language; any other value equal to en.json's is untranslated.
+    static let staysEnglish: Set<String> = ["Apple ID", "Sign in with Apple", "Services ID", "Bundle ID"]
+    /// Words that are spelled as in English in a locale's own language.
+    static let sameWordInLocale: [String: Set<String>] = ["vi": ["Email"], "fr": ["Description", "Source"], "de": ["Name", "Team", "Account"]]
+
+    @Test("no locale leaves a value in English, other than the names that stay English")
+    func noValueLeftInEnglish() throws {
+        let english = try #require(Self.strings.tables["en"])
+        for locale in PageLocale.supported where locale != PageLocale.english {
+            let table = try #require(Self.strings.tables[locale])
+            let allowed = Self.staysEnglish.union(Self.sameWordInLocale[locale] ?? [])
+            for (key, text) in english.sorted(by: { $0.key < $1.key }) where key != "text_direction" && table[key] == text {
+                #expect(allowed.contains(text), "\(locale).json: \(key) is still English: “\(text)”")
+            }
+        }
+    }
+
+    @Test("Arabic and Hebrew are written right to left, every other language left to right")
+    func textDirection() throws {
+        for locale in PageLocale.supported {
+            let expected = ["ar", "he"].contains(locale) ? "rtl" : "ltr"
+            #expect(Self.strings.tables[locale]?["text_direction"] == expected, "\(locale).json")
         }
     }
 
@@ -49,10 +75,11 @@ struct PageLocalizationTests {
                 #expect(pages.count == 13)
                 for page in pages {
                     let text = ApplePages.visibleText(page.html)
-                    #expect(page.html.contains("<html lang=\"\(locale)\">"), "\(locale) \(page.name)")
+                    let direction = try #require(table["text_direction"])
+                    #expect(page.html.contains("<html lang=\"\(locale)\" dir=\"\(direction)\">"), "\(locale) \(page.name)")
                     #expect(text.firstMatch(of: #/\{[a-z_]+\}/#) == nil, "\(locale) \(page.name): a placeholder is left")
                     for fragment in untranslated {
-                        #expect(!text.contains(fragment), "\(locale) \(page.name): untranslated “\(fragment)”")
+                        #expect(!Self.containsWords(fragment, in: text), "\(locale) \(page.name): untranslated “\(fragment)”")
                     }
                 }
                 let headings = [
@@ -78,9 +105,11 @@ struct PageLocalizationTests {
             browser.acceptLanguage = "cs-CZ,cs;q=0.9,en;q=0.8"
             #expect(try await browser.get("/account").text.contains("<h1 class=\"centered\">Správa Apple ID</h1>"))
             #expect(try await browser.get("/account?locale=th").text.contains("<h1 class=\"centered\">จัดการ Apple ID ของคุณ</h1>"))
-            browser.acceptLanguage = "de-DE,de;q=0.9"
+            browser.acceptLanguage = "ru-RU,ru;q=0.9"
             #expect(try await browser.get("/account").text.contains("<h1 class=\"centered\">Manage your Apple ID</h1>"))
-            browser.acceptLanguage = "fr;q=0.9, vi;q=0.4, en;q=0.3"
+            browser.acceptLanguage = "de-DE,de;q=0.9"
+            #expect(try await browser.get("/account").text.contains("<h1 class=\"centered\">Apple-ID verwalten</h1>"))
+            browser.acceptLanguage = "ru;q=0.9, vi;q=0.4, en;q=0.3"
             let signIn = try await browser.get(WebFlowTests.authorizeURI())
             #expect(signIn.text.contains("<h1>Đăng nhập bằng ID Apple</h1>"))
             #expect(HTML.hiddenInputs(signIn.text)["locale"] == "vi")
@@ -93,6 +122,18 @@ struct PageLocalizationTests {
         #expect(PageLocale.negotiate(acceptLanguage: "cs;q=0, th;q=0.2") == "th")
         #expect(PageLocale.negotiate(acceptLanguage: "") == "en")
         #expect(PageLocale.negotiate(acceptLanguage: "xx-YY") == "en")
+    }
+
+    @Test(
+        "each Accept-Language tag finds its locale: by language, Portuguese is Brazilian, iw is Hebrew",
+        arguments: [
+            ("de-AT", "de"), ("fr-CA", "fr"), ("es-MX", "es"), ("es-419", "es"), ("ja-JP", "ja"), ("ko-KR", "ko"),
+            ("pt", "pt-BR"), ("pt-PT", "pt-BR"), ("pt-BR", "pt-BR"), ("pt_BR", "pt-BR"), ("ar-EG", "ar"), ("ar", "ar"),
+            ("he-IL", "he"), ("iw", "he"), ("iw-IL", "he"), ("ru", "en"), ("cs-CZ", "cs"),
+        ])
+    func matching(tag: String, locale: String) {
+        #expect(PageLocale.negotiate(acceptLanguage: tag) == locale)
+        #expect(PageLocale.negotiate(acceptLanguage: "ru, \(tag);q=0.8, en;q=0.5") == locale)
     }
 
     @Test("the POSTs of one sign-in keep the language of its first page, whatever the browser's Accept-Language")
@@ -125,6 +166,23 @@ struct PageLocalizationTests {
             Self.strings.translate(message: "Too many failed attempts with this Apple ID. Try again in 1 minute.", "cs")
                 == "Příliš mnoho neúspěšných pokusů s tímto Apple ID. Zkuste to znovu za minutu.")
         #expect(Self.strings.translate(message: "Something new.", "th") == "Something new.")
+    }
+
+    /// The keys of a locale file in the order the file lists them.
+    static func keyOrder(_ locale: String) throws -> [String] {
+        let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/AppleIDServer/Locales")
+        let text = try String(contentsOf: locales.appendingPathComponent("\(locale).json"), encoding: .utf8)
+        return text.matches(of: #/(?m)^\s*"([a-z_]+)"\s*:/#).map { String($0.1) }
+    }
+
+    /// Whether `fragment` appears in `text` as words of its own (“Cancel” is not in “Cancelar”, nor “Transfer” in “Transfert”).
+    static func containsWords(_ fragment: String, in text: String) -> Bool {
+        text.ranges(of: fragment).contains { range in
+            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            return !(before?.isLetter ?? false) && !(after?.isLetter ?? false)
+        }
     }
 
     static func placeholders(_ text: String) -> Set<String> {

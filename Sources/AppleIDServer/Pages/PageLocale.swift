@@ -6,8 +6,8 @@ import Hummingbird
 /// in `Accept-Language` (q-values), else English.
 enum PageLocale {
     static let english = "en"
-    /// The locales with a strings file in `Locales/`.
-    static let supported = ["en", "vi", "th", "zh-Hans", "zh-Hant", "cs"]
+    /// The locales with a strings file in `Locales/` (each file's `text_direction` says how its pages are laid out).
+    static let supported = ["en", "vi", "th", "zh-Hans", "zh-Hant", "cs", "de", "fr", "es", "ja", "ko", "pt-BR", "ar", "he"]
 
     static func choose(for request: Request, formLocale: String? = nil) -> String {
         if let query = request.uri.queryParameters["locale"].map(String.init), let locale = supportedLocale(for: query) { return locale }
@@ -32,7 +32,7 @@ enum PageLocale {
     }
 
     /// `zh-CN`, `zh-SG` and `zh-Hans-*` are Simplified Chinese; `zh-TW`, `zh-HK`, `zh-MO` and
-    /// `zh-Hant-*` Traditional; other tags by their language (`cs-CZ` is `cs`).
+    /// `zh-Hant-*` Traditional; other tags by their language (`cs-CZ` is `cs`, `es-MX` is `es`).
     static func supportedLocale(for tag: String) -> String? {
         let subtags = tag.replacingOccurrences(of: "_", with: "-").lowercased().split(separator: "-").map(String.init)
         guard let language = subtags.first else { return nil }
@@ -41,6 +41,11 @@ enum PageLocale {
             if rest.contains("hant") || !rest.isDisjoint(with: ["tw", "hk", "mo"]) { return "zh-Hant" }
             return "zh-Hans"
         }
+        if let locale = localeOfLanguage[language] { return locale }
         return supported.first { $0 == language }
     }
+
+    /// Languages whose one locale carries a region or another name: Brazilian Portuguese is the only
+    /// Portuguese (as on Apple's pages, `pt` and `pt-PT` read it too), and `iw` is Hebrew's withdrawn code.
+    private static let localeOfLanguage = ["pt": "pt-BR", "iw": "he"]
 }
