@@ -6,14 +6,14 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// Security audit findings 2 and 6: one failure counter per Apple ID for the authorization pages and
+/// From the first security review: one failure counter per Apple ID for the authorization pages and
 /// the account pages together, counted before the check; each two-factor code used once; and a
 /// login form that another site cannot submit.
-@Suite("Audit: sign-in limits and login CSRF")
-struct AuditSignInLimitTests {
+@Suite("Sign-in limits and login CSRF")
+struct SignInLimitTests {
     static func wrongCode(besides code: String) -> String { code == "000000" ? "111111" : "000000" }
 
-    @Test("finding 2: /account/sign-in has a limit: the sixth wrong password is refused unchecked (429)")
+    @Test("/account/sign-in has a limit: the sixth wrong password is refused unchecked (429)")
     func passwordLimit() async throws {
         let server = try await TestServer.make()
         try await server.app.test(.router) { client in
@@ -27,7 +27,7 @@ struct AuditSignInLimitTests {
         }
     }
 
-    @Test("finding 2: a new sign-in does not reset the wrong-code budget, and a lock refuses even the right code")
+    @Test("a new sign-in does not reset the wrong-code budget, and a lock refuses even the right code")
     func newSignInDoesNotReset() async throws {
         let server = try await TestServer.make()
         try await server.app.test(.router) { client in
@@ -47,7 +47,7 @@ struct AuditSignInLimitTests {
         }
     }
 
-    @Test("finding 2: the authorization pages and the account pages share one counter")
+    @Test("the authorization pages and the account pages share one counter")
     func sharedCounter() async throws {
         let server = try await TestServer.make()
         try await server.app.test(.router) { client in
@@ -64,7 +64,7 @@ struct AuditSignInLimitTests {
         }
     }
 
-    @Test("finding 2: a two-factor code is accepted once, even inside its window")
+    @Test("a two-factor code is accepted once, even inside its window")
     func codeUsedOnce() async throws {
         let server = try await TestServer.make()
         try await server.app.test(.router) { client in
@@ -81,7 +81,7 @@ struct AuditSignInLimitTests {
         }
     }
 
-    @Test("finding 6: /account/sign-in without the form's token (another site's form) signs nobody in")
+    @Test("/account/sign-in without the form's token (another site's form) signs nobody in")
     func loginCSRF() async throws {
         let server = try await TestServer.make { $0.passwordHashCost = 4 }
         try await server.app.test(.router) { client in
