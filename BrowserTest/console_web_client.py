@@ -353,7 +353,7 @@ def main():
         table = wait.until(EC.presence_of_element_located((By.ID, "requests"))).text
         # A secret that did not verify proved no client: it is listed apart, and cannot push out the client's own entries.
         unproven = driver.find_element(By.ID, "unproven-requests").text
-        reason = f"client secret iss is WRONGTEAM1, must be the Team ID {app.team_id}"
+        reason = f'client secret: iss is "WRONGTEAM1", expected the Team ID "{app.team_id}"'
         assert reason in unproven, f"the Requests page does not explain the refusal: {unproven}"
         assert reason not in table, f"an unproven request is among the client's own: {table}"
         assert "/auth/authorize" in table and "/auth/token" in table, table
