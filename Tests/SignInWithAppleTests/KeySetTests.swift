@@ -244,7 +244,7 @@ struct KeySetTests {
             _ = try await harness.keys.key(for: "k1")
             Issue.record("a key was returned from an unavailable key set")
         } catch let error as AppleKeySet.KeyError {
-            guard case .unavailable = error else {
+            guard error.kind == .unavailable else {
                 Issue.record("expected unavailable, got \(error)")
                 return
             }

@@ -10,7 +10,7 @@ package struct PageRenderer: Sendable {
 
     package static func load() async throws -> PageRenderer {
         guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
-            throw PageError.templatesMissing
+            throw TemplateError.templatesMissing
         }
         return PageRenderer(library: try await MustacheLibrary(directory: directory.path), strings: try PageStrings.load())
     }
@@ -22,7 +22,7 @@ package struct PageRenderer: Sendable {
         _ context: Any, template: String, status: HTTPResponse.Status = .ok, scriptNonce: String? = nil,
         allowFormTarget: String? = nil
     ) throws -> Response {
-        guard let html = library.render(context, withTemplate: template) else { throw PageError.unknownTemplate(template) }
+        guard let html = library.render(context, withTemplate: template) else { throw TemplateError.unknownTemplate(template) }
         var policy = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
         policy += scriptNonce.map { "; script-src 'nonce-\($0)'" } ?? "; script-src 'none'"
         policy += "; form-action 'self'" + (allowFormTarget.flatMap(Self.origin).map { " \($0)" } ?? "")
@@ -37,7 +37,7 @@ package struct PageRenderer: Sendable {
         return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
     }
 
-    enum PageError: Error {
+    enum TemplateError: Error {
         case templatesMissing
         case unknownTemplate(String)
     }

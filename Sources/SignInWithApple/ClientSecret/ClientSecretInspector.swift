@@ -24,10 +24,13 @@ public struct ClientSecretInspector: Sendable {
         case publicKey(P256.Signing.PublicKey)
     }
 
-    public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
-        case notAP256Key
+    /// Why the key given to the inspector does not load; a struct with static members, as
+    /// ``IdentityTokenError``, so that a new reason breaks no caller.
+    public struct KeyError: Error, Sendable, Hashable, CustomStringConvertible {
+        public let description: String
+        private init(_ description: String) { self.description = description }
 
-        public var description: String { "the key is not a PEM-encoded P-256 key" }
+        public static let notAP256Key = Self("the key is not a PEM-encoded P-256 key")
     }
 
     /// Apple's rules for a client secret, in the order a report lists them; the raw value is the label.
@@ -145,3 +148,5 @@ public struct ClientSecretInspector: Sendable {
         return Report(rules: rules, header: header, claims: claims)
     }
 }
+
+extension ClientSecretInspector.KeyError: MatchableError {}

@@ -14,18 +14,33 @@ import _CryptoExtras
 /// again on the next use, and a key no longer published is kept for ``withdrawalGracePeriod`` (tokens
 /// it signed just before are still in flight), then dropped.
 public actor AppleKeySet {
-    public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// No key with this `kid`, even after a refetch.
-        case unknownKeyID(String)
-        /// The key set could not be fetched and no key is cached.
-        case unavailable(String)
+    /// Why no key was returned. A struct with static members, as ``IdentityTokenError``, so that a new
+    /// reason breaks no caller: compare with `==`, or `catch let error as AppleKeySet.KeyError where error.kind == .unavailable`.
+    public struct KeyError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Why no key was returned; new kinds may be added.
+        public struct Kind: Sendable, Hashable, CustomStringConvertible {
+            public let description: String
+            private init(_ name: String) { description = name }
 
-        public var description: String {
-            switch self {
-            case .unknownKeyID(let kid): "no signing key with kid \(kid) in the key set"
-            case .unavailable(let reason): "the key set is unavailable: \(reason)"
-            }
+            public static let unknownKeyID = Kind("unknownKeyID")
+            public static let unavailable = Kind("unavailable")
         }
+
+        public let kind: Kind
+        /// For ``Kind/unknownKeyID``, the `kid`; for ``Kind/unavailable``, the reason.
+        public let detail: String
+        public let description: String
+
+        private init(_ kind: Kind, _ description: String, detail: String) {
+            self.kind = kind
+            self.description = description
+            self.detail = detail
+        }
+
+        /// No key with this `kid`, even after a refetch.
+        public static func unknownKeyID(_ kid: String) -> Self { Self(.unknownKeyID, "no signing key with kid \(kid) in the key set", detail: kid) }
+        /// The key set could not be fetched and no key is cached.
+        public static func unavailable(_ reason: String) -> Self { Self(.unavailable, "the key set is unavailable: \(reason)", detail: reason) }
     }
 
     private let url: String
@@ -204,3 +219,5 @@ private struct NoTransport: HTTPTransport {
         throw AppleServiceError.transport("this key set is fixed and fetches nothing")
     }
 }
+
+extension AppleKeySet.KeyError: MatchableError {}

@@ -28,10 +28,10 @@ struct SignedTokenVerifier: Sendable {
         let key: _RSA.Signing.PublicKey
         do {
             if let cached = keys.cachedKey(for: keyID) { key = cached } else { key = try await keys.key(for: keyID) }
-        } catch AppleKeySet.KeyError.unknownKeyID(let kid) {
-            throw IdentityTokenError.unknownKeyID(kid)
-        } catch AppleKeySet.KeyError.unavailable(let reason) {
-            throw IdentityTokenError.keySetUnavailable(reason)
+        } catch let error as AppleKeySet.KeyError where error.kind == .unknownKeyID {
+            throw IdentityTokenError.unknownKeyID(error.detail)
+        } catch let error as AppleKeySet.KeyError where error.kind == .unavailable {
+            throw IdentityTokenError.keySetUnavailable(error.detail)
         } catch {
             throw IdentityTokenError.keySetUnavailable("\(error)")
         }

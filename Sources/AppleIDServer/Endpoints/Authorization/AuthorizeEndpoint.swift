@@ -19,7 +19,7 @@ struct AuthorizeEndpoint {
             do throws(OAuthError) {
                 authorization = try FormDecoding.decodeQuery(AuthorizationRequest.self, from: request)
             } catch {
-                return try pages.error(error, locale: PageLocale.choose(for: request))
+                throw pages.error(error, locale: PageLocale.choose(for: request))
             }
             return try await authorize(authorization, request: request)
         }
@@ -28,7 +28,7 @@ struct AuthorizeEndpoint {
             do throws(OAuthError) {
                 authorization = try await FormDecoding.decodeForm(AuthorizationRequest.self, from: request)
             } catch {
-                return try pages.error(error, locale: PageLocale.choose(for: request))
+                throw pages.error(error, locale: PageLocale.choose(for: request))
             }
             return try await authorize(authorization, request: request)
         }
@@ -38,16 +38,16 @@ struct AuthorizeEndpoint {
         if let appleID = autoApproveAppleID {
             switch try await provider.authorizeHeadless(authorization, appleID: appleID) {
             case .answered(let answer): return try delivery.deliver(answer)
-            case .rejected(let error): return try pages.error(error, locale: PageLocale.choose(for: request))
+            case .rejected(let error): throw pages.error(error, locale: PageLocale.choose(for: request))
             case .unknownAppleID(let appleID):
-                return try pages.error(
+                throw pages.error(
                     OAuthError(.serverError, status: 500, reason: "the auto-approve Apple ID \(appleID) does not exist"),
                     locale: PageLocale.choose(for: request))
             }
         }
         switch try await provider.validate(authorization) {
         case .rejected(let error):
-            return try pages.error(error, locale: PageLocale.choose(for: request))
+            throw pages.error(error, locale: PageLocale.choose(for: request))
         case .redirectedError(_, let answer):
             return try delivery.deliver(answer)
         case .valid(let validated):

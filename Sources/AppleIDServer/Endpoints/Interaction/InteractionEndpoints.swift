@@ -38,7 +38,7 @@ struct InteractionEndpoints {
         router.get("/auth/interaction/:id") { request, context in
             let id = try context.parameters.require("id")
             guard let interaction = try await provider.interactions.load(id: id, browserBinding: cookies.bindingValue(in: request), csrfToken: nil)
-            else { return try pages.expired(locale: PageLocale.choose(for: request)) }
+            else { throw pages.expired(locale: PageLocale.choose(for: request)) }
             return try await pages.render(interaction, message: nil, locale: PageLocale.choose(for: request))
         }
         router.post("/auth/interaction/:id") { request, context in
@@ -47,12 +47,12 @@ struct InteractionEndpoints {
             do throws(OAuthError) {
                 form = try await FormDecoding.decodeForm(Form.self, from: request)
             } catch {
-                return try pages.error(error, locale: PageLocale.choose(for: request))
+                throw pages.error(error, locale: PageLocale.choose(for: request))
             }
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
             guard let csrf = form.csrf,
                 let interaction = try await provider.interactions.load(id: id, browserBinding: cookies.bindingValue(in: request), csrfToken: csrf)
-            else { return try pages.expired(locale: locale) }
+            else { throw pages.expired(locale: locale) }
             return try await handle(form, interaction: interaction, locale: locale)
         }
     }
@@ -91,7 +91,7 @@ struct InteractionEndpoints {
         switch outcome {
         case .show(let interaction, let message): return try await pages.render(interaction, message: message, locale: locale)
         case .finished(let answer): return try delivery.deliver(answer)
-        case .invalid(let message): return try pages.expired(message: message, locale: locale)
+        case .invalid(let message): throw pages.expired(message: message, locale: locale)
         }
     }
 }

@@ -87,25 +87,28 @@ struct InteractionPages {
         let reason: String?
     }
 
-    /// An authorization error shown as a page: never a redirect (spec §3.2).
-    func error(_ error: OAuthError, locale: String) throws -> Response {
+    /// An authorization error shown as a page, to be thrown: never a redirect (spec §3.2).
+    func error(_ error: OAuthError, locale: String) -> PageError {
         let t = renderer.strings.table(locale)
-        return try renderer.render(
-            ErrorPage(
+        return PageError(
+            status: error.status, template: "error",
+            model: ErrorPage(
                 locale: locale, t: t, title: t["bar_title"] ?? "Sign in with Apple", error: error.code.rawValue,
                 errorDescription: error.errorDescription,
                 reason: developmentMode ? error.reason : nil),
-            template: "error", status: error.status)
+            renderer: renderer)
     }
 
-    /// `message`: the engine's (translated when known); the expiry message by default.
-    func expired(message: String? = nil, locale: String) throws -> Response {
+    /// The page of an expired or unknown interaction, to be thrown. `message`: the engine's
+    /// (translated when known); the expiry message by default.
+    func expired(message: String? = nil, locale: String) -> PageError {
         let t = renderer.strings.table(locale)
         let description = message.map { renderer.strings.translate(message: $0, locale) } ?? t["message_expired"] ?? ""
-        return try renderer.render(
-            ErrorPage(
+        return PageError(
+            status: .badRequest, template: "error",
+            model: ErrorPage(
                 locale: locale, t: t, title: t["bar_title"] ?? "Sign in with Apple", error: "invalid_request", errorDescription: description,
                 reason: nil),
-            template: "error", status: .badRequest)
+            renderer: renderer)
     }
 }
