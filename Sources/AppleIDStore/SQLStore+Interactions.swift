@@ -103,12 +103,15 @@ struct BrowserSessionRow: Codable, Sendable {
     var accountID: String
     var authTime: Double
     var expiresAt: Double
+    /// ``BrowserSession/Purpose``'s raw value (migration 24).
+    var purpose: String
 
     enum CodingKeys: String, CodingKey {
         case idHash = "id_hash"
         case accountID = "account_id"
         case authTime = "auth_time"
         case expiresAt = "expires_at"
+        case purpose
     }
 
     init(_ session: BrowserSession) {
@@ -116,11 +119,12 @@ struct BrowserSessionRow: Codable, Sendable {
         accountID = session.accountID
         authTime = session.authTime.sqlSeconds
         expiresAt = session.expiresAt.sqlSeconds
+        purpose = session.purpose.rawValue
     }
 
-    func session() -> BrowserSession {
+    func session() throws -> BrowserSession {
         BrowserSession(
-            idHash: idHash, accountID: accountID, authTime: Date(sqlSeconds: authTime), expiresAt: Date(sqlSeconds: expiresAt)
-        )
+            idHash: idHash, accountID: accountID, authTime: Date(sqlSeconds: authTime), expiresAt: Date(sqlSeconds: expiresAt),
+            purpose: try .decoded(purpose, table: Self.table, column: "purpose"))
     }
 }

@@ -280,6 +280,14 @@ extension SQLStore {
                 "CREATE INDEX IF NOT EXISTS browser_sessions_expiry ON browser_sessions (expires_at)",
                 "CREATE INDEX IF NOT EXISTS migration_tokens_expiry ON migration_tokens (expires_at)",
             ]),
+        SchemaMigration(
+            version: 24,
+            statements: [
+                // Which pages a browser session opens (BrowserSession.Purpose): the account pages have
+                // their own sign-in. Sessions from before were the sign-in pages' (they no longer open
+                // /account; its user signs in again).
+                "ALTER TABLE browser_sessions ADD COLUMN purpose TEXT NOT NULL DEFAULT 'sign-in'"
+            ]),
     ]
 
     /// Brings the schema up to the newest version. Safe to call on every start, and from several

@@ -50,13 +50,13 @@ struct AppleIDSettingsTests {
             let browser = Browser(client)
             let codeStep = try await AccountPages.signIn(browser)
             #expect(HTML.element(id: "development-code", in: codeStep.text) != nil)
-            #expect(browser.cookies["siwa_session"] == nil)
+            #expect(browser.cookies["siwa_account"] == nil)
 
             try await Self.turnOff(client)
             let direct = try await AccountPages.signIn(Browser(client))
             #expect(direct.status == .seeOther)
             #expect(direct.headers[.location] == "/account")
-            #expect(direct.headers[.setCookie]?.contains("siwa_session=") == true)
+            #expect(direct.headers[.setCookie]?.contains("siwa_account=") == true)
         }
     }
 

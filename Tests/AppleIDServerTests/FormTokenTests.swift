@@ -35,7 +35,7 @@ struct FormTokenTests {
                     ("password", TestServer.maria.password),
                 ])
             #expect(forged.status == .badRequest)
-            #expect(forged.headers[values: .setCookie].allSatisfy { !$0.contains("siwa_account_pending=") && !$0.contains("siwa_session=") })
+            #expect(forged.headers[values: .setCookie].allSatisfy { !$0.contains("siwa_account_pending=") && !$0.contains("siwa_account=") })
         }
     }
 

@@ -43,7 +43,7 @@ struct SignInLimitTests {
             #expect(try await AccountPages.verify(browser, codePage: again, code: Self.wrongCode(besides: code)).status == .unauthorized)
             let right = try await AccountPages.verify(browser, codePage: again, code: code)
             #expect(right.status == .tooManyRequests, "the fifth failure locked the Apple ID; the right code is not even checked")
-            #expect(browser.cookies[BrowserCookiesName.session] == nil)
+            #expect(browser.cookies[BrowserCookiesName.accountSession] == nil)
         }
     }
 
@@ -77,7 +77,7 @@ struct SignInLimitTests {
             let secondPage = try await AccountPages.signIn(second)
             let replayed = try await AccountPages.verify(second, codePage: secondPage, code: code)
             #expect(replayed.status == .unauthorized)
-            #expect(second.cookies[BrowserCookiesName.session] == nil)
+            #expect(second.cookies[BrowserCookiesName.accountSession] == nil)
         }
     }
 
@@ -88,7 +88,7 @@ struct SignInLimitTests {
             let forged = try await RP.post(
                 client, "/account/sign-in", [("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
             #expect(forged.status == .badRequest)
-            #expect(forged.headers[values: .setCookie].allSatisfy { !$0.hasPrefix("siwa_account_pending=") && !$0.hasPrefix("siwa_session=") })
+            #expect(forged.headers[values: .setCookie].allSatisfy { !$0.hasPrefix("siwa_account_pending=") && !$0.hasPrefix("siwa_account=") })
 
             let browser = Browser(client)
             _ = try await browser.get("/account")
@@ -103,4 +103,6 @@ struct SignInLimitTests {
 /// Cookie names as the server sets them.
 enum BrowserCookiesName {
     static let session = "siwa_session"
+    /// The account pages' own session.
+    static let accountSession = "siwa_account"
 }

@@ -72,4 +72,19 @@ extension StoreConformanceTests {
             #expect(try await store.browserSession(idHash: "other-hash") == other)
         }
     }
+
+    /// The account pages' sessions are kept apart from the sign-in pages' (migration 24).
+    @Test(arguments: StoreKind.available)
+    func browserSessionPurpose(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let signInPages = BrowserSession(idHash: "pages-hash", accountID: "acct-1", authTime: Fixture.t0, expiresAt: Fixture.date(60))
+            let accountPages = BrowserSession(
+                idHash: "account-hash", accountID: "acct-1", authTime: Fixture.t0, expiresAt: Fixture.date(60), purpose: .accountPages)
+            try await store.save(signInPages)
+            try await store.save(accountPages)
+            #expect(try await store.browserSession(idHash: "pages-hash")?.purpose == .signInPages)
+            #expect(try await store.browserSession(idHash: "account-hash")?.purpose == .accountPages)
+            #expect(try await store.browserSession(idHash: "account-hash") == accountPages)
+        }
+    }
 }

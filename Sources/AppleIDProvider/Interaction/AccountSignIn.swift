@@ -35,9 +35,10 @@ extension InteractionService {
     }
 
     /// Checks the two-factor code (when the Apple ID has two-factor on; `nil` only passes when it is
-    /// off) and signs the browser in; returns the session cookie's value.
-    public func startBrowserSession(accountID: String, code: String?) async throws -> SignInStep<String> {
-        switch try await signInBrowser(accountID: accountID, code: code) {
+    /// off) and signs the browser in to the account pages (only: their session does not open the
+    /// sign-in pages); returns the session cookie's value.
+    public func startAccountSession(accountID: String, code: String?) async throws -> SignInStep<String> {
+        switch try await signInBrowser(accountID: accountID, code: code, purpose: .accountPages) {
         case .passed(let signIn): .passed(signIn.cookie)
         case .incorrect: .incorrect
         case .locked(let until): .locked(until: until)
@@ -46,8 +47,8 @@ extension InteractionService {
 
     /// The second step shared by the sign-in pages and the account pages: the TOTP code (counted
     /// before the check, and each code accepted once), then a new browser session (only its hash is
-    /// stored). Called only after the password step passed.
-    func signInBrowser(accountID: String, code: String?) async throws -> SignInStep<BrowserSignIn> {
+    /// stored) for the pages of `purpose`. Called only after the password step passed.
+    func signInBrowser(accountID: String, code: String?, purpose: BrowserSession.Purpose) async throws -> SignInStep<BrowserSignIn> {
         guard let account = try await store.activeAccount(id: accountID) else { return .incorrect }
         let now = clock.now()
         if account.twoFactorEnabled {
@@ -63,20 +64,24 @@ extension InteractionService {
         let cookie = random.hex(bytes: 32)
         let session = BrowserSession(
             idHash: OpaqueToken.hash(cookie), accountID: account.id, authTime: now,
-            expiresAt: now.addingTimeInterval(configuration.browserSessionLifetime))
+            expiresAt: now.addingTimeInterval(configuration.browserSessionLifetime), purpose: purpose)
         try await store.save(session)
         return .passed(BrowserSignIn(cookie: cookie, session: session))
     }
 
-    /// The signed-in account of a session cookie, if the session is live.
-    public func account(sessionCookie: String) async throws -> AppleIDAccount? {
-        guard let session = try await store.browserSession(idHash: OpaqueToken.hash(sessionCookie)), session.expiresAt > clock.now(),
-            let account = try await store.activeAccount(id: session.accountID)
+    /// The signed-in account of an account-pages session cookie, if the session is live. A session
+    /// of the sign-in pages opens nothing here: the account pages ask for the password themselves.
+    public func account(accountSessionCookie cookie: String) async throws -> AppleIDAccount? {
+        guard let session = try await store.browserSession(idHash: OpaqueToken.hash(cookie)), session.purpose == .accountPages,
+            session.expiresAt > clock.now(), let account = try await store.activeAccount(id: session.accountID)
         else { return nil }
         return account
     }
 
-    public func endBrowserSession(cookie: String) async throws {
-        try await store.deleteBrowserSession(idHash: OpaqueToken.hash(cookie))
+    /// Signs the account pages out (a sign-in pages' session is left alone).
+    public func endAccountSession(cookie: String) async throws {
+        let idHash = OpaqueToken.hash(cookie)
+        guard try await store.browserSession(idHash: idHash)?.purpose == .accountPages else { return }
+        try await store.deleteBrowserSession(idHash: idHash)
     }
 }

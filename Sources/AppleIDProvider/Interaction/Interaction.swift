@@ -45,19 +45,30 @@ public struct Interaction: Codable, Sendable, Hashable, Identifiable {
     }
 }
 
-/// A browser in which an Apple ID has signed in (password and second factor); lets the next
-/// authorization skip to consent or "Continue".
+/// A browser in which an Apple ID has signed in (password and second factor). A session of the
+/// sign-in pages lets the next authorization skip to consent or "Continue"; one of the account pages
+/// opens `/account` only. Neither opens the other's pages, as on Apple's.
 public struct BrowserSession: Codable, Sendable, Hashable {
+    /// Which pages a session was signed in on, and so which ones it opens.
+    public enum Purpose: String, Codable, Sendable, Hashable {
+        /// The authorization's sign-in pages (`/auth/authorize`).
+        case signInPages = "sign-in"
+        /// The Apple ID user's own account pages (`/account`).
+        case accountPages = "account"
+    }
+
     /// SHA-256 of the session cookie's value; the value itself is never stored.
     public var idHash: String
     public var accountID: String
     public var authTime: Date
     public var expiresAt: Date
+    public var purpose: Purpose
 
-    public init(idHash: String, accountID: String, authTime: Date, expiresAt: Date) {
+    public init(idHash: String, accountID: String, authTime: Date, expiresAt: Date, purpose: Purpose = .signInPages) {
         self.idHash = idHash
         self.accountID = accountID
         self.authTime = authTime
         self.expiresAt = expiresAt
+        self.purpose = purpose
     }
 }

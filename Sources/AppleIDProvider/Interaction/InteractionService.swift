@@ -29,7 +29,8 @@ public struct InteractionService: Sendable {
             id: random.hex(bytes: 16), request: request, browserBindingHash: OpaqueToken.hash(browserBinding),
             csrfToken: random.hex(bytes: 16), stage: .signIn, createdAt: now,
             expiresAt: now.addingTimeInterval(configuration.interactionLifetime))
-        if let session, session.expiresAt > now, let account = try await store.activeAccount(id: session.accountID) {
+        // Only a session of the sign-in pages: signing in at /account does not skip the password here.
+        if let session, session.purpose == .signInPages, session.expiresAt > now, let account = try await store.activeAccount(id: session.accountID) {
             interaction.accountID = account.id
             interaction.authTime = session.authTime
             interaction.stage = try await stageAfterAuthentication(accountID: account.id, groupID: request.groupID)
@@ -74,7 +75,7 @@ public struct InteractionService: Sendable {
             return (.show(interaction, message: nil), nil)
         }
         let signIn: BrowserSignIn
-        switch try await signInBrowser(accountID: accountID, code: code) {
+        switch try await signInBrowser(accountID: accountID, code: code, purpose: .signInPages) {
         case .passed(let passed): signIn = passed
         case .incorrect: return (try await fail(interaction, message: "Incorrect verification code."), nil)
         case .locked(let until): return (.show(interaction, message: SignInLockPolicy.message(lockedUntil: until, now: clock.now())), nil)

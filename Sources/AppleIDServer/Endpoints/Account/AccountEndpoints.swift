@@ -6,12 +6,16 @@ import Hummingbird
 
 /// `/account`: the Apple ID user's own pages. Sign in (password, then the two-factor code), see the
 /// apps using the Apple ID and stop using it with one, switch Hide My Email forwarding, delete the
-/// Apple ID. Plain HTML forms; every POST carries a CSRF token derived from the session cookie under
+/// Apple ID. The pages have their own sign-in and session cookie (`siwa_account`, Path=/account), as
+/// Apple's do: the sign-in pages' session does not open them, nor theirs the sign-in pages (the engine
+/// keeps the two apart, ``BrowserSession/Purpose``).
+/// Plain HTML forms; every POST carries a CSRF token derived from the account session cookie under
 /// the server's secret (``FormTokens``; the cookie is HttpOnly and SameSite=Lax, so another site can
 /// neither read nor send it, and a planted one gives nobody the token).
 struct AccountEndpoints {
     static let pendingCookie = "siwa_account_pending"
     static let loginCookie = "siwa_account_login"
+    static let sessionCookie = "siwa_account"
 
     let provider: AppleIDProvider
     let renderer: PageRenderer
@@ -62,7 +66,7 @@ struct AccountEndpoints {
                 return try signInPage(request, locale: locale, message: lockMessage(until, locale), status: .tooManyRequests)
             }
             if !account.twoFactorEnabled,
-                case .passed(let session) = try await provider.interactions.startBrowserSession(accountID: account.id, code: nil)
+                case .passed(let session) = try await provider.interactions.startAccountSession(accountID: account.id, code: nil)
             {
                 return signedInRedirect(session: session, locale: form.locale)
             }
@@ -80,7 +84,7 @@ struct AccountEndpoints {
             else { return try signInPage(request, locale: locale, message: text("message_account_sign_in_expired", locale), status: .badRequest) }
             // Wrong codes count against the Apple ID in the store (SignInLockPolicy), not against this
             // sign-in: starting again does not buy more guesses.
-            switch try await provider.interactions.startBrowserSession(accountID: account.id, code: form.code ?? "") {
+            switch try await provider.interactions.startAccountSession(accountID: account.id, code: form.code ?? "") {
             case .passed(let session):
                 try await pending.finish(token: token)
                 return signedInRedirect(session: session, locale: form.locale)
@@ -119,11 +123,15 @@ struct AccountEndpoints {
             return try signInPage(request, locale: locale, message: text("message_deleted", locale))
         }
         router.post("/account/sign-out") { request, _ in
+            var response = Response(status: .seeOther, headers: [.location: "/account"])
             if let (_, cookie) = try await signedIn(request) {
                 let form = try await decode(request)
-                if csrfMatches(form.csrf, cookie) { try await provider.interactions.endBrowserSession(cookie: cookie) }
+                if csrfMatches(form.csrf, cookie) {
+                    try await provider.interactions.endAccountSession(cookie: cookie)
+                    response.setCookie(cookies.cookie(Self.sessionCookie, value: "", path: "/account", maxAge: 0))
+                }
             }
-            return Response(status: .seeOther, headers: [.location: "/account"])
+            return response
         }
     }
 
@@ -155,8 +163,8 @@ struct AccountEndpoints {
     }
 
     private func signedIn(_ request: Request) async throws -> (AppleIDAccount, String)? {
-        guard let cookie = cookies.sessionValue(in: request),
-            let account = try await provider.interactions.account(sessionCookie: cookie)
+        guard let cookie = cookies.value(Self.sessionCookie, in: request),
+            let account = try await provider.interactions.account(accountSessionCookie: cookie)
         else { return nil }
         return (account, cookie)
     }
@@ -180,7 +188,8 @@ struct AccountEndpoints {
     private func signedInRedirect(session: String, locale: String?) -> Response {
         let chosen = locale.flatMap(PageLocale.supportedLocale)
         var response = Response(status: .seeOther, headers: [.location: "/account" + (chosen.map { "?locale=\($0)" } ?? "")])
-        response.setCookie(cookies.sessionCookie(session, maxAge: Int(provider.configuration.browserSessionLifetime)))
+        response.setCookie(
+            cookies.cookie(Self.sessionCookie, value: session, path: "/account", maxAge: Int(provider.configuration.browserSessionLifetime)))
         return response
     }
 

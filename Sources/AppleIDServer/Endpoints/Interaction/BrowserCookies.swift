@@ -4,7 +4,7 @@ import Crypto
 import Hummingbird
 
 /// The cookies of the server's pages: a browser binding (an interaction only advances in the browser
-/// that started it), the signed-in Apple ID session, and the account, console and playground pages'
+/// that started it), the sign-in pages' Apple ID session, and the account, console and playground pages'
 /// own. All are HttpOnly and SameSite=Lax (or Strict); only hashes of their values are stored.
 ///
 /// Over HTTPS every one is `Secure` and named `__Host-…` with `Path=/` and no `Domain`: browsers take
@@ -39,7 +39,7 @@ struct BrowserCookies: Sendable {
 
     func bindingValue(in request: Request) -> String? { value(Self.bindingName, in: request) }
 
-    /// The signed-in Apple ID session's cookie value, if `request` carries one.
+    /// The sign-in pages' session cookie value (never the account pages'), if `request` carries one.
     func sessionValue(in request: Request) -> String? { value(Self.sessionName, in: request) }
 
     func bindingCookie(_ value: String) -> Cookie { cookie(Self.bindingName, value: value, path: "/auth") }
