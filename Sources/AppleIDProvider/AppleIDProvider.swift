@@ -194,7 +194,9 @@ public final class AppleIDProvider: Sendable {
         case .success: outcome = "ok"
         case .failure(let error): outcome = error.code.rawValue
         }
-        if let logged = RequestLogEntry.Endpoint(rawValue: endpoint) {
+        // An answer the database could not give is not logged for the console: logging reads the
+        // client from the registry, which would wait on the unavailable database a second time.
+        if let logged = RequestLogEntry.Endpoint(rawValue: endpoint), result.failure?.statusCode != 503 {
             await logRequest(logged, clientID: clientID, refusal: result.failure, unverified: unverified)
         }
         // Bounded labels: the endpoint and the OAuth error code (the precise reason stays in the log).

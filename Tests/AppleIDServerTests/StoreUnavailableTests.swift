@@ -33,6 +33,24 @@ struct StoreUnavailableTests {
         }
     }
 
+    /// CI saw a refresh during a PostgreSQL restart wait 10 s: its client's cached registry entry had
+    /// expired, so authenticating it waited out one lease, and logging the refusal for the console
+    /// asked the unavailable database for the client again and waited out a second.
+    @Test("an outage costs a token request one wait: the database is tried once, then the answer is 503")
+    func oneWaitPerRequest() async throws {
+        try await withOutage { server, outage in
+            try await server.app.test(.router) { client in
+                let secret = try await server.clientSecret()
+                let code = try await RP.code(client)
+                server.clock.advance(by: 60)  // the registry cache's entries have expired
+                outage.begin()
+                let refused = try await RP.redeem(client, code: code, secret: secret)
+                #expect(refused.status == .serviceUnavailable)
+                #expect(outage.refusedStatements == 1)
+            }
+        }
+    }
+
     @Test("pages and the admin API answer 503 with Retry-After, and say nothing of the database")
     func otherEndpoints() async throws {
         try await withOutage { server, outage in
@@ -69,12 +87,21 @@ struct StoreUnavailableTests {
     }
 }
 
-/// Whether the database is down.
+/// Whether the database is down, and how many statements it refused while it was.
 final class Outage: Sendable {
-    private let down = Mutex(false)
-    var isDown: Bool { down.withLock { $0 } }
-    func begin() { down.withLock { $0 = true } }
-    func end() { down.withLock { $0 = false } }
+    private let state = Mutex((down: false, refused: 0))
+    var isDown: Bool { state.withLock { $0.down } }
+    var refusedStatements: Int { state.withLock { $0.refused } }
+    func begin() { state.withLock { $0.down = true } }
+    func end() { state.withLock { $0.down = false } }
+
+    /// Whether a statement is refused now; counts it if so.
+    func refuses() -> Bool {
+        state.withLock { state in
+            if state.down { state.refused += 1 }
+            return state.down
+        }
+    }
 }
 
 /// Fails every statement with ``StoreUnavailableError`` during an outage, as the PostgreSQL pool does.
@@ -85,7 +112,7 @@ struct OutageDatabase: SQLDatabaseWrapper {
     var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        if outage.isDown { throw StoreUnavailableError(reason: "test outage") }
+        if outage.refuses() { throw StoreUnavailableError(reason: "test outage") }
         try await inner.execute(sql: query, onRow)
     }
 }
