@@ -301,6 +301,7 @@ class Check:
             assert redeemed.status_code == 200, f"{name} answered {redeemed.status_code} before the restart"
             refresh_tokens[name] = redeemed.json()["refresh_token"]
         answers: list[tuple[str, float, int]] = []
+        slowest: dict[str, float] = {}  # the longest wait for an answer, by kind of request
         failures: list[str] = []
         lock = threading.Lock()
         stop = threading.Event()
@@ -322,6 +323,9 @@ class Check:
                                         f"{time.monotonic() - sent:.1f} s: {type(error).__name__}: {error}")
                 with lock:
                     answers.append((name, sent, status))
+                    took = time.monotonic() - sent
+                    kind = "refresh" if token_requests else "ready"
+                    slowest[kind] = max(slowest.get(kind, 0.0), took)
                 time.sleep(0.05)
 
         workers = [threading.Thread(target=load, args=(name, tokens), daemon=True) for name in instances for tokens in (False, True)]
@@ -369,7 +373,8 @@ class Check:
             summary.append(
                 f"{name}: {mine.count(200)} × 200 and {mine.count(503)} × 503 in all, {len(during)} sent during the outage "
                 f"({during.count(503)} × 503), recovered {recovered[name] - restarted:.1f} s after the restart command returned")
-        return f"restart command took {restarted - restart_started:.1f} s; " + "; ".join(summary)
+        waits = ", ".join(f"{kind} {seconds:.1f} s" for kind, seconds in sorted(slowest.items()))
+        return f"restart command took {restarted - restart_started:.1f} s; slowest answers: {waits}; " + "; ".join(summary)
 
     def run(self) -> int:
         self.step("one code, 100 concurrent redemptions over both instances: exactly one succeeds", self.code_race)

@@ -51,6 +51,21 @@ struct StoreUnavailableTests {
         }
     }
 
+    /// CI saw `/health/ready` take over 10 s while PostgreSQL restarted: the probe gave up after its
+    /// 2 s, then waited for the statement it had given up on, which did not return.
+    @Test("/health/ready answers 503 on time even when a statement never returns", .timeLimit(.minutes(1)))
+    func readinessDoesNotWaitForAHungStatement() async throws {
+        try await withOutage { server, outage in
+            try await server.app.test(.router) { client in
+                outage.beginHanging()
+                let ready = try await client.execute(uri: "/health/ready", method: .get)
+                outage.end()
+                #expect(ready.status == .serviceUnavailable)
+                #expect(ready.text.contains("did not answer"))
+            }
+        }
+    }
+
     @Test("pages and the admin API answer 503 with Retry-After, and say nothing of the database")
     func otherEndpoints() async throws {
         try await withOutage { server, outage in
@@ -87,19 +102,40 @@ struct StoreUnavailableTests {
     }
 }
 
-/// Whether the database is down, and how many statements it refused while it was.
+/// Whether the database is down or hangs, and how many statements it refused while it was down.
 final class Outage: Sendable {
-    private let state = Mutex((down: false, refused: 0))
-    var isDown: Bool { state.withLock { $0.down } }
+    private struct State {
+        var down = false
+        var refused = 0
+        /// Statements held without an answer, as on a connection PostgreSQL dropped mid-statement;
+        /// they ignore cancellation and go on at ``end()``.
+        var held: [CheckedContinuation<Void, Never>]?
+    }
+    private let state = Mutex(State())
     var refusedStatements: Int { state.withLock { $0.refused } }
     func begin() { state.withLock { $0.down = true } }
-    func end() { state.withLock { $0.down = false } }
+    func beginHanging() { state.withLock { $0.held = [] } }
+    func end() {
+        let held = state.withLock { state in
+            defer { state = State(refused: state.refused) }
+            return state.held ?? []
+        }
+        for statement in held { statement.resume() }
+    }
 
-    /// Whether a statement is refused now; counts it if so.
-    func refuses() -> Bool {
-        state.withLock { state in
+    /// Lets a statement through, holds it until ``end()``, or refuses it (counted).
+    func admit() async throws {
+        let refused = state.withLock { state in
             if state.down { state.refused += 1 }
             return state.down
+        }
+        if refused { throw StoreUnavailableError(reason: "test outage") }
+        await withCheckedContinuation { continuation in
+            let waits = state.withLock { state in
+                state.held?.append(continuation)
+                return state.held != nil
+            }
+            if !waits { continuation.resume() }
         }
     }
 }
@@ -112,7 +148,7 @@ struct OutageDatabase: SQLDatabaseWrapper {
     var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        if outage.refuses() { throw StoreUnavailableError(reason: "test outage") }
+        try await outage.admit()
         try await inner.execute(sql: query, onRow)
     }
 }

@@ -29,22 +29,13 @@ package struct OperationsEndpoints {
     private func readinessProblem() async -> String? {
         guard !provider.keyRing.publishedKeyIDs.isEmpty else { return "no signing key is loaded" }
         let provider = provider
-        let answered = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                do {
-                    try await provider.checkStoreAnswers()
-                    return true
-                } catch {
-                    return false
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: Self.readinessTimeout)
+        let answered = await FirstAnswer.within(Self.readinessTimeout, otherwise: false) {
+            do {
+                try await provider.checkStoreAnswers()
+                return true
+            } catch {
                 return false
             }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
         }
         return answered ? nil : "the database did not answer (an error, or no answer within \(Self.readinessTimeout))"
     }
