@@ -33,7 +33,7 @@ struct PostgresPool: SQLConnectionSource {
                     try await client.withConnection { connection in
                         try lease.markLeased(usage: usage)
                         defer { usage.released() }
-                        return try await body(connection.sql(queryLogLevel: .trace))
+                        return try await body(LiveConnectionDatabase(connection))
                     }
                 }
                 group.addTask {

@@ -113,6 +113,19 @@ struct PostgresPoolTests {
         if let failure { throw failure }
     }
 
+    /// PostgresNIO drops a statement written to a channel that has closed, and the statement then
+    /// waits for ever: two instances under load hung that way while PostgreSQL restarted.
+    @Test("a statement on a leased connection that has closed fails as unavailable, never waits", .timeLimit(.minutes(1)))
+    func closedConnectionRefusesStatements() async throws {
+        let url = try #require(StoreKind.postgresURL)
+        let connection = try await PostgresConnection.connect(
+            configuration: try SQLPostgresConfiguration(url: url).coreConfiguration, id: 98, logger: testLogger)
+        try await connection.close()
+        await #expect(throws: StoreUnavailableError.self) {
+            try await LiveConnectionDatabase(connection).raw("SELECT 1").run()
+        }
+    }
+
     /// Runs `work` on a fresh connection to the test database (connecting is retried: on a loaded
     /// machine it can fail), and records any failure with its details, which `PSQLError` hides.
     private static func withOwnConnection<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
