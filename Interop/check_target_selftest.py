@@ -15,7 +15,6 @@ Only 127.0.0.1; every request has a timeout.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -28,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "check_target"))
 import jwt  # noqa: E402
 import requests  # noqa: E402
 from config import FLAW_CHECKS  # noqa: E402
-from harness import TIMEOUT, Facts, FlaskApp  # noqa: E402
+from harness import TIMEOUT, Facts, FlaskApp, prepared  # noqa: E402
 from misbehaving_apple import MisbehavingApple  # noqa: E402
 
 FORGED_EMAIL = "forged@attacker.example"
@@ -237,13 +236,7 @@ def attacks(t: Target, report: Report, flaw: str | None) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", required=True)
-    parser.add_argument("--app-port", type=int, required=True)
-    parser.add_argument("--flaw", action="append", help="only these flaws (default: all)")
-    options = parser.parse_args()
-    facts = Facts.load(options.data_dir, options.app_port)
-    facts.register_app()
+    options, facts = prepared(__doc__.splitlines()[0])
     report = Report()
     with MisbehavingApple(facts.server) as apple:
         t = Target(facts, apple)

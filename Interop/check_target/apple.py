@@ -39,19 +39,8 @@ def client_secret(config: Config) -> str:
 
 def exchange_code(config: Config, code: str) -> dict[str, Any]:
     """POST /auth/token; the token response (id_token, access_token, refresh_token)."""
-    form = {
-        "client_id": config.client_id,
-        "client_secret": client_secret(config),
-        "code": code,
-        "grant_type": "authorization_code",
-        "redirect_uri": config.return_url,
-    }
-    try:
-        answer = http.post(f"{config.server}/auth/token", data=form, timeout=TIMEOUT)
-    except requests.RequestException as error:
-        raise Refused(f"the token endpoint did not answer: {type(error).__name__}") from None
-    if answer.status_code != 200:
-        raise Refused(f"the token endpoint answered {answer.status_code}")
+    form = {"code": code, "grant_type": "authorization_code", "redirect_uri": config.return_url}
+    answer = post_to_server(config, "/auth/token", form)
     try:
         tokens = answer.json()
     except ValueError:
@@ -62,18 +51,19 @@ def exchange_code(config: Config, code: str) -> dict[str, Any]:
 
 
 def revoke(config: Config, refresh_token: str) -> None:
-    form = {
-        "client_id": config.client_id,
-        "client_secret": client_secret(config),
-        "token": refresh_token,
-        "token_type_hint": "refresh_token",
-    }
+    post_to_server(config, "/auth/revoke", {"token": refresh_token, "token_type_hint": "refresh_token"})
+
+
+def post_to_server(config: Config, path: str, form: dict[str, str]) -> requests.Response:
+    """A client-authenticated POST (client_secret_post) whose answer must be a 200."""
+    form = {"client_id": config.client_id, "client_secret": client_secret(config), **form}
     try:
-        answer = http.post(f"{config.server}/auth/revoke", data=form, timeout=TIMEOUT)
+        answer = http.post(f"{config.server}{path}", data=form, timeout=TIMEOUT)
     except requests.RequestException as error:
-        raise Refused(f"the revoke endpoint did not answer: {type(error).__name__}") from None
+        raise Refused(f"{path} did not answer: {type(error).__name__}") from None
     if answer.status_code != 200:
-        raise Refused(f"the revoke endpoint answered {answer.status_code}")
+        raise Refused(f"{path} answered {answer.status_code}")
+    return answer
 
 
 def signing_key(config: Config, token: str) -> Any:

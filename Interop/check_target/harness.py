@@ -4,6 +4,7 @@ Flask app started as a child process with a chosen set of flaws, on 127.0.0.1 on
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -75,6 +76,21 @@ class Facts:
         """The app's Return URL on the Services ID and its notification endpoint on the App ID."""
         self.admin("POST", f"/clients/{self.services_id}/return-urls", {"url": self.return_url})
         self.admin("PUT", f"/app-groups/{self.app_id}/notification-endpoint", {"url": f"{self.app_url}/apple/notifications"})
+
+
+def prepared(description: str, *, with_siwa: bool = False) -> tuple[argparse.Namespace, Facts]:
+    """The command line both runners share (--data-dir, --app-port, --flaw ...), and the server's
+    facts with the app registered on it."""
+    parser = argparse.ArgumentParser(description=description)
+    if with_siwa:
+        parser.add_argument("--siwa", required=True, help="the siwa binary")
+    parser.add_argument("--data-dir", required=True, help="the running server's data directory (demo.json)")
+    parser.add_argument("--app-port", type=int, required=True, help="the loopback port for the Flask app")
+    parser.add_argument("--flaw", action="append", help="only this flaw (repeatable)")
+    options = parser.parse_args()
+    facts = Facts.load(options.data_dir, options.app_port)
+    facts.register_app()
+    return options, facts
 
 
 class FlaskApp:
