@@ -16,6 +16,7 @@ Only 127.0.0.1; every request has a timeout.
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -32,6 +33,7 @@ from misbehaving_apple import MisbehavingApple  # noqa: E402
 
 FORGED_EMAIL = "forged@attacker.example"
 FORGED_SUB = "000000.forged.0000"
+FORGERS_KEY = "a key that is not Apple's, 32 bytes or longer"
 
 
 class Target:
@@ -96,8 +98,9 @@ def forged_form_id_token(t: Target) -> bool:
     browser = t.browser()
     request = t.start(browser)
     now = int(time.time())
-    claims = {"iss": t.facts.issuer, "aud": t.facts.services_id, "sub": FORGED_SUB, "iat": now, "exp": now + 600, "nonce": request["nonce"]}
-    t.post_callback(browser, {**t.approve(request, t.victim), "id_token": jwt.encode(claims, "a key that is not Apple's, of 32 bytes or more", algorithm="HS256")})
+    claims = {"iss": t.facts.issuer, "aud": t.facts.services_id, "sub": FORGED_SUB, "iat": now, "exp": now + 600}
+    forged = jwt.encode({**claims, "nonce": request["nonce"]}, FORGERS_KEY, algorithm="HS256")
+    t.post_callback(browser, {**t.approve(request, t.victim), "id_token": forged})
     return (t.me(browser) or {}).get("sub") == FORGED_SUB
 
 
@@ -134,8 +137,8 @@ def unknown_key_notification(t: Target) -> bool:
     assert user, "the sign-in before the notification did not work"
     now = int(time.time())
     events = json.dumps({"type": "consent-revoked", "sub": user["sub"], "event_time": now * 1000})
-    claims = {"iss": t.facts.issuer, "aud": t.facts.app_id, "iat": now, "exp": now + 86_400, "jti": f"forged-{now}", "events": events}
-    t.notify(claims, unpublished=True)
+    claims = {"iss": t.facts.issuer, "aud": t.facts.app_id, "iat": now, "exp": now + 86_400, "jti": secrets.token_urlsafe(16)}
+    t.notify({**claims, "events": events}, unpublished=True)
     return t.me(browser) is None
 
 

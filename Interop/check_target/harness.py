@@ -65,9 +65,8 @@ class Facts:
         return f"{self.app_url}/callback"
 
     def admin(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-        answer = http.request(
-            method, f"{self.server}/admin{path}", json=body, timeout=TIMEOUT, headers={"Authorization": f"Bearer {self.admin_token}"}
-        )
+        headers = {"Authorization": f"Bearer {self.admin_token}"}
+        answer = http.request(method, f"{self.server}/admin{path}", json=body, timeout=TIMEOUT, headers=headers)
         if answer.status_code >= 300:
             raise RuntimeError(f"admin {method} {path} answered {answer.status_code}: {answer.text[:300]}")
         return answer.json() if answer.content else {}
