@@ -81,7 +81,8 @@ def identity(form: Any, nonce: str) -> dict[str, str]:
     """Who signs in: the token response's verified id_token, confirmed by the callback's own id_token."""
     code = form.get("code", "")
     tokens = apple.exchange_code(config, code)
-    claims = apple.verify_id_token(config, tokens["id_token"], nonce=nonce, access_token=tokens.get("access_token", ""))
+    access_token = str(tokens.get("access_token", ""))
+    claims = apple.verify_id_token(config, tokens["id_token"], nonce=nonce, code=code, access_token=access_token)
     if form.get("id_token"):
         if config.flawed("FLAW_FORM_ID_TOKEN"):
             # "The form already carries the id_token": decoded, never verified, and it names the user.
@@ -92,7 +93,8 @@ def identity(form: Any, nonce: str) -> dict[str, str]:
                 raise Refused("the callback's id_token and the token response name different users")
     email = str(claims.get("email", ""))
     if config.flawed("FLAW_TRUST_USER_EMAIL") and form.get("user"):
-        email = str(json.loads(form["user"]).get("email", email))  # the unsigned `user` field, trusted
+        user = json.loads(form["user"])  # the unsigned `user` field, trusted
+        email = str(user.get("email", email)) if isinstance(user, dict) else email
     return {"sub": str(claims["sub"]), "email": email, "refresh_token": str(tokens.get("refresh_token", ""))}
 
 

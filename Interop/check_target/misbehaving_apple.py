@@ -20,7 +20,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 PROXY_KID = "selftest-proxy"
-FAULTS = ("wrong-aud", "expired", "alg-none", "unknown-key")
+FAULTS = ("wrong-aud", "wrong-iss", "expired", "future-iat", "alg-none", "unknown-key", "hash", "sub-mismatch")
 
 
 class MisbehavingApple:
@@ -73,8 +73,16 @@ class MisbehavingApple:
         now = int(time.time())
         if fault == "wrong-aud":
             claims["aud"] = "com.example.someone.else"
+        elif fault == "wrong-iss":
+            claims["iss"] = "https://issuer.example"
         elif fault == "expired":
             claims.update(iat=now - 1200, exp=now - 600)
+        elif fault == "future-iat":
+            claims.update(iat=now + 3600, exp=now + 4200)
+        elif fault == "hash":
+            claims.update(at_hash="AAAAAAAAAAAAAAAAAAAAAA", c_hash="AAAAAAAAAAAAAAAAAAAAAA")
+        elif fault == "sub-mismatch":
+            claims["sub"] = "000000.someone.else.0000"
         elif fault == "alg-none":
             return jwt.encode(claims, None, algorithm="none")
         return self.sign(claims, unpublished=fault == "unknown-key")
