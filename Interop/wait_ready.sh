@@ -1,4 +1,4 @@
-# Sourced by run.sh and malformed_run.sh after they start `siwa serve` in the background.
+# Sourced by the Interop scripts that start `siwa serve` in the background (start_in_background below).
 # Waits until the server at $PORT answers discovery and its $DATA_DIR/demo.json exists; on a server
 # that exits or never answers within $READY_TIMEOUT seconds it shows the log (show_log) and exits 1.
 # Needs: PORT, SERVER_PID, DATA_DIR, READY_TIMEOUT, show_log; $1 names the calling script.
@@ -24,4 +24,15 @@ wait_until_ready() {
         [ -s "$DATA_DIR/demo.json" ] && break
         sleep 0.25
     done
+}
+
+# Starts "$@" in the background with its output in $LOG, in its own process group when setsid exists
+# (so that a wrapper such as `swift run` and the server stop together); sets SERVER_PID.
+start_in_background() {
+    if command -v setsid >/dev/null 2>&1; then
+        setsid "$@" >"$LOG" 2>&1 </dev/null &
+    else
+        "$@" >"$LOG" 2>&1 </dev/null &
+    fi
+    SERVER_PID=$!
 }

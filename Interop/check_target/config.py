@@ -1,0 +1,74 @@
+"""Configuration of the check target, from the environment (see README.md in this folder)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+NOTIFY_REFUSALS = frozenset(
+    {"notify.unknown-key", "notify.alg-none", "notify.wrong-aud", "notify.expired", "notify.tampered", "notify.replay"}
+)
+
+# Each flaw is off unless its variable is "1". Per flaw, the `siwa check` checks that must fail with it
+# on, and those that may fail too (the flaw weakens them, as it would in a real app); no other may fail.
+FLAW_CHECKS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "FLAW_NO_STATE": (frozenset({"callback.state"}), frozenset({"callback.state-bound"})),
+    "FLAW_STATE_UNBOUND": (frozenset({"callback.state-bound"}), frozenset()),
+    "FLAW_FORM_ID_TOKEN": (frozenset({"callback.form-id-token"}), frozenset({"token.sub-mismatch"})),
+    "FLAW_NO_AUD": (frozenset({"token.wrong-aud"}), frozenset()),
+    "FLAW_EXPIRED_OK": (frozenset({"token.expired"}), frozenset()),
+    "FLAW_NONCE_IGNORED": (frozenset({"token.nonce"}), frozenset({"callback.code-injection"})),
+    "FLAW_ALG_NONE": (frozenset({"token.alg-none"}), frozenset({"callback.form-id-token"})),
+    "FLAW_TRUST_USER_EMAIL": (frozenset({"trust.user-email"}), frozenset()),
+    "FLAW_UNVERIFIED_NOTIFICATIONS": (NOTIFY_REFUSALS, frozenset()),
+    "FLAW_REPLAYABLE": (frozenset({"callback.replay"}), frozenset()),
+}
+FLAW_NAMES = tuple(FLAW_CHECKS)
+
+
+@dataclass(frozen=True)
+class Config:
+    server: str  # e.g. http://127.0.0.1:8080; /auth/authorize, /auth/token, /auth/keys, /auth/revoke live under it
+    issuer: str  # the id_token's iss; the server's URL unless it runs with --issuer
+    client_id: str  # the Services ID
+    app_id: str  # the primary App ID: the aud of server-to-server notifications
+    team_id: str
+    key_id: str
+    private_key: str  # the .p8's PEM text
+    return_url: str
+    port: int
+    flaws: frozenset[str]
+
+    def flawed(self, name: str) -> bool:
+        return name in self.flaws
+
+    @property
+    def notification_audiences(self) -> set[str]:
+        return {self.client_id, self.app_id}
+
+    @classmethod
+    def from_environment(cls) -> Config:
+        def required(name: str) -> str:
+            value = os.environ.get(name, "").strip()
+            if not value:
+                raise SystemExit(f"check_target: set {name} (see Interop/check_target/README.md)")
+            return value
+
+        server = required("SIWA_SERVER").rstrip("/")
+        client_id = required("CLIENT_ID")
+        unknown = sorted(name for name in os.environ if name.startswith("FLAW_") and name not in FLAW_NAMES)
+        if unknown:
+            raise SystemExit(f"check_target: unknown flaw variables {unknown}; known: {list(FLAW_NAMES)}")
+        return cls(
+            server=server,
+            issuer=os.environ.get("ISSUER", server).rstrip("/"),
+            client_id=client_id,
+            app_id=os.environ.get("APP_ID", client_id),
+            team_id=required("TEAM_ID"),
+            key_id=required("KEY_ID"),
+            private_key=Path(required("KEY_FILE")).read_text(encoding="utf-8"),
+            return_url=required("RETURN_URL"),
+            port=int(os.environ.get("PORT", "5000")),
+            flaws=frozenset(name for name in FLAW_NAMES if os.environ.get(name) == "1"),
+        )
