@@ -117,8 +117,10 @@ struct AdminAccountEndpoints {
             struct Advance: Decodable { let seconds: Double }
             let advance = try await request.decode(as: Advance.self, context: context)
             // Bounded: a later `Int(now.timeIntervalSince1970)` must not trap on a date past Int's range.
-            guard advance.seconds > 0, advance.seconds <= AdminEndpoints.longestClockAdvance else {
-                throw AdminError.invalidRequest("seconds must be positive and at most \(Int(AdminEndpoints.longestClockAdvance)) (100 years)")
+            // Negative goes back (`siwa clock advance -10s`): a token issued "in the future" is a test too.
+            guard advance.seconds != 0, abs(advance.seconds) <= AdminEndpoints.longestClockAdvance else {
+                throw AdminError.invalidRequest(
+                    "seconds must be other than 0 and at most \(Int(AdminEndpoints.longestClockAdvance)) (100 years) either way")
             }
             return try clockChange { $0.advance(by: advance.seconds) }
         }

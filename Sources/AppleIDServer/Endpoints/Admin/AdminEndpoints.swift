@@ -69,6 +69,7 @@ struct AdminEndpoints {
         AdminAccountEndpoints(provider: provider).register(on: admin)
         AdminClientEndpoints(provider: provider).register(on: admin)
         AdminTransferEndpoints(provider: provider).register(on: admin)
+        AdminTeamEndpoints(provider: provider).register(on: admin)
         AdminKeyEndpoints(provider: provider).register(on: admin)
         AdminConsoleEndpoints(provider: provider, baseURL: baseURL).register(on: admin)
         admin.post("/authorizations") { request, context in
