@@ -8,6 +8,11 @@ extension SQLStore: RegistryStore {
         try await row(TeamRow.self, from: TeamRow.table, where: "id", equals: id.rawValue)?.team()
     }
 
+    public func teams() async throws -> [DeveloperTeam] {
+        // Team IDs are upper-case ASCII letters and digits: SQLite's and PostgreSQL's orders agree.
+        try await db.select().column("*").from(TeamRow.table).orderBy("id").all(decoding: TeamRow.self).map { try $0.team() }
+    }
+
     public func save(_ team: DeveloperTeam) async throws {
         try await upsert(TeamRow(team), into: TeamRow.table, key: ["id"])
     }

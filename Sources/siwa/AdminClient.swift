@@ -55,26 +55,29 @@ struct AdminClient {
         } catch {
             throw AdminFailure(message: "cannot reach \(baseURL): \(Self.plain(error))")
         }
-        let text = String(decoding: response.body, as: UTF8.self)
-        guard (200..<300).contains(response.status) else {
-            throw AdminFailure(message: "\(method.rawValue) \(path) → \(response.status) \(text)")
-        }
-        guard !response.body.isEmpty else { return [:] }
-        guard let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
-            throw AdminFailure(message: "\(method.rawValue) \(path) answered something that is not a JSON object")
+        let call = "\(method.rawValue) \(path) → \(response.status)"
+        let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        if response.status == 401 {
+            throw AdminFailure(
+                message: "the admin token was refused (\(call)): pass the server's --admin-token, or the --data-dir of the siwa serve that wrote it")
         }
         // A refusal is a failure whatever its status: never printed as an answer with exit 0.
-        if let error = Self.reportedError(in: object) {
-            throw AdminFailure(message: "\(method.rawValue) \(path) → \(response.status) \(error)")
+        if let object, let refusal = Self.refusal(in: object, call: call) { throw AdminFailure(message: refusal) }
+        guard (200..<300).contains(response.status) else {
+            throw AdminFailure(message: "\(call): \(String(decoding: response.body, as: UTF8.self))")
         }
+        guard !response.body.isEmpty else { return [:] }
+        guard let object else { throw AdminFailure(message: "\(call) answered something that is not a JSON object") }
         return object
     }
 
-    /// The error an answer reports, as `error: description`: at its top, or in one of its `results`.
-    static func reportedError(in object: [String: Any]) -> String? {
+    /// The error an answer reports, at its top or in one of its `results`, as one line with the
+    /// server's reason first: `no team T (invalid_request from POST /admin/teams/T/keys → 404)`.
+    static func refusal(in object: [String: Any], call: String) -> String? {
         let answers = [object] + (object["results"] as? [[String: Any]] ?? [])
-        guard let failed = answers.first(where: { $0["error"] is String }), let error = failed["error"] as? String else { return nil }
-        return (failed["error_description"] as? String).map { "\(error): \($0)" } ?? error
+        guard let failed = answers.first(where: { $0["error"] is String }), var error = failed["error"] as? String else { return nil }
+        if let code = failed["code"] as? Int { error += " \(code)" }  // ASAuthorizationError's number
+        return (failed["error_description"] as? String).map { "\($0) (\(error) from \(call))" } ?? "\(error) (from \(call))"
     }
 
     /// Calls and prints the answer as indented JSON (or "ok" for an empty answer).
@@ -110,7 +113,7 @@ struct AdminClient {
     }
 }
 
-/// A refused or failed admin call: the message goes to stderr and the command exits with 1.
+/// A refused or failed admin call: ArgumentParser prints `Error: <message>` to stderr and exits with 1.
 struct AdminFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }

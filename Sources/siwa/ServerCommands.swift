@@ -1,12 +1,11 @@
 import AppleIDServer
 import ArgumentParser
 import Foundation
-import OwnerOnlyFiles
 
-/// `siwa clock advance`: move the server's clock forward (expiry tests).
+/// `siwa clock …`: move the server's clock (expiry tests).
 struct Clock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The server's clock: show it, move it forward, set it, or reset it to the real time.",
+        abstract: "The server's clock: show it, move it forward or back, set it, or reset it to the real time.",
         subcommands: [Show.self, Advance.self, SetTime.self, Reset.self])
 
     struct Show: AsyncParsableCommand {
@@ -17,11 +16,15 @@ struct Clock: AsyncParsableCommand {
 
     struct Advance: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Move the server's clock forward, e.g. 301s, 2h, 61d (`siwa clock reset` undoes it).")
-        @Argument(help: "How far: seconds, or a number followed by s, m, h or d.") var by: String
+            abstract: "Move the server's clock forward, e.g. 301s, 2h, 61d, or back, e.g. -10s (`siwa clock reset` undoes it).")
+        // Unrecognized inputs, so that `-10s` is the duration and not an unknown option.
+        @Argument(parsing: .allUnrecognized, help: "How far: seconds, or a number followed by s, m, h or d; negative goes back.")
+        var by: [String] = []
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            guard let seconds = Secret.seconds(by), seconds > 0 else { throw ValidationError("\(by) is not a positive duration") }
+            guard by.count == 1, let seconds = Secret.seconds(by[0]), seconds != 0 else {
+                throw ValidationError("give one duration other than 0, such as 301s, 2h, 61d or -10s (not \(by.joined(separator: " ")))")
+            }
             try await connection.client().run(.post, "/admin/clock/advance", ["seconds": seconds])
         }
     }
@@ -71,43 +74,6 @@ struct ReturnURL: AsyncParsableCommand {
     @OptionGroup var connection: AdminConnection
     func run() async throws {
         try await connection.client().run(.post, "/admin/clients/\(AdminClient.segment(clientID))/return-urls", ["url": url])
-    }
-}
-
-/// `siwa teams …`: developer teams and their Sign in with Apple keys.
-struct Teams: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Developer teams and their keys.", subcommands: [Add.self, Key.self])
-
-    struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Register a team (a Team ID is made up unless given).")
-        @Option(help: "The 10-character Team ID.") var teamID: String?
-        @Option(help: "The team's name.") var name = "Team"
-        @Option(help: "individual (10 Return URLs, 32 e-mail sources) or organization (100 and 100).") var kind = "organization"
-        @OptionGroup var connection: AdminConnection
-        func run() async throws {
-            try await connection.client().run(.post, "/admin/teams", ["team_id": teamID, "name": name, "kind": kind])
-        }
-    }
-
-    struct Key: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a Sign in with Apple key for a team and primary App ID; writes the .p8.")
-        @Argument(help: "The Team ID.") var team: String
-        @Option(help: "The primary App ID the key is for.") var primaryAppID: String
-        @Option(help: "Where to write the private key (default: AuthKey_<KeyID>.p8 in the current directory).") var out: String?
-        @OptionGroup var connection: AdminConnection
-        func run() async throws {
-            let answer = try await connection.client().call(.post, "/admin/teams/\(AdminClient.segment(team))/keys", ["primary_app_id": primaryAppID])
-            guard let keyID = answer["key_id"] as? String, let pem = answer["private_key_pem"] as? String else {
-                throw AdminFailure(message: "the server did not return a key")
-            }
-            let path = out ?? "AuthKey_\(keyID).p8"
-            do {
-                try PrivateFiles.create(Data(pem.utf8), at: URL(fileURLWithPath: path))
-            } catch let error as PrivateFileError {
-                throw AdminFailure(message: "cannot write the key (it is shown only this once): \(error); the PEM:\n\(pem)")
-            }
-            AdminClient.print(["key_id": keyID, "team_id": team, "primary_app_id": primaryAppID, "key_file": path])
-        }
     }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// which names the wrong problem.
 enum VerbCheck {
     static let groups: [any ParsableCommand.Type] = [
-        Users.self, Notify.self, Clock.self, Teams.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
+        Users.self, Notify.self, Clock.self, Teams.self, Apps.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
     ]
 
     /// The one-line refusal for `arguments` (without the program name), or `nil` when the verb is known.

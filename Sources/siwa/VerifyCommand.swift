@@ -73,6 +73,12 @@ struct VerifyOptions: ParsableCommand {
             keys = AppleKeySet(jwksJSON: Array(bytes))
             guard await !keys.knownKeyIDs.isEmpty else { throw UsageErrors.fail(Self.self, "\(jwks) holds no RSA signing key") }
             issuers = AppleEnvironment.production.issuers
+            // A key set file says nothing of its issuer: a token from another one needs --issuer.
+            if issuer.isEmpty, let tokenIssuer = Self.unverifiedIssuer(of: token), !issuers.containsExactly(tokenIssuer) {
+                throw UsageErrors.fail(
+                    Self.self,
+                    "this token was issued by \(tokenIssuer), and --jwks accepts Apple's issuer unless told another: pass --issuer \(tokenIssuer)")
+            }
         } else {
             let environment = try baseURL.map { AppleEnvironment.custom(baseURL: $0) } ?? environment(for: token)
             keys = AppleKeySet(environment: environment, transport: AsyncHTTPClientTransport(), clock: clock)

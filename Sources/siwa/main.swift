@@ -9,9 +9,10 @@ struct Siwa: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "siwa",
         abstract: "Sign in with Apple, end to end: a local Apple ID server and the tools around it.",
+        version: SiwaVersion.current,
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
-            Quirks.self, ReturnURL.self, Teams.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
+            Quirks.self, ReturnURL.self, Teams.self, Apps.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
         ])
 }
 

@@ -34,6 +34,19 @@ extension StoreConformanceTests {
         }
     }
 
+    @Test("every team is listed, by Team ID", arguments: StoreKind.available)
+    func teamsListed(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            #expect(try await store.teams().isEmpty)
+            let teams = [
+                DeveloperTeam(id: "ZETA000001", name: "Zeta"), DeveloperTeam(id: "ALPHA00001", name: "Alpha", kind: .individual),
+                DeveloperTeam(id: "0MEGA00001", name: "Omega"),
+            ]
+            for team in teams { try await store.save(team) }
+            #expect(try await store.teams() == teams.sorted { $0.id.rawValue < $1.id.rawValue })
+        }
+    }
+
     @Test("a pending key download is taken once", arguments: StoreKind.available)
     func pendingDownloadTakenOnce(kind: StoreKind) async throws {
         try await kind.withStore { store in

@@ -7,6 +7,8 @@ import Testing
 /// one that came with a 2xx status (a server of an older version answered refusals that way).
 @Suite("siwa admin verbs: an answer that reports an error is a failure")
 struct AdminClientTests {
+    static let call = "POST /admin/authorizations → 200"
+
     static func object(_ json: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
@@ -16,19 +18,22 @@ struct AdminClientTests {
         arguments: [
             (
                 #"{"error":"invalid_request","error_description":"response_mode must be form_post"}"#,
-                "invalid_request: response_mode must be form_post"
+                "response_mode must be form_post (invalid_request from POST /admin/authorizations → 200)"
             ),
-            (#"{"results":[{"error":"invalid_request"}]}"#, "invalid_request"),
-            (#"{"results":[{"code":"c1"},{"error":"access_denied","error_description":"no"}]}"#, "access_denied: no"),
+            (#"{"results":[{"error":"invalid_request"}]}"#, "invalid_request (from POST /admin/authorizations → 200)"),
+            (
+                #"{"results":[{"code":"c1"},{"error":"access_denied","error_description":"no"}]}"#,
+                "no (access_denied from POST /admin/authorizations → 200)"
+            ),
         ])
     func reportedErrors(_ testCase: (String, String)) throws {
-        #expect(AdminClient.reportedError(in: try Self.object(testCase.0)) == testCase.1)
+        #expect(AdminClient.refusal(in: try Self.object(testCase.0), call: Self.call) == testCase.1)
     }
 
     @Test("an answer without an error is printed as it is")
     func answers() throws {
-        #expect(AdminClient.reportedError(in: try Self.object(#"{"results":[{"code":"c1","state":"s"}]}"#)) == nil)
-        #expect(AdminClient.reportedError(in: try Self.object(#"{"apple_id":"maria@example.com"}"#)) == nil)
-        #expect(AdminClient.reportedError(in: [:]) == nil)
+        #expect(AdminClient.refusal(in: try Self.object(#"{"results":[{"code":"c1","state":"s"}]}"#), call: Self.call) == nil)
+        #expect(AdminClient.refusal(in: try Self.object(#"{"apple_id":"maria@example.com"}"#), call: Self.call) == nil)
+        #expect(AdminClient.refusal(in: [:], call: Self.call) == nil)
     }
 }

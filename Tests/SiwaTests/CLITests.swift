@@ -2,6 +2,8 @@ import AppleIDProtocol
 import Foundation
 import Testing
 
+@testable import siwa
+
 /// Issue 14: the `siwa` binary's messages name the real problem. These run the built binary.
 @Suite("siwa command line: messages that name the problem", .timeLimit(.minutes(5)))
 struct CLITests {
@@ -36,6 +38,15 @@ struct CLITests {
         #expect(output.contains(testCase.1), "\(output)")
         #expect(!output.contains("Usage:"), "a mistake is not a usage question")
         #expect(!output.contains(")) (errno"))
+    }
+
+    @Test("--version prints the version kept in SiwaVersion, and exits 0")
+    func version() throws {
+        let run = try SiwaFixtures.run(["--version"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let printed = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(printed.wholeMatch(of: #/[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?/#) != nil, "\(printed)")
+        #expect(printed == SiwaVersion.current)
     }
 
     @Test("verify: a token from another issuer names it and the --base-url to pass, instead of asking Apple")

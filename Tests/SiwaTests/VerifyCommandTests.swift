@@ -18,12 +18,12 @@ struct VerifyCommandTests {
         var jwksPath: String { directory.appendingPathComponent("jwks.json").path }
         var tokenPath: String { directory.appendingPathComponent("token.jwt").path }
 
-        init(expiresAt: Int = VerifyCommandTests.now + 600) throws {
+        init(expiresAt: Int = VerifyCommandTests.now + 600, issuer: String = "https://appleid.apple.com") throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-verify-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             token = SiwaFixtures.token(
                 claims: [
-                    "iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": "001234.abc.0001", "iat": VerifyCommandTests.now - 700,
+                    "iss": issuer, "aud": "com.example.app", "sub": "001234.abc.0001", "iat": VerifyCommandTests.now - 700,
                     "exp": expiresAt,
                 ], key: VerifyCommandTests.key, kid: "k1")
             try Data(SiwaFixtures.jwks(VerifyCommandTests.key, kid: "k1").utf8).write(to: URL(fileURLWithPath: jwksPath))
@@ -75,5 +75,15 @@ extension VerifyCommandTests {
         let fixture = try Fixture()
         let run = try SiwaFixtures.run(fixture.arguments(fixture.token, ["--leeway", "-1"]))
         #expect(run.status == 2)
+    }
+
+    @Test("--jwks with a token from another issuer and no --issuer is a usage error that names the --issuer to pass")
+    func jwksForeignIssuer() throws {
+        let fixture = try Fixture(issuer: "http://127.0.0.1:9")
+        let refused = try SiwaFixtures.run(fixture.arguments(fixture.token))
+        #expect(refused.status == 2, "\(refused.standardError)")
+        #expect(refused.standardError.contains("pass --issuer http://127.0.0.1:9"), "\(refused.standardError)")
+        let accepted = try SiwaFixtures.run(fixture.arguments(fixture.token, ["--issuer", "http://127.0.0.1:9"]))
+        #expect(accepted.status == 0, "\(accepted.standardError)")
     }
 }

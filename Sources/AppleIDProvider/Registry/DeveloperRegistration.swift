@@ -13,6 +13,9 @@ extension AppleIDProvider {
 
     /// Makes a Sign in with Apple key for a team and primary App ID, as the developer console does:
     /// the store keeps the public key; the private key (PEM, the `.p8` contents) is returned once.
+    /// Every team, by Team ID (the admin API's `siwa teams list`).
+    public func teams() async throws -> [DeveloperTeam] { try await store.teams() }
+
     public func registerKey(teamID: TeamID, primaryAppID: ClientID) async throws -> (key: DeveloperKey, privateKeyPEM: String) {
         guard try await store.team(teamID) != nil else { throw RegistrationError.unknownTeam(teamID) }
         guard let group = try await store.appGroup(primaryAppID), group.teamID == teamID else {

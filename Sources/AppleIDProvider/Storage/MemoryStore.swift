@@ -39,6 +39,7 @@ public final class MemoryStore: Sendable {
 
 extension MemoryStore: RegistryStore {
     public func team(_ id: TeamID) async throws -> DeveloperTeam? { state.withLock { $0.teams[id] } }
+    public func teams() async throws -> [DeveloperTeam] { state.withLock { $0.teams.values.sorted { $0.id.rawValue < $1.id.rawValue } } }
     public func save(_ team: DeveloperTeam) async throws { state.withLock { $0.teams[team.id] = team } }
     public func appGroup(_ id: ClientID) async throws -> AppGroup? { state.withLock { $0.groups[id] } }
     public func save(_ group: AppGroup) async throws { state.withLock { $0.groups[group.primaryAppID] = group } }

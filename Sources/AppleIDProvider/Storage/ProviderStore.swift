@@ -4,6 +4,8 @@ import Foundation
 /// The developer registry: teams, app groups, clients and Sign in with Apple keys.
 public protocol RegistryStore: Sendable {
     func team(_ id: TeamID) async throws -> DeveloperTeam?
+    /// Every team, by Team ID.
+    func teams() async throws -> [DeveloperTeam]
     func save(_ team: DeveloperTeam) async throws
     func appGroup(_ id: ClientID) async throws -> AppGroup?
     func save(_ group: AppGroup) async throws

@@ -28,7 +28,7 @@ struct AdminAccountEndpoints {
         }
 
         /// Why the fields given are refused (the same rules for creating and changing), if they are.
-        var refusal: OAuthError? {
+        var refusal: AdminError? {
             if let status = realUserStatus, RealUserStatus(rawValue: status) == nil { return .invalidRequest("real_user_status is 0, 1 or 2") }
             if let addresses = additionalEmails, !addresses.allSatisfy({ $0.contains("@") }) {
                 return .invalidRequest("additional_emails are e-mail addresses")
@@ -84,13 +84,12 @@ struct AdminAccountEndpoints {
         }
         admin.post("/users") { request, context in
             let order = try await request.decode(as: AccountOrder.self, context: context)
-            guard let appleID = order.appleID, !appleID.isEmpty else { return AdminEndpoints.explained(.invalidRequest("apple_id is required")) }
+            guard let appleID = order.appleID, !appleID.isEmpty else { throw AdminError.invalidRequest("apple_id is required") }
             guard appleID.contains("@") else {
-                return AdminEndpoints.explained(
-                    .invalidRequest("apple_id \(appleID) is not an e-mail address; an Apple ID is one, e.g. sam@example.com"))
+                throw AdminError.invalidRequest("apple_id \(appleID) is not an e-mail address; an Apple ID is one, e.g. sam@example.com")
             }
-            guard let password = order.password, !password.isEmpty else { return AdminEndpoints.explained(.invalidRequest("password is required")) }
-            if let refusal = order.refusal { return AdminEndpoints.explained(refusal) }
+            guard let password = order.password, !password.isEmpty else { throw AdminError.invalidRequest("password is required") }
+            if let refusal = order.refusal { throw refusal }
             do {
                 let account = try await provider.createAccount(
                     appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
@@ -98,19 +97,19 @@ struct AdminAccountEndpoints {
                     twoFactorEnabled: order.twoFactorEnabled ?? true, additionalEmails: order.additionalEmails ?? [])
                 return try AdminEndpoints.json(view(account))
             } catch StoreError.conflict {
-                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: "Apple ID \(appleID) exists"))
+                throw AdminError.conflict("Apple ID \(appleID) exists")
             }
         }
         admin.patch("/users/:appleID") { request, context in
             let order = try await request.decode(as: AccountOrder.self, context: context)
             let appleID = try context.parameters.requireDecoded("appleID")
-            if let refusal = order.refusal { return AdminEndpoints.explained(refusal) }
+            if let refusal = order.refusal { throw refusal }
             let change = AccountChange(
                 firstName: order.firstName, lastName: order.lastName, email: order.email,
                 realUserStatus: order.realUserStatus.flatMap(RealUserStatus.init(rawValue:)), twoFactorEnabled: order.twoFactorEnabled,
                 additionalEmails: order.additionalEmails, password: order.password)
             guard let account = try await provider.updateAccount(appleID: appleID, change) else {
-                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
+                throw AdminError.notFound("no Apple ID \(appleID)")
             }
             return try AdminEndpoints.json(view(account))
         }
@@ -118,14 +117,15 @@ struct AdminAccountEndpoints {
             struct Advance: Decodable { let seconds: Double }
             let advance = try await request.decode(as: Advance.self, context: context)
             // Bounded: a later `Int(now.timeIntervalSince1970)` must not trap on a date past Int's range.
-            guard advance.seconds > 0, advance.seconds <= AdminEndpoints.longestClockAdvance else {
-                return AdminEndpoints.explained(
-                    .invalidRequest("seconds must be positive and at most \(Int(AdminEndpoints.longestClockAdvance)) (100 years)"))
+            // Negative goes back (`siwa clock advance -10s`): a token issued "in the future" is a test too.
+            guard advance.seconds != 0, abs(advance.seconds) <= AdminEndpoints.longestClockAdvance else {
+                throw AdminError.invalidRequest(
+                    "seconds must be other than 0 and at most \(Int(AdminEndpoints.longestClockAdvance)) (100 years) either way")
             }
             return try clockChange { $0.advance(by: advance.seconds) }
         }
         admin.get("/clock") { _, _ in
-            guard let clock = provider.clock as? any AdjustableClock else { return AdminEndpoints.explained(Self.fixedClock) }
+            guard let clock = provider.clock as? any AdjustableClock else { throw Self.fixedClock }
             return try AdminEndpoints.json(ClockView(clock))
         }
         admin.post("/clock/reset") { _, _ in try clockChange { $0.reset() } }
@@ -135,18 +135,18 @@ struct AdminAccountEndpoints {
             guard let date = ISO8601DateFormatter().date(from: order.time),
                 abs(date.timeIntervalSinceNow) <= AdminEndpoints.longestClockAdvance
             else {
-                return AdminEndpoints.explained(.invalidRequest("time is an ISO 8601 date and time within 100 years, e.g. 2026-12-01T09:00:00Z"))
+                throw AdminError.invalidRequest("time is an ISO 8601 date and time within 100 years, e.g. 2026-12-01T09:00:00Z")
             }
             return try clockChange { $0.set(date) }
         }
     }
 
-    static let fixedClock = OAuthError.invalidRequest("this server's clock cannot be moved")
+    static let fixedClock = AdminError.invalidRequest("this server's clock cannot be moved")
 
     /// Applies a change to the clock, logs it (a shifted clock breaks every relying party's token
     /// checks, so the log says how to undo it) and answers the clock's state.
     private func clockChange(_ change: (any AdjustableClock) -> Void) throws -> Response {
-        guard let clock = provider.clock as? any AdjustableClock else { return AdminEndpoints.explained(Self.fixedClock) }
+        guard let clock = provider.clock as? any AdjustableClock else { throw Self.fixedClock }
         change(clock)
         let view = ClockView(clock)
         provider.logger.notice(

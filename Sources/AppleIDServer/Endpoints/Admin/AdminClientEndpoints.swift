@@ -61,7 +61,7 @@ struct AdminClientEndpoints {
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/clients/:client") { _, context in
             guard let client = try await provider.registeredClient(ClientID(rawValue: try context.parameters.requireDecoded("client"))) else {
-                return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no such client"))
+                throw AdminError.notFound("no such client", code: .invalidClient)
             }
             return try AdminEndpoints.json(ClientView(client))
         }
@@ -81,23 +81,9 @@ struct AdminClientEndpoints {
         }
     }
 
-    /// Runs a registry change: 204 when done, the console's message as an admin error when refused.
+    /// Runs a registry change and answers 204 (a refusal renders itself, see ``AdminRefusalMiddleware``).
     static func answer(_ change: () async throws -> Void) async throws -> Response {
-        do {
-            try await change()
-            return Response(status: .noContent)
-        } catch let error as ConsoleError {
-            return AdminEndpoints.explained(error.oauthError)
-        }
-    }
-}
-
-extension ConsoleError {
-    /// The admin API's rendering: a missing thing is a 404, anything else a 400 `invalid_request`.
-    var oauthError: OAuthError {
-        switch kind {
-        case .notFound: OAuthError(.invalidClient, status: 404, reason: message)
-        case .invalid, .refused: OAuthError.invalidRequest(message)
-        }
+        try await change()
+        return Response(status: .noContent)
     }
 }

@@ -75,13 +75,9 @@ struct AdminConsoleEndpoints {
         }
     }
 
-    /// The operation's result as JSON, or its refusal as the console's message.
+    /// The operation's result as JSON (a refusal, the console's message, renders itself).
     private func answer<Result: Encodable>(_ operation: () async throws -> Result) async throws -> Response {
-        do {
-            return try AdminEndpoints.json(try await operation())
-        } catch let error as ConsoleError {
-            return AdminEndpoints.explained(error.oauthError)
-        }
+        try AdminEndpoints.json(try await operation())
     }
 }
 

@@ -61,25 +61,22 @@ struct AdminEndpoints {
             body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 
-    /// The admin caller is trusted: its errors carry the precise reason as `error_description`.
-    static func explained(_ error: OAuthError) -> Response {
-        OAuthError(error.code, description: error.reason, status: error.statusCode, reason: error.reason).httpResponse
-    }
-
     func register(on router: Router<AppleIDRequestContext>) {
         let admin = router.group("/admin").add(middleware: AdminTokenMiddleware(tokenDigest: SHA256.hash(data: Array(adminToken.utf8))))
+            .add(middleware: AdminRefusalMiddleware())
         AdminLifecycleEndpoints(provider: provider).register(on: admin)
         AdminNativeEndpoints(provider: provider).register(on: admin)
         AdminAccountEndpoints(provider: provider).register(on: admin)
         AdminClientEndpoints(provider: provider).register(on: admin)
         AdminTransferEndpoints(provider: provider).register(on: admin)
+        AdminTeamEndpoints(provider: provider).register(on: admin)
         AdminKeyEndpoints(provider: provider).register(on: admin)
         AdminConsoleEndpoints(provider: provider, baseURL: baseURL).register(on: admin)
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)
             let count = order.count ?? 1
             guard (1...Self.maximumCount).contains(count) else {
-                return Self.explained(.invalidRequest("count must be between 1 and \(Self.maximumCount)"))
+                throw AdminError.invalidRequest("count must be between 1 and \(Self.maximumCount)")
             }
             let authorization = order.authorization
             // Choices left out take the engine's defaults (ConsentChoices.headlessDefault).
@@ -90,12 +87,10 @@ struct AdminEndpoints {
                 case .answered(let answer):
                     // A refusal after the Return URL was proven travels to the callback in a browser;
                     // here it is the answer, with its reason (exit 1 in `siwa authorize`).
-                    if let refusal = answer.refusal { return Self.explained(refusal) }
+                    if let refusal = answer.refusal { throw AdminError(refusal) }
                     results.append(Dictionary(answer.parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
-                case .rejected(let error):
-                    return Self.explained(error)
-                case .unknownAppleID(let appleID):
-                    return Self.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
+                case .rejected(let error): throw AdminError(error)
+                case .unknownAppleID(let appleID): throw AdminError.notFound("no Apple ID \(appleID)")
                 }
             }
             return try Self.json(AuthorizationResults(results: results))

@@ -51,18 +51,8 @@ struct AdminLifecycleEndpoints {
 
     private func perform(_ context: AppleIDRequestContext, _ action: (AppleIDAccount) async throws -> Void) async throws -> Response {
         let appleID = try context.parameters.requireDecoded("appleID")
-        guard let account = try await provider.activeAccount(appleID: appleID) else {
-            return explained(.invalidRequest("no Apple ID \(appleID)"), 404)
-        }
-        do {
-            try await action(account)
-        } catch let error as LifecycleError {
-            return explained(.invalidRequest(error.description), 400)
-        }
+        guard let account = try await provider.activeAccount(appleID: appleID) else { throw AdminError.notFound("no Apple ID \(appleID)") }
+        try await action(account)
         return Response(status: .noContent)
-    }
-
-    private func explained(_ error: OAuthError, _ status: Int) -> Response {
-        AdminEndpoints.explained(OAuthError(error.code, status: status, reason: error.reason))
     }
 }

@@ -68,32 +68,32 @@ struct AdminNativeEndpoints {
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/credential-state") { request, _ in
             guard let user = request.uri.queryParameters.get("user"), let clientID = request.uri.queryParameters.get("client_id") else {
-                return AdminEndpoints.explained(.invalidRequest("user and client_id are required"))
+                throw AdminError.invalidRequest("user and client_id are required")
             }
             guard let state = try await provider.credentialState(subject: Subject(rawValue: user), clientID: ClientID(rawValue: clientID)) else {
-                return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)"))
+                throw AdminError.notFound("no client \(clientID)", code: .invalidClient)
             }
             // An Apple ID is no `sub`: answering notFound would look like a real answer about a real user.
             if state == .notFound, user.contains("@") {
-                return AdminEndpoints.explained(
-                    .invalidRequest("\(user) is an Apple ID, not a user identifier (sub); `siwa users list` shows each user's sub per team"))
+                throw AdminError.invalidRequest(
+                    "\(user) is an Apple ID, not a user identifier (sub); `siwa users list` shows each user's sub per team")
             }
             return try AdminEndpoints.json(["state": state.rawValue])
         }
         // The analogue of credentialRevokedNotification: a long-poll over the group's revocations.
         admin.get("/credential-events") { request, _ in
             let query = request.uri.queryParameters
-            guard let clientID = query.get("client_id") else { return AdminEndpoints.explained(.invalidRequest("client_id is required")) }
+            guard let clientID = query.get("client_id") else { throw AdminError.invalidRequest("client_id is required") }
             let after = query.get("after")
-            if let after, OutboxCursor(text: after) == nil { return AdminEndpoints.explained(.invalidRequest("after is not a cursor of this feed")) }
+            if let after, OutboxCursor(text: after) == nil { throw AdminError.invalidRequest("after is not a cursor of this feed") }
             let seconds = query.get("wait").map { Double($0) } ?? 0
             guard let seconds, (0...Self.longestWait).contains(seconds) else {
-                return AdminEndpoints.explained(.invalidRequest("wait is a number of seconds from 0 to \(Int(Self.longestWait))"))
+                throw AdminError.invalidRequest("wait is a number of seconds from 0 to \(Int(Self.longestWait))")
             }
             guard
                 let page = try await provider.credentialEvents(
                     clientID: ClientID(rawValue: clientID), after: after, wait: .milliseconds(Int64(seconds * 1000)))
-            else { return AdminEndpoints.explained(OAuthError(.invalidClient, status: 404, reason: "no client \(clientID)")) }
+            else { throw AdminError.notFound("no client \(clientID)", code: .invalidClient) }
             return try AdminEndpoints.json(page)
         }
         admin.post("/native-credentials") { request, context in
@@ -118,12 +118,12 @@ struct AdminNativeEndpoints {
                     overrides: ConsentOverrides(hideEmail: order.hideEmail))
             }
             switch result {
-            case .rejected(let error): return AdminEndpoints.explained(error)
+            case .rejected(let error): throw AdminError(error)
             case .unknownAppleID(let appleID):
-                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: "no Apple ID \(appleID)"))
+                throw AdminError.notFound("no Apple ID \(appleID)")
             case .answered(let answer):
                 guard let code = answer["code"], let token = answer["id_token"] else {
-                    return AdminEndpoints.explained(OAuthError(.serverError, status: 500, reason: "no credential was issued"))
+                    throw AdminError(OAuthError(.serverError, status: 500, reason: "no credential was issued"))
                 }
                 let claims = try CompactJWS(token).claims(as: IdentityTokenClaims.self)
                 let user = try answer["user"].map(AuthorizedUser.init(jsonString:))

@@ -49,28 +49,24 @@ struct AdminTransferEndpoints {
         admin.post("/teams") { request, context in
             let order = try await request.decode(as: TeamOrder.self, context: context)
             if let id = order.teamID, id.count != 10 || !id.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
-                return AdminEndpoints.explained(.invalidRequest("team_id is 10 upper-case letters and digits"))
+                throw AdminError.invalidRequest("team_id is 10 upper-case letters and digits")
             }
             guard let kind = TeamKind(rawValue: order.kind ?? TeamKind.organization.rawValue) else {
-                return AdminEndpoints.explained(.invalidRequest("kind is individual or organization"))
+                throw AdminError.invalidRequest("kind is individual or organization")
             }
             do {
                 let team = try await provider.registerTeam(id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team", kind: kind)
                 return try AdminEndpoints.json(["team_id": team.id.rawValue, "name": team.name, "kind": team.kind.rawValue])
             } catch StoreError.conflict(let what) {
-                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: what))
+                throw AdminError.conflict(what)
             }
         }
         admin.post("/teams/:team/keys") { request, context in
             let order = try await request.decode(as: KeyOrder.self, context: context)
             let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
-            do {
-                let (key, pem) = try await provider.registerKey(teamID: teamID, primaryAppID: ClientID(rawValue: order.primaryAppID))
-                return try AdminEndpoints.json(
-                    NewKey(keyID: key.id.rawValue, teamID: teamID.rawValue, primaryAppID: order.primaryAppID, privateKeyPEM: pem))
-            } catch let error as RegistrationError {
-                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: error.description))
-            }
+            let (key, pem) = try await provider.registerKey(teamID: teamID, primaryAppID: ClientID(rawValue: order.primaryAppID))
+            return try AdminEndpoints.json(
+                NewKey(keyID: key.id.rawValue, teamID: teamID.rawValue, primaryAppID: order.primaryAppID, privateKeyPEM: pem))
         }
         // Revokes a key as the console's Keys page does: its client secrets are refused from now on.
         admin.post("/keys/:kid/revoke") { _, context in
@@ -79,18 +75,13 @@ struct AdminTransferEndpoints {
         }
         admin.post("/transfers") { request, context in
             let order = try await request.decode(as: TransferOrder.self, context: context)
-            do {
-                let transfer = try await provider.transfers.transfer(
-                    groupID: ClientID(rawValue: order.groupID), to: TeamID(rawValue: order.recipientTeamID))
-                return try AdminEndpoints.json(transfer)
-            } catch let error as TransferError {
-                let status = if case .sameTeam = error { 400 } else { 404 }
-                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: status, reason: error.description))
-            }
+            let transfer = try await provider.transfers.transfer(
+                groupID: ClientID(rawValue: order.groupID), to: TeamID(rawValue: order.recipientTeamID))
+            return try AdminEndpoints.json(transfer)
         }
         admin.get("/transfers") { request, _ in
             guard let groupID = request.uri.queryParameters.get("group_id") else {
-                return AdminEndpoints.explained(.invalidRequest("group_id is required"))
+                throw AdminError.invalidRequest("group_id is required")
             }
             return try AdminEndpoints.json(["transfers": try await provider.transfers.history(groupID: ClientID(rawValue: groupID))])
         }

@@ -1,0 +1,47 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// Admin calls for what a team has: the list of teams, and App IDs with Sign in with Apple (what
+/// `POST /admin/teams/{team}/keys` needs as its primary App ID).
+struct AdminTeamEndpoints {
+    let provider: AppleIDProvider
+
+    struct TeamView: Encodable {
+        let teamID: String
+        let name: String
+        let kind: String
+        enum CodingKeys: String, CodingKey {
+            case name, kind
+            case teamID = "team_id"
+        }
+    }
+
+    struct AppIDOrder: Decodable {
+        var bundleID: String
+        var description: String?
+        var groupedWith: String?
+        enum CodingKeys: String, CodingKey {
+            case description
+            case bundleID = "bundle_id"
+            case groupedWith = "grouped_with"
+        }
+    }
+
+    func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        admin.get("/teams") { _, _ in
+            let teams = try await provider.teams().map { TeamView(teamID: $0.id.rawValue, name: $0.name, kind: $0.kind.rawValue) }
+            return try AdminEndpoints.json(["teams": teams])
+        }
+        // Registers an App ID as the console's Identifiers page does, by the same engine rules.
+        admin.post("/teams/:team/apps") { request, context in
+            let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
+            let order = try await request.decode(as: AppIDOrder.self, context: context)
+            let client = try await provider.createAppID(
+                teamID: teamID, bundleID: order.bundleID, description: order.description ?? order.bundleID,
+                groupedWith: order.groupedWith.map(ClientID.init(rawValue:)))
+            return try AdminEndpoints.json(AdminClientEndpoints.ClientView(client))
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import OwnerOnlyFiles
+
+/// `siwa teams …`: developer teams and their Sign in with Apple keys.
+struct Teams: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Developer teams and their keys.", subcommands: [List.self, Add.self, Key.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the teams: Team ID and name, one per line (--json: as JSON).")
+        @Flag(help: "Print the answer as JSON (with each team's kind).") var json = false
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            let answer = try await connection.client().call(.get, "/admin/teams")
+            if json { return AdminClient.print(answer) }
+            for team in answer["teams"] as? [[String: Any]] ?? [] {
+                print("\(team["team_id"] as? String ?? "") \(team["name"] as? String ?? "")")
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a team (a Team ID is made up unless given); `siwa apps add` registers its App IDs.")
+        @Option(help: "The 10-character Team ID.") var teamID: String?
+        @Option(help: "The team's name.") var name = "Team"
+        @Option(help: "individual (10 Return URLs, 32 e-mail sources) or organization (100 and 100).") var kind = "organization"
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.post, "/admin/teams", ["team_id": teamID, "name": name, "kind": kind])
+        }
+    }
+
+    struct Key: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a Sign in with Apple key for a team and primary App ID (see `siwa apps add`); writes the .p8.")
+        @Argument(help: "The Team ID.") var team: String
+        @Option(help: "The primary App ID the key is for.") var primaryAppID: String
+        @Option(help: "Where to write the private key (default: AuthKey_<KeyID>.p8 in the current directory).") var out: String?
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            let answer = try await connection.client().call(.post, "/admin/teams/\(AdminClient.segment(team))/keys", ["primary_app_id": primaryAppID])
+            guard let keyID = answer["key_id"] as? String, let pem = answer["private_key_pem"] as? String else {
+                throw AdminFailure(message: "the server did not return a key")
+            }
+            let path = out ?? "AuthKey_\(keyID).p8"
+            do {
+                try PrivateFiles.create(Data(pem.utf8), at: URL(fileURLWithPath: path))
+            } catch let error as PrivateFileError {
+                throw AdminFailure(message: "cannot write the key (it is shown only this once): \(error); the PEM:\n\(pem)")
+            }
+            AdminClient.print(["key_id": keyID, "team_id": team, "primary_app_id": primaryAppID, "key_file": path])
+        }
+    }
+}
+
+/// `siwa apps …`: a team's App IDs with Sign in with Apple (the console's Identifiers page).
+struct Apps: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "App IDs with Sign in with Apple.", subcommands: [Add.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register an App ID with Sign in with Apple for a team: a primary App ID (its own app group), or one grouped with another.")
+        @Option(help: "The Team ID.") var team: String
+        @Option(help: "The App ID's bundle ID, e.g. com.example.app.") var bundleID: String
+        @Option(help: "The description, shown as the app's name on the consent page (default: the bundle ID).") var description: String?
+        @Option(help: "A primary App ID of the team to group this one with (default: this App ID is primary).") var groupedWith: String?
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(
+                .post, "/admin/teams/\(AdminClient.segment(team))/apps",
+                ["bundle_id": bundleID, "description": description ?? bundleID, "grouped_with": groupedWith])
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `siwa serve` of a test's own, run as the built binary: loopback, a port the kernel chose, a
+/// fresh data directory. The admin verbs find it through `--data-dir` (its demo.json).
+final class SiwaServer {
+    let directory: URL
+    let port: Int
+    private let process: Process
+
+    /// Starts the server and returns once it listens (its banner is written then).
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-serve-\(UUID().uuidString)")
+        port = try Self.freePort()
+        process = Process()
+        process.executableURL = SiwaFixtures.siwaURL
+        process.arguments = ["serve", "--port", "\(port)", "--data-dir", directory.path, "--log-level", "error"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var banner = ""
+        while !banner.contains("Stop the server with Ctrl-C.") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }  // the server exited
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        guard banner.contains("Stop the server with Ctrl-C.") else {
+            stop()
+            throw CLIFailure("siwa serve did not start: \(banner)")
+        }
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `siwa` with `arguments` and this server's `--data-dir`.
+    func run(_ arguments: [String]) throws -> SiwaFixtures.Run {
+        try SiwaFixtures.run(arguments + ["--data-dir", directory.path])
+    }
+
+    /// A loopback port free a moment ago (bound to port 0, then released).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    struct CLIFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
