@@ -10,54 +10,45 @@ struct ConsoleNotificationEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/console/notifications") { request, _ in
-            try await site.page(request) { try await page($0) }
+            try await site.page(request) { visit in try await site.show(visit, page) }
         }
         router.post("/console/notifications/endpoint") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let group = try await site.provider.setNotificationEndpoint(
-                        form.url, groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
-                    return try await page(
-                        visit, message: site.text("console_endpoint_saved", visit.locale, values: ["id": group.primaryAppID.rawValue]))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                let group = try await site.provider.setNotificationEndpoint(
+                    form.url, groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                return try await site.show(
+                    visit, page, message: site.text("console_endpoint_saved", visit.locale, values: ["id": group.primaryAppID.rawValue]))
+            }
         }
         router.post("/console/notifications/test") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let message = try await site.provider.sendTestNotification(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
-                    return try await page(
-                        visit, message: site.text("console_test_notification_queued", visit.locale, values: ["id": message.audience.rawValue]))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                let message = try await site.provider.sendTestNotification(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                return try await site.show(
+                    visit, page, message: site.text("console_test_notification_queued", visit.locale, values: ["id": message.audience.rawValue]))
+            }
         }
         router.post("/console/email-sources") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    _ = try await site.provider.addEmailSources(form.sources ?? "", teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_sources_added", visit.locale))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                _ = try await site.provider.addEmailSources(form.sources ?? "", teamID: visit.teamID)
+                return try await site.show(visit, page, message: site.text("console_sources_added", visit.locale))
+            }
         }
         router.post("/console/email-sources/check") { request, _ in
-            try await site.action(
-                request,
-                { visit, _ in
-                    _ = try await site.provider.checkEmailSources(teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_sources_checked", visit.locale))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, _ in
+                _ = try await site.provider.checkEmailSources(teamID: visit.teamID)
+                return try await site.show(visit, page, message: site.text("console_sources_checked", visit.locale))
+            }
         }
         router.post("/console/email-sources/remove") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    try await site.provider.removeEmailSource(form.value ?? "", teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_source_removed", visit.locale))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                try await site.provider.removeEmailSource(form.value ?? "", teamID: visit.teamID)
+                return try await site.show(visit, page, message: site.text("console_source_removed", visit.locale))
+            }
         }
     }
 
-    private func page(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
+    /// The page; after a refusal, the endpoint typed stays in its group's field and the sources typed in theirs.
+    private func page(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
         var groups: [EndpointRow] = []
         for group in try await visit.console.appGroups() {
             let deliveries = try await visit.console.deliveries(groupID: group.primaryAppID).map { message, attempts in
@@ -68,11 +59,11 @@ struct ConsoleNotificationEndpoints {
                     lastStatus: attempts.last?.status.map(String.init) ?? attempts.last?.error ?? "",
                     latency: attempts.last.map { "\($0.latencyMilliseconds) ms" } ?? "")
             }
+            let typed = kept?.groupID == group.primaryAppID.rawValue ? kept?.url : nil
             groups.append(
                 EndpointRow(
-                    id: group.primaryAppID.rawValue, endpoint: group.notificationEndpoint ?? "", hasEndpoint: group.notificationEndpoint != nil,
-                    deliveries: deliveries,
-                    hasDeliveries: !deliveries.isEmpty))
+                    id: group.primaryAppID.rawValue, endpoint: typed ?? group.notificationEndpoint ?? "",
+                    hasEndpoint: group.notificationEndpoint != nil, deliveries: deliveries, hasDeliveries: !deliveries.isEmpty))
         }
         let sources = try await visit.console.emailSources().map {
             SourceRow(
@@ -82,10 +73,8 @@ struct ConsoleNotificationEndpoints {
         }
         let content = NotificationsContent(
             groups: groups, sources: sources, hasSources: !sources.isEmpty, sourceCount: sources.count,
-            sourceLimit: visit.team.kind.emailSourceLimit)
-        return try site.render(
-            visit, template: "console_notifications", section: "notifications", content: content, message: message, error: error?.message,
-            status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
+            sourceLimit: visit.team.kind.emailSourceLimit, typedSources: kept?.sources ?? "")
+        return ConsolePage(template: "console_notifications", section: "notifications", content: content)
     }
 }
 
@@ -124,4 +113,6 @@ struct NotificationsContent: Sendable {
     let hasSources: Bool
     let sourceCount: Int
     let sourceLimit: Int
+    /// The sources of a refused "Add", as typed.
+    let typedSources: String
 }
