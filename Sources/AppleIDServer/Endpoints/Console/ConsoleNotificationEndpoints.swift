@@ -49,21 +49,12 @@ struct ConsoleNotificationEndpoints {
 
     /// The page; after a refusal, the endpoint typed stays in its group's field and the sources typed in theirs.
     private func page(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
-        var groups: [EndpointRow] = []
-        for group in try await visit.console.appGroups() {
-            let deliveries = try await visit.console.deliveries(groupID: group.primaryAppID).map { message, attempts in
-                DeliveryRow(
-                    event: message.event.type.rawValue, createdAt: message.createdAt.ISO8601Format(), attempts: attempts.count,
-                    retries: max(attempts.count - 1, 0),
-                    state: message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending",
-                    lastStatus: attempts.last?.status.map(String.init) ?? attempts.last?.error ?? "",
-                    latency: attempts.last.map { "\($0.latencyMilliseconds) ms" } ?? "")
-            }
-            let typed = kept?.groupID == group.primaryAppID.rawValue ? kept?.url : nil
-            groups.append(
-                EndpointRow(
-                    id: group.primaryAppID.rawValue, endpoint: typed ?? group.notificationEndpoint ?? "",
-                    hasEndpoint: group.notificationEndpoint != nil, deliveries: deliveries, hasDeliveries: !deliveries.isEmpty))
+        let groups = try await visit.console.notificationEndpoints().map { log in
+            let typed = kept?.groupID == log.group.primaryAppID.rawValue ? kept?.url : nil
+            let deliveries = log.deliveries.map(DeliveryRow.init)
+            return EndpointRow(
+                id: log.group.primaryAppID.rawValue, endpoint: typed ?? log.group.notificationEndpoint ?? "",
+                hasEndpoint: log.group.notificationEndpoint != nil, deliveries: deliveries, hasDeliveries: !deliveries.isEmpty)
         }
         let sources = try await visit.console.emailSources().map {
             SourceRow(
@@ -86,7 +77,20 @@ struct DeliveryRow: Sendable {
     let retries: Int
     let state: String
     let lastStatus: String
+    /// How long the last answer took; a dash when no answer came (nothing sent, or no reply).
     let latency: String
+
+    init(_ entry: DeliveryLogEntry) {
+        let (message, attempts) = (entry.message, entry.attempts)
+        event = message.event.type.rawValue
+        createdAt = message.createdAt.ISO8601Format()
+        self.attempts = attempts.count
+        retries = max(attempts.count - 1, 0)
+        state = message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending"
+        lastStatus = attempts.last?.status.map(String.init) ?? attempts.last?.error ?? ""
+        // An attempt without an HTTP status measured no answer: its "0 ms" would read as a fast reply.
+        latency = attempts.last.flatMap { attempt in attempt.status.map { _ in "\(attempt.latencyMilliseconds) ms" } } ?? "—"
+    }
 }
 
 struct EndpointRow: Sendable {
