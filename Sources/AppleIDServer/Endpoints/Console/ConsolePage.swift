@@ -30,8 +30,10 @@ struct ConsolePageModel: Sendable {
     let content: any Sendable
 }
 
+/// A team in the switcher: its name, with its Team ID beside it.
 struct TeamChoice: Sendable {
     let id: String
+    let name: String
     let selected: Bool
 }
 

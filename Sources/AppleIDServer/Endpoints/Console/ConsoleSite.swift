@@ -105,7 +105,10 @@ struct ConsoleSite: Sendable {
     }
 
     private func model(_ visit: Visit, _ page: ConsolePage, message: String?, error: String?) async throws -> ConsolePageModel {
-        let teams = visit.developer.teamIDs.map { TeamChoice(id: $0.rawValue, selected: $0 == visit.teamID) }
+        // Named teams in the switcher, as Apple's portal shows them; a developer belongs to a few teams.
+        let teams = try await provider.teams(of: visit.developer).map {
+            TeamChoice(id: $0.id.rawValue, name: $0.name, selected: $0.id == visit.teamID)
+        }
         return ConsolePageModel(
             locale: visit.locale, t: renderer.strings.table(visit.locale), wide: true,
             csrf: visit.session.csrfToken, developer: visit.developer.name, developerEmail: visit.developer.email,
