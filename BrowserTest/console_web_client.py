@@ -259,7 +259,7 @@ def main():
         endpoint = wait.until(EC.presence_of_element_located((By.ID, f"endpoint-{PRIMARY_APP_ID}")))
         endpoint.clear()
         endpoint.send_keys(app.notification_endpoint)
-        console.submit(f"form.endpoint input[value='{PRIMARY_APP_ID}'] ~ .actions button")
+        console.submit(f"form.endpoint input[value='{PRIMARY_APP_ID}'] ~ .field-row button")
         console.submit(f"form[action='/console/notifications/test'] input[value='{PRIMARY_APP_ID}'] ~ button")
         assert "test notification" in console.message(), "no confirmation of the test notification"
         deadline = time.time() + 30

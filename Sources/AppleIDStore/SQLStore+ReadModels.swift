@@ -66,7 +66,25 @@ extension SQLStore: ReadModelStore {
 
     /// Two statements whatever the number of messages: the messages, then their attempts (`IN`).
     public func deliveryLog(groupID: ClientID?, limit: Int) async throws -> [DeliveryLogEntry] {
-        let messages = try await messages(groupID: groupID, limit: limit)
+        try await withAttempts(try await messages(groupID: groupID, limit: limit))
+    }
+
+    /// Two statements whatever the number of groups and messages: each group's newest messages (ranked
+    /// by a window function, which SQLite and PostgreSQL both have), then their attempts (`IN`).
+    public func deliveryLog(groupIDs: [ClientID], limitPerGroup: Int) async throws -> [DeliveryLogEntry] {
+        guard !groupIDs.isEmpty, limitPerGroup > 0 else { return [] }
+        let ranked: SQLQueryString = """
+            SELECT * FROM (SELECT notification_outbox.*, \
+            ROW_NUMBER() OVER (PARTITION BY group_id ORDER BY created_at DESC) AS position_in_group \
+            FROM notification_outbox WHERE group_id IN (\(binds: groupIDs.map(\.rawValue)))) ranked \
+            WHERE position_in_group <= \(bind: limitPerGroup) ORDER BY created_at DESC
+            """
+        let messages = try await db.raw(ranked).all(decoding: OutboxRow.self).map { try $0.message() }
+        return try await withAttempts(messages)
+    }
+
+    /// Each message with its attempts, read in one statement (`IN`).
+    private func withAttempts(_ messages: [OutboxMessage]) async throws -> [DeliveryLogEntry] {
         guard !messages.isEmpty else { return [] }
         let attempts = try await db.select().column("*").from(AttemptRow.table)
             .where("message_id", .in, messages.map(\.id))

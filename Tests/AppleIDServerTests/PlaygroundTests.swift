@@ -65,6 +65,29 @@ struct PlaygroundTests {
             #expect(!landing.text.contains("/playground"))
         }
     }
+
+    @Test("with the playground off, /playground is a page that says so and how to turn it on, not a blank 404")
+    func playgroundOffIsAPage() async throws {
+        let server = try await TestServer.make()
+        try await server.app.test(.router) { client in
+            let playground = try await client.execute(uri: "/playground", method: .get)
+            #expect(playground.status == .notFound)
+            #expect(playground.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(HTML.element(id: "playground-off", in: playground.text)?.contains("The playground is off") == true, "\(playground.text)")
+        }
+    }
+
+    @Test("the clock notice is plain text for HTML: a command is quoted, never in Markdown backticks")
+    func clockNoticeHasNoBackticks() async throws {
+        let server = try await TestServer.make(playground: true)
+        server.clock.advance(by: 301)
+        try await server.app.test(.router) { client in
+            let page = try await client.execute(uri: "/playground", method: .get)
+            let notice = try #require(HTML.element(id: "clock-notice", in: page.text))
+            #expect(notice.contains("“siwa clock reset”"), "\(notice)")
+            #expect(!notice.contains("`"))
+        }
+    }
 }
 
 @Suite("web_message delivery (Apple JS popups)")

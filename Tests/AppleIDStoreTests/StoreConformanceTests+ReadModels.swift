@@ -75,6 +75,30 @@ extension StoreConformanceTests {
         }
     }
 
+    @Test("the delivery logs of several groups: each group's newest messages, newest first overall", arguments: StoreKind.available)
+    func deliveryLogOfGroups(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            func message(_ id: String, _ offset: TimeInterval, group: ClientID) -> OutboxMessage {
+                OutboxMessage(
+                    id: id, groupID: group, audience: group, event: NotificationEvent(type: .consentRevoked, subject: "s", eventTime: 1),
+                    createdAt: Fixture.date(offset))
+            }
+            let queued = [
+                message("a1", 1, group: "com.example.a"), message("a2", 2, group: "com.example.a"), message("a3", 3, group: "com.example.a"),
+                message("b1", 4, group: "com.example.b"), message("c1", 5, group: "com.example.c"),
+            ]
+            for one in queued { try await store.enqueue(one) }
+            let attempt = DeliveryAttempt(
+                messageID: "a3", attemptedAt: Fixture.date(10), status: 500, latencyMilliseconds: 4, error: nil, endpoint: "e")
+            try await store.record(attempt, updating: message("a3", 3, group: "com.example.a"))
+            let log = try await store.deliveryLog(groupIDs: ["com.example.a", "com.example.b"], limitPerGroup: 2)
+            #expect(log.map(\.message.id) == ["b1", "a3", "a2"])
+            #expect(log.map(\.attempts) == [[], [attempt], []])
+            #expect(try await store.deliveryLog(groupIDs: [], limitPerGroup: 2).isEmpty)
+            #expect(try await store.deliveryLog(groupIDs: ["com.example.none"], limitPerGroup: 2).isEmpty)
+        }
+    }
+
     @Test("saving an account with its sign-in attempts cleared lifts the lock; without, the lock stays", arguments: StoreKind.available)
     func saveClearingSignInAttempts(kind: StoreKind) async throws {
         try await kind.withStore { store in

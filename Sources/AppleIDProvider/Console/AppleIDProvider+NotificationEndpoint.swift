@@ -37,4 +37,24 @@ extension AppleIDProvider {
         // The messages, then all their attempts in one query: the page costs the same for 1 or 20.
         return try await store.deliveryLog(groupID: group.primaryAppID, limit: limit).map { ($0.message, $0.attempts) }
     }
+
+    /// The team's primary App IDs, each with its endpoint and its last `limit` notifications with their
+    /// attempts (newest first): the Notifications page in three statements, whatever the number of groups.
+    public func notificationEndpoints(teamID: TeamID, limit: Int = 20) async throws -> [NotificationEndpointLog] {
+        let groups = try await store.appGroups(teamID: teamID)
+        let log = Dictionary(
+            grouping: try await store.deliveryLog(groupIDs: groups.map(\.primaryAppID), limitPerGroup: limit), by: \.message.groupID)
+        return groups.map { NotificationEndpointLog(group: $0, deliveries: log[$0.primaryAppID] ?? []) }
+    }
+}
+
+/// A primary App ID's notification endpoint with its latest deliveries, newest first.
+public struct NotificationEndpointLog: Sendable, Hashable {
+    public var group: AppGroup
+    public var deliveries: [DeliveryLogEntry]
+
+    public init(group: AppGroup, deliveries: [DeliveryLogEntry]) {
+        self.group = group
+        self.deliveries = deliveries
+    }
 }

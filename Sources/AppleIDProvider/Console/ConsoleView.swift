@@ -61,6 +61,11 @@ public struct ConsoleView: Sendable {
         try await provider.deliveries(groupID: groupID, teamID: teamID, limit: limit)
     }
 
+    /// The team's primary App IDs with their endpoints and last `limit` notifications (the Notifications page).
+    public func notificationEndpoints(limit: Int = 20) async throws -> [NotificationEndpointLog] {
+        try await provider.notificationEndpoints(teamID: teamID, limit: limit)
+    }
+
     /// The team's e-mail sources, in the order they were added.
     public func emailSources() async throws -> [EmailSource] { try await provider.emailSources(teamID: teamID) }
 

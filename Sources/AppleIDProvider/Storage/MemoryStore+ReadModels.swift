@@ -33,6 +33,16 @@ extension MemoryStore: ReadModelStore {
         return state.withLock { state in messages.map { DeliveryLogEntry(message: $0, attempts: state.attempts[$0.id] ?? []) } }
     }
 
+    public func deliveryLog(groupIDs: [ClientID], limitPerGroup: Int) async throws -> [DeliveryLogEntry] {
+        let wanted = Set(groupIDs)
+        return state.withLock { state in
+            Dictionary(grouping: state.outbox.values.filter { wanted.contains($0.groupID) }, by: \.groupID).values
+                .flatMap { $0.sorted { $0.createdAt > $1.createdAt }.prefix(limitPerGroup) }
+                .sorted { $0.createdAt > $1.createdAt }
+                .map { DeliveryLogEntry(message: $0, attempts: state.attempts[$0.id] ?? []) }
+        }
+    }
+
     public func pendingMessageCount() async throws -> Int { state.withLock { $0.outbox.values.count(where: \.isPending) } }
 
     public func save(_ account: AppleIDAccount, clearingSignInAttempts: Bool) async throws {

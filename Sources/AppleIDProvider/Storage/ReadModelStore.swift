@@ -15,6 +15,9 @@ public protocol ReadModelStore: Sendable {
     func accountListings() async throws -> [AccountListing]
     /// The newest `limit` messages (of the group, or of every group), newest first, each with its attempts.
     func deliveryLog(groupID: ClientID?, limit: Int) async throws -> [DeliveryLogEntry]
+    /// The newest `limitPerGroup` messages of each group of `groupIDs`, newest first, each with its
+    /// attempts: one page's delivery logs for every app group of a team, however many groups.
+    func deliveryLog(groupIDs: [ClientID], limitPerGroup: Int) async throws -> [DeliveryLogEntry]
     /// How many messages are neither delivered nor abandoned, counted by the database.
     func pendingMessageCount() async throws -> Int
     /// Saves the account and, when `clearingSignInAttempts`, forgets its failed sign-in attempts (and so

@@ -108,4 +108,19 @@ struct ConsoleIdentifierPageTests {
             #expect(page.text.contains(TestServer.servicesID.rawValue))
         }
     }
+
+    @Test("the team switcher names each team, with its Team ID beside the name")
+    func teamSwitcherNamesTeams() async throws {
+        let server = try await TestServer.make()
+        try await ConsolePages.registerDeveloper(server, teams: [TestServer.otherTeamID, TestServer.teamID])
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            _ = try await ConsolePages.signIn(browser)
+            let page = try await browser.get("/console/identifiers")
+            #expect(page.text.contains("<option value=\"\(TestServer.teamID.rawValue)\">Juice Team (\(TestServer.teamID.rawValue))</option>"))
+            #expect(
+                page.text.contains(
+                    "<option value=\"\(TestServer.otherTeamID.rawValue)\" selected>Other Team (\(TestServer.otherTeamID.rawValue))</option>"))
+        }
+    }
 }

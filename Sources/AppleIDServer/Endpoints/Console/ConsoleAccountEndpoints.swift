@@ -16,57 +16,47 @@ struct ConsoleAccountEndpoints {
                     team.count <= 10 && team.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
                         && !visit.developer.teamIDs.contains(TeamID(rawValue: team)) ? team : nil
                 }
-                return try page(visit, message: left.map { site.text("console_left_team", visit.locale, values: ["team": $0]) })
+                return try await site.render(
+                    visit, page(visit), message: left.map { site.text("console_left_team", visit.locale, values: ["team": $0]) })
             }
         }
         router.post("/console/account/password") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    guard (form.password ?? "") == (form.confirm ?? "") else {
-                        return try page(visit, error: site.text("console_passwords_differ", visit.locale), status: .badRequest)
-                    }
-                    switch try await site.provider.changeDeveloperPassword(
-                        cookie: visit.cookie, current: form.current ?? "", new: form.password ?? "")
-                    {
-                    case .passed: return try page(visit, message: site.text("console_password_changed", visit.locale))
-                    case .incorrect:
-                        return try page(visit, error: site.text("console_incorrect_password", visit.locale), status: .unauthorized)
-                    case .locked(let until):
-                        let minutes = ConsoleInvitationEndpoints.minutes(until: until, now: site.provider.clock.now())
-                        return try page(
-                            visit, error: site.text("console_locked", visit.locale, values: ["minutes": "\(minutes)"]), status: .tooManyRequests)
-                    }
-                }, onError: { visit, error in try page(visit, error: error.message, status: ConsoleIdentifierEndpoints.status(error)) })
+            try await site.action(request, page: { visit, _ in page(visit) }) { visit, form in
+                guard (form.password ?? "") == (form.confirm ?? "") else {
+                    throw try await site.error(
+                        site.text("console_passwords_differ", visit.locale), status: .badRequest, visit: visit, page: page(visit))
+                }
+                let step = try await site.provider.changeDeveloperPassword(
+                    cookie: visit.cookie, current: form.current ?? "", new: form.password ?? "")
+                try await site.passed(step, locale: visit.locale) { message, status in
+                    try await site.error(message, status: status, visit: visit, page: page(visit))
+                }
+                return try await site.render(visit, page(visit), message: site.text("console_password_changed", visit.locale))
+            }
         }
         router.post("/console/account/sign-out-others") { request, _ in
-            try await site.action(
-                request,
-                { visit, _ in
-                    let ended = try await site.provider.signOutOtherSessions(cookie: visit.cookie)
-                    return try page(visit, message: site.text("console_signed_out_others", visit.locale, values: ["count": "\(ended)"]))
-                }, onError: { visit, error in try page(visit, error: error.message, status: ConsoleIdentifierEndpoints.status(error)) })
+            try await site.action(request, page: { visit, _ in page(visit) }) { visit, _ in
+                let ended = try await site.provider.signOutOtherSessions(cookie: visit.cookie)
+                return try await site.render(
+                    visit, page(visit), message: site.text("console_signed_out_others", visit.locale, values: ["count": "\(ended)"]))
+            }
         }
         router.post("/console/account/leave") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let teamID = TeamID(rawValue: form.teamID ?? "")
-                    try await site.provider.leaveTeam(cookie: visit.cookie, teamID: teamID)
-                    return ConsoleSite.redirect("/console/account?left=" + teamID.rawValue.filter { $0.isASCII && ($0.isLetter || $0.isNumber) })
-                }, onError: { visit, error in try page(visit, error: error.message, status: ConsoleIdentifierEndpoints.status(error)) })
+            try await site.action(request, page: { visit, _ in page(visit) }) { visit, form in
+                let teamID = TeamID(rawValue: form.teamID ?? "")
+                try await site.provider.leaveTeam(cookie: visit.cookie, teamID: teamID)
+                return ConsoleSite.redirect("/console/account?left=" + teamID.rawValue.filter { $0.isASCII && ($0.isLetter || $0.isNumber) })
+            }
         }
     }
 
-    private func page(
-        _ visit: ConsoleSite.Visit, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok
-    ) throws -> Response {
+    /// The account page. It keeps no input after a refusal: its fields are passwords.
+    private func page(_ visit: ConsoleSite.Visit) -> ConsolePage {
         let content = AccountContent(
             name: visit.developer.name, email: visit.developer.email,
             teams: visit.developer.teamIDs.map { TeamMembership(id: $0.rawValue, current: $0 == visit.teamID) },
             canLeave: visit.developer.teamIDs.count > 1)
-        return try site.render(
-            visit, template: "console_account", section: "account", content: content, message: message, error: error, status: status)
+        return ConsolePage(template: "console_account", section: "account", content: content)
     }
 }
 

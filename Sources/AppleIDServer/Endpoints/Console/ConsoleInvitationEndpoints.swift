@@ -25,33 +25,26 @@ struct ConsoleInvitationEndpoints {
             }
             do {
                 return try await accept(request, token: token, form: form, locale: locale)
-            } catch let error as ConsoleError {
-                return try await page(request, token: token, locale: locale, message: error.message, status: ConsoleIdentifierEndpoints.status(error))
+            } catch let refusal as ConsoleError {
+                throw try await refused(request, token: token, locale: locale, message: refusal.message, status: ConsoleSite.status(refusal))
             }
         }
     }
 
     /// Creates the account (name, password and its confirmation) or checks the existing one's password.
-    private func accept(_ request: Request, token: String, form: ConsoleSite.Form, locale: String) async throws -> Response {
+    private func accept(_ request: Request, token: String, form: ConsoleForm, locale: String) async throws -> Response {
         guard let details = try await site.provider.invitation(token: token) else {
             return try await page(request, token: token, locale: locale, status: .notFound)
         }
         let password = form.password ?? ""
         let signIn: ConsoleSignIn
         if details.hasAccount {
-            switch try await site.provider.acceptInvitation(token: token, password: password) {
-            case .passed(let accepted): signIn = accepted
-            case .incorrect:
-                return try await page(
-                    request, token: token, locale: locale, message: site.text("console_incorrect_password", locale), status: .unauthorized)
-            case .locked(let until):
-                let message = site.text(
-                    "console_locked", locale, values: ["minutes": "\(Self.minutes(until: until, now: site.provider.clock.now()))"])
-                return try await page(request, token: token, locale: locale, message: message, status: .tooManyRequests)
+            signIn = try await site.passed(try await site.provider.acceptInvitation(token: token, password: password), locale: locale) {
+                try await refused(request, token: token, locale: locale, message: $0, status: $1)
             }
         } else {
             guard password == (form.confirm ?? "") else {
-                return try await page(
+                throw try await refused(
                     request, token: token, locale: locale, message: site.text("console_passwords_differ", locale), status: .badRequest)
             }
             signIn = try await site.provider.acceptInvitation(token: token, name: form.name ?? "", password: password)
@@ -64,6 +57,24 @@ struct ConsoleInvitationEndpoints {
     private func page(
         _ request: Request, token: String, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
+        let (model, newCookie) = try await invitationPage(request, token: token, locale: locale, message: message)
+        var response = try site.renderer.render(model, template: "console_invitation", status: model.found ? status : .notFound)
+        if let newCookie { response.setCookie(newCookie) }
+        return response
+    }
+
+    /// The invitation page showing why the form was refused, to be thrown (the form's login cookie is
+    /// already set: the form was accepted as this browser's).
+    private func refused(
+        _ request: Request, token: String, locale: String, message: String, status: HTTPResponse.Status
+    ) async throws -> PageError {
+        let (model, _) = try await invitationPage(request, token: token, locale: locale, message: message)
+        return PageError(status: model.found ? status : .notFound, template: "console_invitation", model: model, renderer: site.renderer)
+    }
+
+    private func invitationPage(
+        _ request: Request, token: String, locale: String, message: String?
+    ) async throws -> (page: InvitationPage, cookie: Cookie?) {
         let (loginCookie, newCookie) = site.loginBinding(request)
         let details = try await site.provider.invitation(token: token)
         let model = InvitationPage(
@@ -72,15 +83,12 @@ struct ConsoleInvitationEndpoints {
             action: "/console/invitations/" + token.filter(\.isHexDigit), found: details != nil,
             teamName: details?.team.name ?? "", teamID: details?.team.id.rawValue ?? "", email: details?.email ?? "",
             hasAccount: details?.hasAccount ?? false)
-        var response = try site.renderer.render(model, template: "console_invitation", status: details == nil ? .notFound : status)
-        if let newCookie { response.setCookie(newCookie) }
-        return response
+        return (model, newCookie)
     }
 
     /// What the form token of the invitation page is for (it is an HMAC of the login cookie).
     static let formPurpose = "console-invitation-csrf:"
 
-    static func minutes(until: Date, now: Date) -> Int { max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up))) }
 }
 
 struct InvitationPage: Sendable {

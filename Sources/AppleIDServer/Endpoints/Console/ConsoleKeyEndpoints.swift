@@ -10,44 +10,38 @@ struct ConsoleKeyEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/console/keys") { request, _ in
-            try await site.page(request) { try await list($0) }
+            try await site.page(request) { visit in try await site.show(visit, list) }
         }
         router.post("/console/keys") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let key = try await site.provider.createKey(teamID: visit.teamID, primaryAppID: ClientID(rawValue: form.primaryAppID ?? ""))
-                    return try await list(visit, message: site.text("console_key_created", visit.locale, values: ["kid": key.id.rawValue]))
-                }, onError: { visit, error in try await list(visit, error: error) })
+            try await site.action(request, page: list) { visit, form in
+                let key = try await site.provider.createKey(teamID: visit.teamID, primaryAppID: ClientID(rawValue: form.primaryAppID ?? ""))
+                return try await site.show(visit, list, message: site.text("console_key_created", visit.locale, values: ["kid": key.id.rawValue]))
+            }
         }
         // A POST, so that the one download needs the CSRF token and no prefetch can use it up.
         router.post("/console/keys/:kid/download") { request, context in
             let kid = KeyID(rawValue: try context.parameters.require("kid"))
-            return try await site.action(
-                request,
-                { visit, _ in
-                    let pem = try await site.provider.downloadKey(kid, teamID: visit.teamID)
-                    return Response(
-                        status: .ok,
-                        headers: [
-                            .contentType: "application/octet-stream", .cacheControl: "no-store",
-                            .contentDisposition: "attachment; filename=\"AuthKey_\(kid.rawValue).p8\"",
-                        ],
-                        body: .init(byteBuffer: ByteBuffer(string: pem)))
-                }, onError: { visit, error in try await list(visit, error: error) })
+            return try await site.action(request, page: list) { visit, _ in
+                let pem = try await site.provider.downloadKey(kid, teamID: visit.teamID)
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: "application/octet-stream", .cacheControl: "no-store",
+                        .contentDisposition: "attachment; filename=\"AuthKey_\(kid.rawValue).p8\"",
+                    ],
+                    body: .init(byteBuffer: ByteBuffer(string: pem)))
+            }
         }
         router.post("/console/keys/:kid/revoke") { request, context in
             let kid = KeyID(rawValue: try context.parameters.require("kid"))
-            return try await site.action(
-                request,
-                { visit, _ in
-                    _ = try await site.provider.revokeKey(kid, teamID: visit.teamID)
-                    return try await list(visit, message: site.text("console_key_revoked", visit.locale, values: ["kid": kid.rawValue]))
-                }, onError: { visit, error in try await list(visit, error: error) })
+            return try await site.action(request, page: list) { visit, _ in
+                _ = try await site.provider.revokeKey(kid, teamID: visit.teamID)
+                return try await site.show(visit, list, message: site.text("console_key_revoked", visit.locale, values: ["kid": kid.rawValue]))
+            }
         }
     }
 
-    private func list(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
+    private func list(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
         var keys: [KeyRow] = []
         for key in try await visit.console.developerKeys() {
             keys.append(
@@ -57,11 +51,8 @@ struct ConsoleKeyEndpoints {
         }
         let groups = try await visit.console.appGroups()
         let content = KeysContent(
-            keys: keys, hasKeys: !keys.isEmpty, primaries: groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: false) },
-            hasPrimaries: !groups.isEmpty)
-        return try site.render(
-            visit, template: "console_keys", section: "keys", content: content, message: message, error: error?.message,
-            status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
+            keys: keys, hasKeys: !keys.isEmpty, primaries: [PrimaryChoice](groups, chosen: kept?.primaryAppID), hasPrimaries: !groups.isEmpty)
+        return ConsolePage(template: "console_keys", section: "keys", content: content)
     }
 }
 

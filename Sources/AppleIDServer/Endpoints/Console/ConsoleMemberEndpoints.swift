@@ -11,42 +11,41 @@ struct ConsoleMemberEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/console/members") { request, _ in
-            try await site.page(request) { try await page($0) }
+            try await site.page(request) { visit in try await site.show(visit, page) }
         }
         router.post("/console/members") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let issued = try await site.provider.inviteTeamMember(
-                        email: form.email ?? "", teamID: visit.teamID, invitedBy: visit.developer.id)
-                    let days = Int((site.provider.configuration.teamInvitationLifetime / 86_400).rounded())
-                    let message = site.text(
-                        "console_member_invited", visit.locale, values: ["email": issued.invitation.email, "days": "\(days)"])
-                    return try await page(visit, message: message, link: site.link(issued.path))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                let issued = try await site.provider.inviteTeamMember(
+                    email: form.email ?? "", teamID: visit.teamID, invitedBy: visit.developer.id)
+                let days = Int((site.provider.configuration.teamInvitationLifetime / 86_400).rounded())
+                let message = site.text(
+                    "console_member_invited", visit.locale, values: ["email": issued.invitation.email, "days": "\(days)"])
+                return try await site.render(visit, try await teamPage(visit, kept: nil, link: site.link(issued.path)), message: message)
+            }
         }
         router.post("/console/members/withdraw") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    try await site.provider.withdrawInvitation(email: form.email ?? "", teamID: visit.teamID)
-                    return try await page(
-                        visit, message: site.text("console_invitation_withdrawn", visit.locale, values: ["email": form.email ?? ""]))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                try await site.provider.withdrawInvitation(email: form.email ?? "", teamID: visit.teamID)
+                return try await site.show(
+                    visit, page, message: site.text("console_invitation_withdrawn", visit.locale, values: ["email": form.email ?? ""]))
+            }
         }
     }
 
-    private func page(_ visit: ConsoleSite.Visit, message: String? = nil, link: String? = nil, error: ConsoleError? = nil) async throws -> Response {
+    private func page(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
+        try await teamPage(visit, kept: kept, link: nil)
+    }
+
+    /// The Team page; `link` is the invitation just made, `kept` the address of a refused one.
+    private func teamPage(_ visit: ConsoleSite.Visit, kept: ConsoleForm?, link: String?) async throws -> ConsolePage {
         let members = try await visit.console.members().map { MemberRow(email: $0.email, name: $0.name) }
         let invitations = try await visit.console.pendingInvitations().map {
             InvitationRow(email: $0.email, expires: ConsoleSite.day($0.expiresAt))
         }
         let content = MembersContent(
             members: members, invitations: invitations, hasInvitations: !invitations.isEmpty, link: link,
-            canAdd: visit.team.kind == .organization)
-        return try site.render(
-            visit, template: "console_members", section: "members", content: content, message: message, error: error?.message,
-            status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
+            canAdd: visit.team.kind == .organization, typedEmail: kept?.email ?? "")
+        return ConsolePage(template: "console_members", section: "members", content: content)
     }
 }
 
@@ -68,4 +67,6 @@ struct MembersContent: Sendable {
     let link: String?
     /// Only an organization adds developers; an individual team's page says why there is no form.
     let canAdd: Bool
+    /// The address of a refused invitation, as typed.
+    let typedEmail: String
 }

@@ -10,69 +10,51 @@ struct ConsoleNotificationEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/console/notifications") { request, _ in
-            try await site.page(request) { try await page($0) }
+            try await site.page(request) { visit in try await site.show(visit, page) }
         }
         router.post("/console/notifications/endpoint") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let group = try await site.provider.setNotificationEndpoint(
-                        form.url, groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
-                    return try await page(
-                        visit, message: site.text("console_endpoint_saved", visit.locale, values: ["id": group.primaryAppID.rawValue]))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                let group = try await site.provider.setNotificationEndpoint(
+                    form.url, groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                return try await site.show(
+                    visit, page, message: site.text("console_endpoint_saved", visit.locale, values: ["id": group.primaryAppID.rawValue]))
+            }
         }
         router.post("/console/notifications/test") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let message = try await site.provider.sendTestNotification(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
-                    return try await page(
-                        visit, message: site.text("console_test_notification_queued", visit.locale, values: ["id": message.audience.rawValue]))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                let message = try await site.provider.sendTestNotification(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                return try await site.show(
+                    visit, page, message: site.text("console_test_notification_queued", visit.locale, values: ["id": message.audience.rawValue]))
+            }
         }
         router.post("/console/email-sources") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    _ = try await site.provider.addEmailSources(form.sources ?? "", teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_sources_added", visit.locale))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                _ = try await site.provider.addEmailSources(form.sources ?? "", teamID: visit.teamID)
+                return try await site.show(visit, page, message: site.text("console_sources_added", visit.locale))
+            }
         }
         router.post("/console/email-sources/check") { request, _ in
-            try await site.action(
-                request,
-                { visit, _ in
-                    _ = try await site.provider.checkEmailSources(teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_sources_checked", visit.locale))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, _ in
+                _ = try await site.provider.checkEmailSources(teamID: visit.teamID)
+                return try await site.show(visit, page, message: site.text("console_sources_checked", visit.locale))
+            }
         }
         router.post("/console/email-sources/remove") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    try await site.provider.removeEmailSource(form.value ?? "", teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_source_removed", visit.locale))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                try await site.provider.removeEmailSource(form.value ?? "", teamID: visit.teamID)
+                return try await site.show(visit, page, message: site.text("console_source_removed", visit.locale))
+            }
         }
     }
 
-    private func page(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
-        var groups: [EndpointRow] = []
-        for group in try await visit.console.appGroups() {
-            let deliveries = try await visit.console.deliveries(groupID: group.primaryAppID).map { message, attempts in
-                DeliveryRow(
-                    event: message.event.type.rawValue, createdAt: message.createdAt.ISO8601Format(), attempts: attempts.count,
-                    retries: max(attempts.count - 1, 0),
-                    state: message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending",
-                    lastStatus: attempts.last?.status.map(String.init) ?? attempts.last?.error ?? "",
-                    latency: attempts.last.map { "\($0.latencyMilliseconds) ms" } ?? "")
-            }
-            groups.append(
-                EndpointRow(
-                    id: group.primaryAppID.rawValue, endpoint: group.notificationEndpoint ?? "", hasEndpoint: group.notificationEndpoint != nil,
-                    deliveries: deliveries,
-                    hasDeliveries: !deliveries.isEmpty))
+    /// The page; after a refusal, the endpoint typed stays in its group's field and the sources typed in theirs.
+    private func page(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
+        let groups = try await visit.console.notificationEndpoints().map { log in
+            let typed = kept?.groupID == log.group.primaryAppID.rawValue ? kept?.url : nil
+            let deliveries = log.deliveries.map(DeliveryRow.init)
+            return EndpointRow(
+                id: log.group.primaryAppID.rawValue, endpoint: typed ?? log.group.notificationEndpoint ?? "",
+                hasEndpoint: log.group.notificationEndpoint != nil, deliveries: deliveries, hasDeliveries: !deliveries.isEmpty)
         }
         let sources = try await visit.console.emailSources().map {
             SourceRow(
@@ -82,10 +64,8 @@ struct ConsoleNotificationEndpoints {
         }
         let content = NotificationsContent(
             groups: groups, sources: sources, hasSources: !sources.isEmpty, sourceCount: sources.count,
-            sourceLimit: visit.team.kind.emailSourceLimit)
-        return try site.render(
-            visit, template: "console_notifications", section: "notifications", content: content, message: message, error: error?.message,
-            status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
+            sourceLimit: visit.team.kind.emailSourceLimit, typedSources: kept?.sources ?? "")
+        return ConsolePage(template: "console_notifications", section: "notifications", content: content)
     }
 }
 
@@ -97,7 +77,20 @@ struct DeliveryRow: Sendable {
     let retries: Int
     let state: String
     let lastStatus: String
+    /// How long the last answer took; a dash when no answer came (nothing sent, or no reply).
     let latency: String
+
+    init(_ entry: DeliveryLogEntry) {
+        let (message, attempts) = (entry.message, entry.attempts)
+        event = message.event.type.rawValue
+        createdAt = message.createdAt.ISO8601Format()
+        self.attempts = attempts.count
+        retries = max(attempts.count - 1, 0)
+        state = message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending"
+        lastStatus = attempts.last?.status.map(String.init) ?? attempts.last?.error ?? ""
+        // An attempt without an HTTP status measured no answer: its "0 ms" would read as a fast reply.
+        latency = attempts.last.flatMap { attempt in attempt.status.map { _ in "\(attempt.latencyMilliseconds) ms" } } ?? "—"
+    }
 }
 
 struct EndpointRow: Sendable {
@@ -124,4 +117,6 @@ struct NotificationsContent: Sendable {
     let hasSources: Bool
     let sourceCount: Int
     let sourceLimit: Int
+    /// The sources of a refused "Add", as typed.
+    let typedSources: String
 }

@@ -25,7 +25,7 @@ struct ConsoleRequestEndpoints {
                     clients: clients.map { PrimaryChoice(id: $0.id.rawValue, selected: $0.id == chosen) }, entries: log.proven.map(RequestRow.init),
                     hasEntries: !log.proven.isEmpty, unproven: log.unproven.map(RequestRow.init), hasUnproven: !log.unproven.isEmpty,
                     clientID: chosen?.rawValue ?? "")
-                return try site.render(visit, template: "console_requests", section: "requests", content: content)
+                return try await site.render(visit, ConsolePage(template: "console_requests", section: "requests", content: content))
             }
         }
     }

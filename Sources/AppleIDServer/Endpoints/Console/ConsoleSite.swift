@@ -29,37 +29,9 @@ struct ConsoleSite: Sendable {
         var teamID: TeamID { team.id }
     }
 
-    /// Every field a console form may carry, under its HTML name.
-    struct Form: Decodable {
-        var csrf: String?
-        var locale: String?
-        var email: String?
-        var password: String?
-        var teamID: String?
-        var bundleID: String?
-        var description: String?
-        var primaryAppID: String?
-        var identifier: String?
-        var domains: String?
-        var returnURLs: String?
-        var groupID: String?
-        var url: String?
-        var sources: String?
-        var value: String?
-        var name: String?
-        /// The new password's confirmation, and the current password when changing it.
-        var confirm: String?
-        var current: String?
-
-        enum CodingKeys: String, CodingKey {
-            case csrf, locale, email, password, description, identifier, domains, url, sources, value, name, confirm, current
-            case teamID = "team_id"
-            case bundleID = "bundle_id"
-            case primaryAppID = "primary_app_id"
-            case returnURLs = "return_urls"
-            case groupID = "group_id"
-        }
-    }
+    /// Builds a section's page for a visit. `kept` is the form an action was refused with (its
+    /// secrets removed), so that the page shows the developer's input again; `nil` on a plain visit.
+    typealias PageBuilder = (Visit, ConsoleForm?) async throws -> ConsolePage
 
     func visit(_ request: Request) async throws -> Visit? {
         guard let cookie = cookies.value(Self.sessionCookie, in: request), cookie.count == 64,
@@ -77,47 +49,76 @@ struct ConsoleSite: Sendable {
         return try await body(visit)
     }
 
-    /// Runs a signed-in form POST after checking its CSRF token. A refusal of the engine is shown on
-    /// the page `onError` renders, with the engine's message.
-    func action(
-        _ request: Request, _ body: (Visit, Form) async throws -> Response, onError: (Visit, ConsoleError) async throws -> Response
-    ) async throws -> Response {
+    /// Runs a signed-in form POST after checking its CSRF token. The action's page is `page`: a refusal
+    /// of the engine thrown by `body` becomes that page, showing the engine's message and the form's
+    /// input, rendered where thrown errors are (``PageError``).
+    func action(_ request: Request, page: PageBuilder, _ body: (Visit, ConsoleForm) async throws -> Response) async throws -> Response {
         let form = try await decode(request)
         guard let visit = try await visit(request) else { return Self.redirect("/console") }
         guard let csrf = form.csrf, ConstantTime.equal(csrf, visit.session.csrfToken) else {
-            return try render(
-                visit, template: "console_expired", section: "", content: [String: String](), error: text("console_form_expired", visit.locale),
-                status: .forbidden)
+            throw try await error(
+                text("console_form_expired", visit.locale), status: .forbidden, visit: visit,
+                page: ConsolePage(template: "console_expired", section: "", content: [String: String]()))
         }
         do {
             return try await body(visit, form)
-        } catch let error as ConsoleError {
-            return try await onError(visit, error)
+        } catch let refusal as ConsoleError {
+            throw try await error(refusal.message, status: Self.status(refusal), visit: visit, page: try await page(visit, form.kept))
         }
     }
 
-    func decode(_ request: Request) async throws -> Form {
+    func decode(_ request: Request) async throws -> ConsoleForm {
         do {
-            return try await FormDecoding.decodeForm(Form.self, from: request)
+            return try await FormDecoding.decodeForm(ConsoleForm.self, from: request)
         } catch {
             throw HTTPError(.badRequest, message: "The form could not be read.")
         }
     }
 
-    /// A console page: `content` is what the template reads under `{{#content}}`.
-    func render(
-        _ visit: Visit, template: String, section: String, content: some Sendable, message: String? = nil, error: String? = nil,
-        status: HTTPResponse.Status = .ok
-    ) throws -> Response {
-        let teams = visit.developer.teamIDs.map { TeamChoice(id: $0.rawValue, selected: $0 == visit.teamID) }
-        let page = ConsolePageModel(
+    /// A section's page as a plain visit sees it, with an optional confirmation `message`.
+    func show(_ visit: Visit, _ page: PageBuilder, message: String? = nil) async throws -> Response {
+        try await render(visit, try await page(visit, nil), message: message)
+    }
+
+    /// A console page with an optional confirmation `message`.
+    func render(_ visit: Visit, _ page: ConsolePage, message: String? = nil) async throws -> Response {
+        try renderer.render(try await model(visit, page, message: message, error: nil), template: page.template)
+    }
+
+    /// A console page showing `message` as an error, to be thrown.
+    func error(_ message: String, status: HTTPResponse.Status, visit: Visit, page: ConsolePage) async throws -> PageError {
+        PageError(status: status, template: page.template, model: try await model(visit, page, message: nil, error: message), renderer: renderer)
+    }
+
+    /// The page of a sign-in step that did not pass: a wrong password (401) or a lock (429). `page`
+    /// shows the reason; a passed step gives its value.
+    func passed<Value>(
+        _ step: SignInStep<Value>, locale: String, page: (_ message: String, _ status: HTTPResponse.Status) async throws -> PageError
+    ) async throws -> Value {
+        switch step {
+        case .passed(let value): return value
+        case .incorrect: throw try await page(text("console_incorrect_password", locale), .unauthorized)
+        case .locked(let until):
+            let minutes = max(1, Int((until.timeIntervalSince(provider.clock.now()) / 60).rounded(.up)))
+            throw try await page(text("console_locked", locale, values: ["minutes": "\(minutes)"]), .tooManyRequests)
+        }
+    }
+
+    private func model(_ visit: Visit, _ page: ConsolePage, message: String?, error: String?) async throws -> ConsolePageModel {
+        // Named teams in the switcher, as Apple's portal shows them; a developer belongs to a few teams.
+        let teams = try await provider.teams(of: visit.developer).map {
+            TeamChoice(id: $0.id.rawValue, name: $0.name, selected: $0.id == visit.teamID)
+        }
+        return ConsolePageModel(
             locale: visit.locale, t: renderer.strings.table(visit.locale), wide: true,
             csrf: visit.session.csrfToken, developer: visit.developer.name, developerEmail: visit.developer.email,
             teamName: visit.team.name, teamID: visit.teamID.rawValue, teamKind: visit.team.kind.rawValue, teams: teams,
-            hasSeveralTeams: teams.count > 1, section: [section: true], message: message, error: error,
-            developmentMode: provider.configuration.developmentMode, content: content)
-        return try renderer.render(page, template: template, status: status)
+            hasSeveralTeams: teams.count > 1, section: [page.section: true], message: message, error: error,
+            developmentMode: provider.configuration.developmentMode, content: page.content)
     }
+
+    /// A refusal's status: 404 for something this team does not have, 400 for the rest.
+    static func status(_ error: ConsoleError) -> HTTPResponse.Status { error.kind == .notFound ? .notFound : .badRequest }
 
     func text(_ key: String, _ locale: String, values: [String: String] = [:]) -> String {
         renderer.strings.text(key, locale, values: values)
@@ -146,29 +147,4 @@ struct ConsoleSite: Sendable {
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])
     }
-}
-
-struct TeamChoice: Sendable {
-    let id: String
-    let selected: Bool
-}
-
-struct ConsolePageModel<Content: Sendable>: Sendable {
-    let locale: String
-    let t: [String: String]
-    let wide: Bool
-    let csrf: String
-    let developer: String
-    let developerEmail: String
-    let teamName: String
-    let teamID: String
-    let teamKind: String
-    let teams: [TeamChoice]
-    let hasSeveralTeams: Bool
-    /// The navigation's current section, as `{{#section.keys}}`.
-    let section: [String: Bool]
-    let message: String?
-    let error: String?
-    let developmentMode: Bool
-    let content: Content
 }

@@ -10,49 +10,44 @@ struct ConsoleTransferEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/console/transfer") { request, _ in
-            try await site.page(request) { try await page($0) }
+            try await site.page(request) { visit in try await site.show(visit, page) }
         }
         router.post("/console/transfer") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let offer = try await site.provider.offerTransfer(
-                        groupID: ClientID(rawValue: form.groupID ?? ""), from: visit.teamID, to: TeamID(rawValue: form.teamID ?? ""),
-                        offeredBy: visit.developer.id)
-                    let values = ["id": offer.groupID.rawValue, "team": offer.toTeamID.rawValue]
-                    return try await page(visit, message: site.text("console_transfer_offered", visit.locale, values: values))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                let offer = try await site.provider.offerTransfer(
+                    groupID: ClientID(rawValue: form.groupID ?? ""), from: visit.teamID, to: TeamID(rawValue: form.teamID ?? ""),
+                    offeredBy: visit.developer.id)
+                let values = ["id": offer.groupID.rawValue, "team": offer.toTeamID.rawValue]
+                return try await site.show(visit, page, message: site.text("console_transfer_offered", visit.locale, values: values))
+            }
         }
         router.post("/console/transfer/accept") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    let transfer = try await site.provider.acceptTransfer(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
-                    let values = [
-                        "id": transfer.groupID.rawValue, "team": transfer.toTeamID.rawValue, "until": transfer.windowEndsAt.ISO8601Format(),
-                    ]
-                    return try await page(visit, message: site.text("console_transferred", visit.locale, values: values))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                let transfer = try await site.provider.acceptTransfer(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                let values = [
+                    "id": transfer.groupID.rawValue, "team": transfer.toTeamID.rawValue, "until": transfer.windowEndsAt.ISO8601Format(),
+                ]
+                return try await site.show(visit, page, message: site.text("console_transferred", visit.locale, values: values))
+            }
         }
         router.post("/console/transfer/decline") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    try await site.provider.declineTransfer(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_transfer_declined", visit.locale, values: ["id": form.groupID ?? ""]))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                try await site.provider.declineTransfer(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                return try await site.show(
+                    visit, page, message: site.text("console_transfer_declined", visit.locale, values: ["id": form.groupID ?? ""]))
+            }
         }
         router.post("/console/transfer/withdraw") { request, _ in
-            try await site.action(
-                request,
-                { visit, form in
-                    try await site.provider.withdrawTransferOffer(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
-                    return try await page(visit, message: site.text("console_transfer_withdrawn", visit.locale, values: ["id": form.groupID ?? ""]))
-                }, onError: { visit, error in try await page(visit, error: error) })
+            try await site.action(request, page: page) { visit, form in
+                try await site.provider.withdrawTransferOffer(groupID: ClientID(rawValue: form.groupID ?? ""), teamID: visit.teamID)
+                return try await site.show(
+                    visit, page, message: site.text("console_transfer_withdrawn", visit.locale, values: ["id": form.groupID ?? ""]))
+            }
         }
     }
 
-    private func page(_ visit: ConsoleSite.Visit, message: String? = nil, error: ConsoleError? = nil) async throws -> Response {
+    /// The Transfer page; after a refused offer, the group and the recipient's Team ID typed.
+    private func page(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
         let now = site.provider.clock.now()
         let groups = try await visit.console.appGroups()
         let transfers = try await visit.console.transfers().map { transfer in
@@ -71,12 +66,10 @@ struct ConsoleTransferEndpoints {
         let incoming = offers.filter { $0.toTeamID == visit.teamID }.map(row)
         let outgoing = offers.filter { $0.fromTeamID == visit.teamID }.map(row)
         let content = TransferContent(
-            primaries: groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: false) }, hasPrimaries: !groups.isEmpty,
+            primaries: [PrimaryChoice](groups, chosen: kept?.groupID), hasPrimaries: !groups.isEmpty, typedTeamID: kept?.teamID ?? "",
             transfers: transfers, hasTransfers: !transfers.isEmpty, incoming: incoming, hasIncoming: !incoming.isEmpty, outgoing: outgoing,
             hasOutgoing: !outgoing.isEmpty)
-        return try site.render(
-            visit, template: "console_transfer", section: "transfer", content: content, message: message, error: error?.message,
-            status: error.map(ConsoleIdentifierEndpoints.status) ?? .ok)
+        return ConsolePage(template: "console_transfer", section: "transfer", content: content)
     }
 }
 
@@ -101,6 +94,8 @@ struct OfferRow: Sendable {
 struct TransferContent: Sendable {
     let primaries: [PrimaryChoice]
     let hasPrimaries: Bool
+    /// The recipient of a refused offer, as typed.
+    let typedTeamID: String
     let transfers: [TransferRow]
     let hasTransfers: Bool
     let incoming: [OfferRow]

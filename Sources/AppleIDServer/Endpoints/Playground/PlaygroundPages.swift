@@ -8,14 +8,15 @@ struct PlaygroundStart {
     let state: String
     let nonce: String
     /// Said when the server's clock is shifted: every relying party then sees its tokens from the
-    /// future (or the past), and only `siwa clock reset` helps.
+    /// future (or the past), and only `siwa clock reset` helps. It is HTML text: the command is quoted, not
+    /// in Markdown backticks.
     let clockNotice: String?
 
     static func clockNotice(offset: TimeInterval) -> String? {
         let seconds = Int(offset.rounded())
         guard seconds != 0 else { return nil }
         return "This server's clock is shifted by \(seconds > 0 ? "+" : "")\(seconds) s: relying parties see its tokens as issued "
-            + (seconds > 0 ? "in the future" : "in the past") + " and may refuse them. `siwa clock reset` undoes the shift."
+            + (seconds > 0 ? "in the future" : "in the past") + " and may refuse them. “siwa clock reset” undoes the shift."
     }
 }
 
