@@ -11,7 +11,7 @@ struct Siwa: AsyncParsableCommand {
         abstract: "Sign in with Apple, end to end: a local Apple ID server and the tools around it.",
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
-            Quirks.self, ReturnURL.self, Teams.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
+            Quirks.self, ReturnURL.self, Teams.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self, Check.self,
         ])
 }
 
