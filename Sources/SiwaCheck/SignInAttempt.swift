@@ -24,12 +24,20 @@ struct SignInAttempt: Sendable {
     static func start(in browser: SimulatedBrowser, options: CheckOptions) async throws -> SignInAttempt {
         let server = SimulatedBrowser.origin(options.server)
         var authorize: URL?
-        let page = try await browser.get(options.start) { next in
+        let stopAtAuthorize: (URL) -> Bool = { next in
             if SimulatedBrowser.origin(next.absoluteString) == server, next.path.hasSuffix("/auth/authorize") {
                 authorize = next
                 return false
             }
             return true
+        }
+        var page = try await browser.get(options.start, follow: stopAtAuthorize)
+        // A start page whose sign-in is a (CSRF-checked) form POST: submitted as the user would.
+        if authorize == nil, (200..<300).contains(page.status) {
+            for form in StartForm.forms(in: page.body) where authorize == nil {
+                guard let action = URL(string: form.action, relativeTo: URL(string: page.url))?.absoluteURL else { continue }
+                page = try await browser.postForm(action.absoluteString, fields: form.fields, crossSite: false, follow: stopAtAuthorize)
+            }
         }
         guard let authorize, let items = URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems else {
             throw NoAuthorizeRedirect(page: page)

@@ -35,9 +35,11 @@ final class SimulatedBrowser: Sendable {
         try await navigate(method: .GET, url: url, body: nil, crossSite: false, timeout: timeout, follow: follow)
     }
 
-    /// POST a form as the Apple ID server's page does: cross-site, then follow the app's redirects.
-    func postForm(_ url: String, fields: [(String, String)], timeout: TimeAmount? = nil) async throws -> Page {
-        try await navigate(method: .POST, url: url, body: Self.encode(fields), crossSite: true, timeout: timeout) { _ in true }
+    /// POST a form, by default as the Apple ID server's page does: cross-site, then follow the app's redirects.
+    func postForm(
+        _ url: String, fields: [(String, String)], crossSite: Bool = true, timeout: TimeAmount? = nil, follow: (URL) -> Bool = { _ in true }
+    ) async throws -> Page {
+        try await navigate(method: .POST, url: url, body: Self.encode(fields), crossSite: crossSite, timeout: timeout, follow: follow)
     }
 
     private func navigate(

@@ -67,7 +67,7 @@ struct Check: AsyncParsableCommand {
                 """
                 siwa check started an Apple ID server at \(facts.server). Configure the app with:
                   client ID (Services ID): \(facts.servicesID)   Team ID: \(facts.teamID)   Key ID: \(facts.keyID)
-                  key file: \(URL(fileURLWithPath: dataDir).appendingPathComponent(facts.keyFile).path)   issuer: \(facts.issuer)
+                  key file: \(facts.keyFile)   issuer: \(facts.issuer)
                   Return URL: the app's redirect_uri is registered on its first start
                 """)
             defer { group.cancelAll() }
