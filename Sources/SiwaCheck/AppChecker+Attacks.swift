@@ -11,6 +11,11 @@ extension AppChecker {
 
     func run(_ check: CheckID, clientID: String) async -> CheckResult {
         do {
+            // token.nonce tries a missing nonce too: an app that compares only when one is present fails it.
+            if check == .tokenNonce {
+                let wrong = try await tokenFault(check, fault: "wrong-nonce", clientID: clientID)
+                return wrong.outcome == .failed ? wrong : try await tokenFault(check, fault: "missing-nonce", clientID: clientID)
+            }
             if let fault = Self.tokenFaults[check] { return try await tokenFault(check, fault: fault, clientID: clientID) }
             switch check {
             case .callbackReplay: return try await replay()

@@ -24,6 +24,8 @@ struct BrokenAppTests {
         case .audienceNotChecked: [.tokenWrongAudience]
         case .expiredAccepted: [.tokenExpired]
         case .nonceIgnored: [.tokenNonce, .callbackCodeInjection]
+        // An injected code's token carries the attacker's nonce, which is compared: only a missing nonce passes.
+        case .nonceOptional: [.tokenNonce]
         case .algNoneAccepted: [.tokenAlgNone]
         case .userEmailTrusted: [.trustUserEmail]
         case .replayable: [.callbackReplay]

@@ -46,7 +46,8 @@ extension TutorialApp {
         guard flaw == .audienceNotChecked || claims.audience == settings.clientID else { return nil }
         guard flaw == .expiredAccepted || claims.expiresAt > now - 60 else { return nil }
         guard claims.issuedAt <= now + 60 else { return nil }
-        guard flaw == .nonceIgnored || claims.nonce == nonce else { return nil }
+        // `nonceOptional`: compared only when the token carries one.
+        guard flaw == .nonceIgnored || claims.nonce == nonce || (flaw == .nonceOptional && claims.nonce == nil) else { return nil }
         guard claims.accessTokenHash.map({ $0 == TokenHash.of(accessToken) }) ?? true else { return nil }
         return claims
     }

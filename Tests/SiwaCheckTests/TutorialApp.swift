@@ -11,7 +11,7 @@ import Synchronization
 /// flaw switched on at a time: the apps `siwa check` must catch.
 final class TutorialApp: Sendable {
     enum Flaw: String, Sendable, CaseIterable {
-        case noStateCheck, stateNotBound, formTokenTrusted, audienceNotChecked, expiredAccepted, nonceIgnored, algNoneAccepted
+        case noStateCheck, stateNotBound, formTokenTrusted, audienceNotChecked, expiredAccepted, nonceIgnored, nonceOptional, algNoneAccepted
         case userEmailTrusted, replayable
     }
 
