@@ -177,9 +177,21 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // `siwa check`: drives an app as browsers would, against a server's admin API. Light: no
+        // server modules, so the verb is a thin wrapper and tests link only what they start.
+        .target(
+            name: "SiwaCheck",
+            dependencies: [
+                "AppleIDProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "siwa",
             dependencies: [
+                "SiwaCheck",
                 "AppleIDServerApp",
                 "AppleIDServer",
                 "AppleIDButtons",
@@ -334,6 +346,22 @@ let package = Package(
         ),
         // Reads Package.swift and the checkouts' manifests: no dependency, so it builds in seconds.
         .testTarget(name: "PackageManifestTests"),
+        .testTarget(
+            name: "SiwaCheckTests",
+            dependencies: [
+                "SiwaCheck",
+                "SignInWithAppleTesting",
+                "AppleIDProtocol",
+                "AppleIDProvider",
+                "JuiceApp",
+                "SignInWithApple",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "SiwaTests",
             dependencies: [

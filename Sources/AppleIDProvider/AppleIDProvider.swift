@@ -34,6 +34,7 @@ public final class AppleIDProvider: Sendable {
     let identities: TeamIdentities
     let requestLogBuffer: RequestLogBuffer
     let unprovenRequestLimit: UnprovenRequestLimit
+    let tokenFaults = TokenFaults()
 
     /// Loads (or creates) the signing keys and wires the engine.
     public static func start(
@@ -106,7 +107,9 @@ public final class AppleIDProvider: Sendable {
             if grantType == .clientCredentials { return try await self.transfers.migrationToken(request, now: now) }
             let client = try await self.authenticator.authenticate(clientID: request.clientID, secret: request.clientSecret, now: now)
             switch grantType {
-            case .authorizationCode: return try await self.codeGrant.exchange(request, client: client, now: now)
+            case .authorizationCode:
+                let fault = try await self.takeTokenFault(for: client)
+                return try await self.codeGrant.exchange(request, client: client, now: now, fault: fault)
             case .refreshToken: return try await self.refreshGrant.refresh(request, client: client, now: now)
             default: throw OAuthError.unsupportedGrantType("grant_type \(grantType.rawValue) is not supported for this client")
             }

@@ -10,7 +10,8 @@ struct AuthorizationCodeGrant: Sendable {
     let configuration: ProviderConfiguration
     let clock: any ProviderClock
 
-    func exchange(_ request: TokenRequest, client: RegisteredClient, now: Date) async throws -> TokenResponse {
+    /// - Parameter fault: the defect development mode's fault switch armed for this answer, if any.
+    func exchange(_ request: TokenRequest, client: RegisteredClient, now: Date, fault: TokenFault? = nil) async throws -> TokenResponse {
         guard let code = request.code, !code.isEmpty else { throw OAuthError.invalidRequest("code is missing") }
         let codeHash = OpaqueToken.hash(code)
         let binding = CodeBinding(
@@ -24,9 +25,10 @@ struct AuthorizationCodeGrant: Sendable {
             redeemed = try await redeemStepByStep(codeHash: codeHash, request: request, client: client, now: now)
         }
         let (accessToken, refreshToken) = try await tokens.issue(for: redeemed.grant, now: now, withRefreshToken: true)
-        let idToken = try idTokens.make(
-            for: redeemed.grant, client: client, now: now,
-            kind: .authorization(nonce: redeemed.code.nonce, code: nil, accessToken: accessToken))
+        let kind = IdentityTokenFactory.Kind.authorization(nonce: redeemed.code.nonce, code: nil, accessToken: accessToken)
+        let idToken =
+            try fault.map { try idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind, fault: $0) }
+            ?? idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind)
         return TokenResponse(
             accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: refreshToken, idToken: idToken)
     }

@@ -15,6 +15,17 @@ struct IdentityTokenFactory: Sendable {
     let configuration: ProviderConfiguration
 
     func make(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind) throws -> String {
+        try signer.sign(claims(for: grant, client: client, now: now, kind: kind))
+    }
+
+    /// An id_token with `fault`'s defect (development mode's fault switch, issue 20).
+    func make(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind, fault: TokenFault) throws -> String {
+        var claims = claims(for: grant, client: client, now: now, kind: kind)
+        fault.corrupt(&claims)
+        return try signer.sign(claims, fault: fault)
+    }
+
+    private func claims(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind) -> IdentityTokenClaims {
         let quirks = client?.quirks ?? ClientQuirks()
         let iat = Int(now.timeIntervalSince1970)
         var claims = IdentityTokenClaims(
@@ -39,6 +50,6 @@ struct IdentityTokenFactory: Sendable {
         case .refresh(let accessToken):
             claims.accessTokenHash = TokenHash.of(accessToken)
         }
-        return try signer.sign(claims)
+        return claims
     }
 }

@@ -71,6 +71,7 @@ struct AdminEndpoints {
         AdminTransferEndpoints(provider: provider).register(on: admin)
         AdminTeamEndpoints(provider: provider).register(on: admin)
         AdminKeyEndpoints(provider: provider).register(on: admin)
+        AdminFaultEndpoints(provider: provider).register(on: admin)
         AdminConsoleEndpoints(provider: provider, baseURL: baseURL).register(on: admin)
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)

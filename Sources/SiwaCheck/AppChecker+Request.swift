@@ -1,0 +1,83 @@
+import Foundation
+
+extension AppChecker {
+    struct RequestFindings {
+        var results: [CheckResult]
+        var clientID: String?
+    }
+
+    /// Three starts in three browsers: what the app sends to /auth/authorize (spec §3.1).
+    func checkRequest() async -> RequestFindings {
+        var attempts: [SignInAttempt] = []
+        do {
+            for _ in 0..<3 { attempts.append(try await SignInAttempt.start(in: newBrowser(), options: options)) }
+        } catch {
+            let failed = CheckResult(.requestState, .failed, "\(error)")
+            return RequestFindings(
+                results: [failed]
+                    + [CheckID.requestNonce, .requestFormPost, .requestRedirectURI, .requestPKCE, .requestScopes].map {
+                        .notRun($0, because: .requestState)
+                    })
+        }
+        let states = attempts.compactMap(\.state).filter { !$0.isEmpty }
+        let nonces = attempts.compactMap(\.nonce).filter { !$0.isEmpty }
+        var results: [CheckResult] = []
+        if states.count < attempts.count {
+            results.append(CheckResult(.requestState, .failed, "a start sent no state"))
+        } else if Set(states).count < states.count {
+            results.append(CheckResult(.requestState, .failed, "two starts sent the same state"))
+        } else if let short = states.first(where: { $0.utf8.count < 16 }) {
+            results.append(CheckResult(.requestState, .failed, "state \(short) is too short to be unpredictable (under 16 characters)"))
+        } else {
+            results.append(CheckResult(.requestState, .passed, "3 starts, 3 different states of \(states.map(\.utf8.count).min() ?? 0)+ characters"))
+        }
+        if nonces.count < attempts.count {
+            results.append(CheckResult(.requestNonce, .failed, "a start sent no nonce"))
+        } else if Set(nonces).count < nonces.count {
+            results.append(CheckResult(.requestNonce, .failed, "two starts sent the same nonce"))
+        } else {
+            results.append(CheckResult(.requestNonce, .passed, "every start sent a different nonce"))
+        }
+        let first = attempts[0]
+        let scopes = (first.request["scope"] ?? "").split(separator: " ").map(String.init)
+        if !scopes.isEmpty && !first.usesFormPost {
+            results.append(
+                CheckResult(
+                    .requestFormPost, .failed,
+                    "scope \(scopes.joined(separator: " ")) asked with response_mode \(first.request["response_mode"] ?? "query")"))
+        } else {
+            results.append(
+                CheckResult(
+                    .requestFormPost, .passed, scopes.isEmpty ? "no name or e-mail asked" : "form_post with scope \(scopes.joined(separator: " "))"))
+        }
+        do {
+            if options.registersReturnURL { try await admin.addReturnURL(first.redirectURI, for: first.clientID) }
+            _ = try await admin.approve(first.request, as: options.victim)
+            results.append(CheckResult(.requestRedirectURI, .passed, "\(first.redirectURI) is a registered Return URL"))
+        } catch {
+            results.append(CheckResult(.requestRedirectURI, .failed, "the server refused the request: \(error)"))
+        }
+        let pkce = first.request["code_challenge"] != nil
+        results.append(CheckResult(.requestPKCE, .noted, pkce ? "PKCE used (\(first.request["code_challenge_method"] ?? "plain"))" : "no PKCE"))
+        results.append(CheckResult(.requestScopes, .noted, scopes.isEmpty ? "no scopes asked" : "asks \(scopes.joined(separator: " "))"))
+        return RequestFindings(results: results, clientID: first.clientID.isEmpty ? nil : first.clientID)
+    }
+
+    /// The genuine sign-in: if it fails, nothing else can be judged.
+    func checkBaseline() async -> CheckResult {
+        do {
+            let (attempt, fields) = try await approvedAttempt(as: options.victim)
+            let page = try await attempt.callback(fields)
+            let (signedIn, _) = try await isSignedIn(attempt.browser)
+            guard signedIn else {
+                return CheckResult(
+                    .callbackBaseline, .failed,
+                    "the genuine callback did not sign in: the app answered \(page.status) at \(page.url) \(page.body.prefix(200)); check the Return URL, the client secret (Team ID, Key ID, key) and the clock"
+                )
+            }
+            return CheckResult(.callbackBaseline, .passed, "the genuine callback signed in")
+        } catch {
+            return CheckResult(.callbackBaseline, .failed, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import Foundation
+
+/// Runs every check against one app (issue 20): signs in as browsers would, attacks each step, and
+/// says what the app wrongly accepted.
+public struct AppChecker: Sendable {
+    let options: CheckOptions
+    let client: HTTPClient
+    let admin: ServerAdmin
+    let progress: @Sendable (String) -> Void
+
+    /// A browser follows redirects itself (to read where the app sends it): this client never does.
+    /// Process-wide and never shut down, like `HTTPClient.shared`.
+    public static let browserClient = HTTPClient(
+        eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+
+    public init(options: CheckOptions, client: HTTPClient = AppChecker.browserClient, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.options = options
+        self.client = client
+        self.admin = ServerAdmin(baseURL: options.server, token: options.adminToken, client: client)
+        self.progress = progress
+    }
+
+    /// Every check, in the order of the issue; never "passed" for a check that did not run.
+    public func run() async -> [CheckResult] {
+        var results: [CheckResult] = []
+        progress("request")
+        let request = await checkRequest()
+        results += request.results
+        guard let clientID = request.clientID else {
+            return results + CheckID.allCases.dropFirst(results.count).map { .notRun($0, because: .requestState) }
+        }
+        progress("callback.baseline")
+        let baseline = await checkBaseline()
+        results.append(baseline)
+        let dependent = CheckID.allCases.filter {
+            $0.rawValue.hasPrefix("callback.") || $0.rawValue.hasPrefix("token.") || $0.rawValue.hasPrefix("trust.")
+        }
+        .filter { $0 != .callbackBaseline }
+        guard baseline.outcome == .passed else {
+            return results + dependent.map { .notRun($0, because: .callbackBaseline) } + unsupportedChecks()
+        }
+        for check in dependent {
+            progress(check.rawValue)
+            results.append(await run(check, clientID: clientID))
+        }
+        return results + unsupportedChecks()
+    }
+
+    /// Notifications and deletion need URLs this run was not given.
+    func unsupportedChecks() -> [CheckResult] {
+        CheckID.allCases.filter { $0.rawValue.hasPrefix("notify.") || $0 == .deleteRevoke }.map {
+            CheckResult($0, .notRun, $0 == .deleteRevoke ? "not run: needs --delete" : "not run: needs --notifications")
+        }
+    }
+
+    // MARK: Browsers
+
+    func newBrowser() -> SimulatedBrowser { SimulatedBrowser(client: client, timeout: TimeAmountSeconds.amount(options.requestTimeout)) }
+
+    /// Whether the probe answers 2xx in `browser` (redirects are not followed: a redirect to a login page is "no").
+    func isSignedIn(_ browser: SimulatedBrowser) async throws -> (Bool, String) {
+        let page = try await browser.get(options.probe) { _ in false }
+        return ((200..<300).contains(page.status), page.body)
+    }
+
+    /// A start in a new browser, approved as `appleID`.
+    func approvedAttempt(as appleID: String) async throws -> (SignInAttempt, [(String, String)]) {
+        let attempt = try await SignInAttempt.start(in: newBrowser(), options: options)
+        let answer = try await admin.approve(attempt.request, as: appleID)
+        return (attempt, Self.callbackFields(answer))
+    }
+
+    /// The callback's fields in a stable order (the server's answer is a dictionary).
+    static func callbackFields(_ answer: [String: String]) -> [(String, String)] {
+        ["code", "id_token", "state", "user", "error"].compactMap { name in answer[name].map { (name, $0) } }
+    }
+}

@@ -1,0 +1,34 @@
+import NIOCore
+
+/// What `siwa check` is pointed at.
+public struct CheckOptions: Sendable {
+    /// Where the app starts sign-in (it redirects to the server's /auth/authorize).
+    public var start: String
+    /// Answers 2xx when the browser is signed in.
+    public var probe: String
+    /// The Apple ID server (its admin API must accept ``adminToken``; development mode on for faults).
+    public var server: String
+    public var adminToken: String
+    /// The Apple ID the check signs in as, and the one it attacks with.
+    public var victim: String
+    public var attacker: String
+    /// How long `token.timeout` keeps the token endpoint silent.
+    public var timeoutDelay: Double = 20
+    /// The longest the check waits for any one answer of the app (beyond `timeoutDelay` for that check).
+    public var requestTimeout: Double = 30
+    /// Registers the app's redirect_uri as a Return URL first: for a server the check started itself.
+    public var registersReturnURL = false
+
+    public init(start: String, probe: String, server: String, adminToken: String, victim: String, attacker: String) {
+        self.start = start
+        self.probe = probe
+        self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
+        self.adminToken = adminToken
+        self.victim = victim
+        self.attacker = attacker
+    }
+}
+
+enum TimeAmountSeconds {
+    static func amount(_ seconds: Double) -> TimeAmount { .milliseconds(Int64(seconds * 1000)) }
+}

@@ -1,0 +1,29 @@
+/// What one check found.
+public struct CheckResult: Sendable, Hashable, Codable {
+    public enum Outcome: String, Sendable, Hashable, Codable {
+        case passed
+        case failed
+        /// Informative only (`request.pkce`, `request.scopes`).
+        case noted = "note"
+        /// Never a pass: the check could not run (no URL given, or a check it depends on failed).
+        case notRun = "not run"
+    }
+
+    public var check: CheckID
+    public var outcome: Outcome
+    /// What happened, in a sentence.
+    public var detail: String
+
+    public init(_ check: CheckID, _ outcome: Outcome, _ detail: String) {
+        self.check = check
+        self.outcome = outcome
+        self.detail = detail
+    }
+
+    /// A required check that failed: the run exits non-zero.
+    public var failsRun: Bool { outcome == .failed && !check.isNote }
+
+    public static func notRun(_ check: CheckID, because dependency: CheckID) -> CheckResult {
+        CheckResult(check, .notRun, "not run (because \(dependency.rawValue) failed)")
+    }
+}

@@ -1,0 +1,90 @@
+import AppleIDProtocol
+import AppleIDServerApp
+import ArgumentParser
+import Foundation
+import SiwaCheck
+
+/// `siwa check`: signs in to an app as browsers would, attacks every step, and reports what the app
+/// wrongly accepted (issue 20). The work is SiwaCheck's; this verb parses, starts a server when
+/// none is given, and prints.
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Test an app's Sign in with Apple against a server that attacks it (exit 1 when a required check fails).")
+
+    @Option(help: "Where the app starts sign-in (it redirects to /auth/authorize).") var start: String
+    @Option(help: "A URL of the app that answers 2xx when the browser is signed in.") var probe: String
+    @Option(help: "The Apple ID server (default: start one in process on --port, development mode).") var server: String?
+    @Option(help: "The admin bearer token (default: \"admin_token\" in <data-dir>/demo.json).") var adminToken: String?
+    @Option(help: "The data directory of siwa serve (or of the server this check starts).") var dataDir = ".siwa"
+    @Option(help: "The port of the server this check starts.") var port = 8080
+    @Option(help: "The Apple ID signed in (default: the first demo user).") var victim: String?
+    @Option(help: "The Apple ID that attacks (default: the second demo user).") var attacker: String?
+    @Option(help: "How long token.timeout keeps the token endpoint silent, in seconds (longer than the app's timeout).")
+    var timeoutDelay: Double = 20
+    @Flag(help: "Print the results as JSON.") var json = false
+    @Option(help: "Write the results as JUnit XML to this file.") var junit: String?
+
+    func run() async throws {
+        guard let server else {
+            try await withOwnServer { url, token, facts in try await check(server: url, token: token, facts: facts, ownServer: true) }
+            return
+        }
+        let connection = try AdminConnection.parse(["--server", server, "--data-dir", dataDir] + (adminToken.map { ["--admin-token", $0] } ?? []))
+        let admin = try connection.client()
+        try await check(
+            server: admin.baseURL, token: admin.token, facts: try? DemoFacts.read(fromDataDirectory: URL(fileURLWithPath: dataDir)), ownServer: false)
+    }
+
+    private func check(server: String, token: String, facts: DemoFacts?, ownServer: Bool) async throws {
+        var options = CheckOptions(
+            start: start, probe: probe, server: server, adminToken: token,
+            victim: victim ?? facts?.users.first?.appleID ?? "maria.ruiz@example.com",
+            attacker: attacker ?? facts?.users.dropFirst().first?.appleID ?? "robin.unknown@example.com")
+        options.timeoutDelay = timeoutDelay
+        options.registersReturnURL = ownServer
+        let began = ContinuousClock.now
+        let results = await AppChecker(options: options) { step in
+            FileHandle.standardError.write(Data("\rsiwa check: \(step)\u{1B}[K".utf8))
+        }.run()
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        let elapsed = ContinuousClock.now - began
+        let report = CheckReport(results: results, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        print(json ? try report.json() : report.table)
+        if let junit { try Data(report.junit.utf8).write(to: URL(fileURLWithPath: junit)) }
+        if report.failed { throw ExitCode.failure }
+    }
+
+    /// Starts `siwa serve` in process (development mode, loopback), prints what the app needs, runs `body`.
+    private func withOwnServer(_ body: @escaping @Sendable (String, String, DemoFacts) async throws -> Void) async throws {
+        var settings = ServeSettings()
+        settings.port = port
+        settings.dataDirectory = dataDir
+        settings.developmentMode = true
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [settings] in try await ServerBootstrap.run(settings) }
+            let facts = try await Self.waitForServer(dataDir: dataDir, port: port)
+            print(
+                """
+                siwa check started an Apple ID server at \(facts.server). Configure the app with:
+                  client ID (Services ID): \(facts.servicesID)   Team ID: \(facts.teamID)   Key ID: \(facts.keyID)
+                  key file: \(facts.keyFile)   issuer: \(facts.issuer)
+                  Return URL: the app's redirect_uri is registered on its first start
+                """)
+            defer { group.cancelAll() }
+            try await body(facts.server, facts.adminToken, facts)
+        }
+    }
+
+    /// demo.json, once the server that writes it listens (bounded: 60 s).
+    private static func waitForServer(dataDir: String, port: Int) async throws -> DemoFacts {
+        for _ in 0..<600 {
+            if let facts = try? DemoFacts.read(fromDataDirectory: URL(fileURLWithPath: dataDir)), facts.server.hasSuffix(":\(port)"),
+                (try? await AdminClient(baseURL: facts.server, token: facts.adminToken).call(.get, "/admin/keys")) != nil
+            {
+                return facts
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw ValidationError("the Apple ID server did not start within 60 s on port \(port)")
+    }
+}

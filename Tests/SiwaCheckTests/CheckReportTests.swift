@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import SiwaCheck
+
+/// What `siwa check` prints and writes for CI: a check that did not run is never a pass.
+@Suite("siwa check: the report")
+struct CheckReportTests {
+    static let results = [
+        CheckResult(.callbackBaseline, .passed, "the genuine callback signed in"),
+        CheckResult(.tokenAlgNone, .failed, "the app signed in with alg none"),
+        CheckResult(.requestPKCE, .noted, "no PKCE"),
+        CheckResult(.notifyBaseline, .notRun, "not run: needs --notifications"),
+    ]
+
+    @Test("JUnit marks a failed check as a failure with its fix, and a check that did not run as skipped")
+    func junit() {
+        let xml = CheckReport(results: Self.results, seconds: 1).junit
+        #expect(xml.contains(#"tests="4" failures="1" skipped="1""#))
+        #expect(
+            xml.contains(#"name="token.alg-none"><failure message="the app signed in with alg none">accept RS256 only; never alg none</failure>"#))
+        #expect(xml.contains(#"name="notify.baseline"><skipped message="not run: needs --notifications"/>"#))
+    }
+
+    @Test("a failed required check fails the run; a note does not")
+    func exitStatus() {
+        #expect(CheckReport(results: Self.results, seconds: 1).failed)
+        #expect(!CheckReport(results: [CheckResult(.requestPKCE, .failed, "no PKCE")], seconds: 1).failed)
+    }
+
+    @Test("JSON names each check, its result and, when it failed, its fix")
+    func json() throws {
+        let text = try CheckReport(results: Self.results, seconds: 1).json()
+        #expect(text.contains(#""check" : "notify.baseline""#) && text.contains(#""result" : "not run""#))
+        #expect(text.contains(#""fix" : "accept RS256 only; never alg none""#))
+    }
+
+    @Test("a start page's sign-in form is found: hidden fields only, never a password form or the popup's result form")
+    func startForm() {
+        let html = """
+            <form id="r" method="post" action="/auth/apple/popup" hidden><input type="hidden" name="code"></form>
+            <form method="post" action="/signin/apple"><input type="hidden" name="csrf" value="a&amp;b"><input type="hidden" name="next" value="/"></form>
+            <form method="post" action="/signin"><input type="hidden" name="csrf" value="x"><input type="password" name="password"></form>
+            """
+        let forms = StartForm.forms(in: html)
+        #expect(forms.map(\.action) == ["/signin/apple"])
+        #expect(forms.first?.fields.map { "\($0.0)=\($0.1)" } == ["csrf=a&b", "next=/"])
+    }
+}

@@ -1,0 +1,66 @@
+import AppleIDProtocol
+import AsyncHTTPClient
+import Foundation
+import JWTKit
+import NIOCore
+
+extension TutorialApp {
+    /// Exchanges the code and verifies the id_token of the answer, as the tutorial does (skipping what
+    /// the flaw skips). Nil when anything is wrong.
+    func exchange(_ code: String, nonce: String, formToken: String?) async throws -> IdentityTokenClaims? {
+        let secret = try await ClientSecretMinter(
+            teamID: TeamID(rawValue: settings.teamID), keyID: KeyID(rawValue: settings.keyID), privateKeyPEM: settings.privateKeyPEM
+        ).mint(clientID: ClientID(rawValue: settings.clientID), audience: settings.server, issuedAt: Date(), lifetime: 300)
+        var request = HTTPClientRequest(url: settings.server + "/auth/token")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        let fields = [
+            "client_id": settings.clientID, "client_secret": secret, "code": code, "grant_type": "authorization_code", "redirect_uri": redirectURI,
+        ]
+        request.body = .bytes(
+            ByteBuffer(string: fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&"))
+        )
+        guard let response = try? await HTTPClient.shared.execute(request, timeout: settings.tokenTimeout), response.status == .ok,
+            let body = try? await response.body.collect(upTo: 1 << 20),
+            let answer = try? JSONDecoder().decode(TokenResponse.self, from: Data(buffer: body)), let idToken = answer.idToken
+        else { return nil }
+        guard let claims = try await verify(idToken, accessToken: answer.accessToken, nonce: nonce) else { return nil }
+        // The form's id_token, when there is one, must name the same user as the verified one.
+        if let formToken, let formClaims = try? Self.unverifiedClaims(formToken), formClaims.subject != claims.subject { return nil }
+        return claims
+    }
+
+    private func verify(_ token: String, accessToken: String, nonce: String) async throws -> IdentityTokenClaims? {
+        let claims: IdentityTokenClaims
+        if flaw == .algNoneAccepted, let header = try? Self.segment(token, 0), header.contains(#""alg":"none""#) {
+            claims = try Self.unverifiedClaims(token)
+        } else {
+            let keys = JWTKeyCollection()
+            let jwks = try await HTTPClient.shared.execute(HTTPClientRequest(url: settings.server + "/auth/keys"), timeout: .seconds(30))
+            try await keys.add(jwksJSON: String(buffer: try await jwks.body.collect(upTo: 1 << 20)))
+            guard let verified = try? await keys.verify(token, as: IdentityTokenClaims.self) else { return nil }
+            claims = verified
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        guard claims.issuer == settings.server else { return nil }
+        guard flaw == .audienceNotChecked || claims.audience == settings.clientID else { return nil }
+        guard flaw == .expiredAccepted || claims.expiresAt > now - 60 else { return nil }
+        guard claims.issuedAt <= now + 60 else { return nil }
+        // `nonceOptional`: compared only when the token carries one.
+        guard flaw == .nonceIgnored || claims.nonce == nonce || (flaw == .nonceOptional && claims.nonce == nil) else { return nil }
+        guard claims.accessTokenHash.map({ $0 == TokenHash.of(accessToken) }) ?? true else { return nil }
+        return claims
+    }
+
+    static func unverifiedClaims(_ token: String) throws -> IdentityTokenClaims {
+        try JSONDecoder().decode(IdentityTokenClaims.self, from: Data(try segment(token, 1).utf8))
+    }
+
+    static func segment(_ token: String, _ index: Int) throws -> String {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw MalformedToken() }
+        return String(decoding: try Base64URL.decode(String(parts[index])), as: UTF8.self)
+    }
+}
+
+struct MalformedToken: Error {}

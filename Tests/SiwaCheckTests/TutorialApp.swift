@@ -1,0 +1,163 @@
+import AppleIDProtocol
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import JWTKit
+import NIOCore
+import Synchronization
+
+/// A relying party written as a typical tutorial writes one (session cookie, state and nonce in the
+/// session, code exchanged with a client secret, id_token verified against /auth/keys), with one
+/// flaw switched on at a time: the apps `siwa check` must catch.
+final class TutorialApp: Sendable {
+    enum Flaw: String, Sendable, CaseIterable {
+        case noStateCheck, stateNotBound, formTokenTrusted, audienceNotChecked, expiredAccepted, nonceIgnored, nonceOptional, algNoneAccepted
+        case userEmailTrusted, replayable
+    }
+
+    struct Session: Sendable {
+        var state: String?
+        var nonce: String?
+        var subject: String?
+        var email: String?
+    }
+
+    struct Settings: Sendable {
+        var server: String
+        var clientID: String
+        var teamID: String
+        var keyID: String
+        var privateKeyPEM: String
+        /// The token request's deadline: shorter than the fault switch's silence in `token.timeout`.
+        var tokenTimeout: TimeAmount = .seconds(5)
+    }
+
+    let flaw: Flaw?
+    let settings: Settings
+
+    init(flaw: Flaw?, settings: Settings) {
+        self.flaw = flaw
+        self.settings = settings
+    }
+    let port = Mutex<Int>(0)
+    let sessions = Mutex<[String: Session]>([:])
+    /// `stateNotBound`: pending sign-ins by state, shared by every browser.
+    let pendingByState = Mutex<[String: String]>([:])
+    /// `replayable`: what each code signed in, served again for the same code.
+    let signedInByCode = Mutex<[String: Session]>([:])
+
+    var redirectURI: String { "http://127.0.0.1:\(port.withLock { $0 })/callback" }
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/login") { request, _ in try self.login(request) }
+        router.post("/callback") { request, context in try await self.callback(request, context: context) }
+        router.get("/me") { request, _ in
+            guard let session = self.session(of: request), let subject = session.subject else { return Response(status: .unauthorized) }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "signed in as \(subject) \(session.email ?? "")")))
+        }
+        return router
+    }
+
+    func session(of request: Request) -> Session? {
+        request.cookies["sid"].flatMap { cookie in sessions.withLock { $0[cookie.value] } }
+    }
+
+    private func login(_ request: Request) throws -> Response {
+        let sid = request.cookies["sid"]?.value ?? Self.random()
+        let state = Self.random()
+        let nonce = Self.random()
+        sessions.withLock {
+            $0[sid, default: Session()].state = state
+            $0[sid, default: Session()].nonce = nonce
+        }
+        if flaw == .stateNotBound { pendingByState.withLock { $0[state] = nonce } }
+        var components = URLComponents(string: settings.server + "/auth/authorize")!
+        components.queryItems = [
+            .init(name: "client_id", value: settings.clientID), .init(name: "redirect_uri", value: redirectURI),
+            .init(name: "response_type", value: "code id_token"), .init(name: "response_mode", value: "form_post"),
+            .init(name: "scope", value: "name email"), .init(name: "state", value: state), .init(name: "nonce", value: nonce),
+        ]
+        var response = Response(status: .found, headers: [.location: components.url!.absoluteString])
+        response.setCookie(Cookie(name: "sid", value: sid, path: "/", httpOnly: true))
+        return response
+    }
+
+    struct CallbackForm: Decodable {
+        var code: String?
+        var state: String?
+        var id_token: String?
+        var user: String?
+        var error: String?
+    }
+
+    private func callback(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(CallbackForm.self, from: String(buffer: try await request.body.collect(upTo: 65536)))
+        if form.error != nil { return Self.page(.ok, "sign-in cancelled") }
+        // A callback without a session gets a new one, as Flask's session does.
+        let sid = request.cookies["sid"]?.value ?? Self.random()
+        let session = sessions.withLock { $0[sid, default: Session()] }
+        if flaw == .replayable, let code = form.code, let earlier = signedInByCode.withLock({ $0[code] }) {
+            return signIn(sid, earlier.subject, earlier.email)
+        }
+        guard let expectedNonce = checkState(form.state, session: session, sid: sid) else { return Self.page(.forbidden, "state refused") }
+        if flaw == .formTokenTrusted, let token = form.id_token, let claims = try? Self.unverifiedClaims(token) {
+            return signIn(sid, claims.subject.rawValue, claims.email)
+        }
+        guard let code = form.code, let claims = try await exchange(code, nonce: expectedNonce, formToken: form.id_token) else {
+            return Self.page(.unauthorized, "sign-in failed")
+        }
+        var email = claims.email
+        if flaw == .userEmailTrusted, let user = form.user,
+            let forged = try? JSONDecoder().decode([String: JSONValue].self, from: Data(user.utf8))["email"]?.string
+        {
+            email = forged
+        }
+        if flaw == .replayable { signedInByCode.withLock { $0[code] = Session(subject: claims.subject.rawValue, email: email) } }
+        return signIn(sid, claims.subject.rawValue, email)
+    }
+
+    /// The nonce the callback's tokens must carry, or nil when its state is refused.
+    private func checkState(_ state: String?, session: Session, sid: String) -> String? {
+        switch flaw {
+        case .noStateCheck: return session.nonce ?? ""
+        case .stateNotBound: return state.flatMap { state in pendingByState.withLock { $0.removeValue(forKey: state) } }
+        case .replayable: return state == session.state ? session.nonce : nil
+        default:
+            guard let state, state == session.state else { return nil }
+            sessions.withLock { $0[sid]?.state = nil }
+            return session.nonce
+        }
+    }
+
+    private func signIn(_ sid: String, _ subject: String?, _ email: String?) -> Response {
+        sessions.withLock {
+            $0[sid, default: Session()].subject = subject
+            $0[sid, default: Session()].email = email
+        }
+        var response = Response(status: .seeOther, headers: [.location: "/me"])
+        response.setCookie(Cookie(name: "sid", value: sid, path: "/", httpOnly: true))
+        return response
+    }
+
+    static func page(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func random() -> String { (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 36) }.joined() }
+}
+
+/// A JSON value of the `user` form field (the tutorial's `json.loads`).
+enum JSONValue: Decodable {
+    case string(String)
+    case other
+
+    init(from decoder: any Decoder) throws {
+        self = (try? decoder.singleValueContainer().decode(String.self)).map(JSONValue.string) ?? .other
+    }
+
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+}
