@@ -12,6 +12,7 @@ struct Siwa: AsyncParsableCommand {
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
             Quirks.self, ReturnURL.self, Teams.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
+            Orgs.self,
         ])
 }
 

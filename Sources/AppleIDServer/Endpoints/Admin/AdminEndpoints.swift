@@ -69,6 +69,7 @@ struct AdminEndpoints {
     func register(on router: Router<AppleIDRequestContext>) {
         let admin = router.group("/admin").add(middleware: AdminTokenMiddleware(tokenDigest: SHA256.hash(data: Array(adminToken.utf8))))
         AdminLifecycleEndpoints(provider: provider).register(on: admin)
+        AdminOrganizationEndpoints(provider: provider).register(on: admin)
         AdminNativeEndpoints(provider: provider).register(on: admin)
         AdminAccountEndpoints(provider: provider).register(on: admin)
         AdminClientEndpoints(provider: provider).register(on: admin)
