@@ -679,20 +679,19 @@ def step_managed_account(ctx: Context) -> str:
         ctx.demo.server + "/admin/authorizations",
         json={
             "apple_id": student["username"],
-            "authorization": {
-                "client_id": ctx.demo.services_id,
-                "redirect_uri": ctx.redirect_uri,
-                "response_type": "code",
-                "response_mode": "query",
-                "scope": "name email",
-                "state": generate_token(16),
-            },
+            "client_id": ctx.demo.services_id,
+            "redirect_uri": ctx.redirect_uri,
+            "response_type": "code",
+            # Apple's rule: asking for scopes needs form_post.
+            "response_mode": "form_post",
+            "scope": "name email",
+            "state": generate_token(16),
         },
         headers={"Authorization": f"Bearer {ctx.demo.admin_token}"},
         timeout=TIMEOUT,
         allow_redirects=False,
     )
-    expect(response.status_code == 200, f"POST /admin/authorizations answered {response.status_code}")
+    expect(response.status_code == 200, f"POST /admin/authorizations answered {response.status_code}: {response.text[:200]}")
     results = response.json().get("results") or [{}]
     code = results[0].get("code")
     expect(code, f"no code for the managed account: {results[0]}")
