@@ -242,6 +242,9 @@ class Demo:
     key_file: Path
     services_id: str
     return_urls: list[str]
+    admin_token: str | None = None
+    # demo.json's "organization": the demo school and its Managed Apple IDs (absent in older files).
+    organization: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, data_dir: Path) -> Demo:
@@ -269,6 +272,8 @@ class Demo:
             key_file=key_file,
             services_id=raw["services_id"],
             return_urls=raw["return_urls"],
+            admin_token=raw.get("admin_token"),
+            organization=raw.get("organization"),
         )
 
 
@@ -662,6 +667,45 @@ def step_revoke(ctx: Context) -> str:
     return "200 empty body; refreshing afterwards: 400 invalid_grant"
 
 
+def step_managed_account(ctx: Context) -> str:
+    """A Managed Apple ID without an e-mail (the demo school's student), authorized headlessly through
+    the admin API: Authlib redeems its code, PyJWT verifies an id_token with no email, the string
+    email_verified "false" and org_id (spec section 21)."""
+    organization = ctx.demo.organization
+    need(organization and ctx.demo.admin_token, "demo.json has no organization or admin token")
+    student = next((m for m in organization.get("members", []) if not m.get("email")), None)
+    need(student, "the demo school has no member without an e-mail")
+    response = ctx.http.post(
+        ctx.demo.server + "/admin/authorizations",
+        json={
+            "apple_id": student["username"],
+            "client_id": ctx.demo.services_id,
+            "redirect_uri": ctx.redirect_uri,
+            "response_type": "code",
+            # Apple's rule: asking for scopes needs form_post.
+            "response_mode": "form_post",
+            "scope": "name email",
+            "state": generate_token(16),
+        },
+        headers={"Authorization": f"Bearer {ctx.demo.admin_token}"},
+        timeout=TIMEOUT,
+        allow_redirects=False,
+    )
+    expect(response.status_code == 200, f"POST /admin/authorizations answered {response.status_code}: {response.text[:200]}")
+    results = response.json().get("results") or [{}]
+    code = results[0].get("code")
+    expect(code, f"no code for the managed account: {results[0]}")
+    session, recorder = ctx.oauth_session()
+    session.fetch_token(ctx.endpoint("token_endpoint"), grant_type="authorization_code", code=code)
+    body = token_body(recorder.last)
+    claims = ctx.verify(body.get("id_token"))
+    expect("email" not in claims, f"id_token has an email: {claims.get('email')!r}")
+    expect(claims.get("email_verified") == "false", f"email_verified is {claims.get('email_verified')!r}, expected 'false'")
+    expect(claims.get("org_id") == organization.get("id"), f"org_id is {claims.get('org_id')!r}, expected {organization.get('id')!r}")
+    expect("is_private_email" not in claims, "id_token has is_private_email")
+    return f"no email, email_verified \"false\", org_id {claims['org_id']}"
+
+
 @dataclass
 class Step:
     number: int
@@ -682,6 +726,7 @@ STEPS = [
     Step(7, "authorization code reuse", step_code_reuse),
     Step(8, "refresh grant", step_refresh),
     Step(9, "revocation", step_revoke),
+    Step(10, "Managed Apple ID without e-mail (admin API, Authlib, PyJWT)", step_managed_account),
 ]
 
 

@@ -58,6 +58,9 @@ public struct ProviderConfiguration: Sendable {
     /// When the signing keys rotate (every 30 days, the next key published a day ahead at least,
     /// retired keys kept 7 days).
     public var keyRotation = KeyRotationSchedule()
+    /// How soon after an organization stops allowing an app its accounts' grants to the app are
+    /// revoked. Apple: "within 24 hours"; a minute here, so a test run can watch it happen.
+    public var appWithdrawalWindow: TimeInterval = 60
 
     public init(issuer: String) { self.issuer = issuer }
 

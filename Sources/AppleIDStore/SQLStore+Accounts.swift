@@ -87,9 +87,13 @@ struct AccountRow: Codable, Sendable {
     var additionalEmails: String
     var createdAt: Double
     var deletedAt: Double?
+    /// The ``ManagedMembership`` of a Managed Apple ID: `nil` / `false` for a consumer Apple ID.
+    var organizationID: String?
+    var organizationEmail: String?
+    var deactivated: Bool
 
     enum CodingKeys: String, CodingKey {
-        case id, email
+        case id, email, deactivated
         case appleID = "apple_id"
         case passwordHash = "password_hash"
         case firstName = "first_name"
@@ -100,6 +104,8 @@ struct AccountRow: Codable, Sendable {
         case additionalEmails = "additional_emails"
         case createdAt = "created_at"
         case deletedAt = "deleted_at"
+        case organizationID = "organization_id"
+        case organizationEmail = "organization_email"
     }
 
     /// The TOTP secret is sealed bound to `totp:<id>` (see ``SecretSealer``): a copy of the database
@@ -119,6 +125,9 @@ struct AccountRow: Codable, Sendable {
         additionalEmails = try JSONColumn.encode(account.additionalEmails)
         createdAt = account.createdAt.sqlSeconds
         deletedAt = account.deletedAt?.sqlSeconds
+        organizationID = account.managed?.organizationID.uuidString
+        organizationEmail = account.managed?.organizationEmail
+        deactivated = account.managed?.isDeactivated ?? false
     }
 
     func account(opening sealer: SecretSealer?) throws -> AppleIDAccount {
@@ -136,6 +145,11 @@ struct AccountRow: Codable, Sendable {
             deletedAt: deletedAt.map(Date.init(sqlSeconds:)), additionalEmails: try JSONColumn.decode([String].self, from: additionalEmails)
         )
         account.appleID = appleID  // as stored, even if someone stored it not lowercased
+        if let organizationID {
+            account.managed = ManagedMembership(
+                organizationID: try UUID.decoded(organizationID, table: Self.table, column: "organization_id"),
+                organizationEmail: organizationEmail, isDeactivated: deactivated)
+        }
         return account
     }
 }

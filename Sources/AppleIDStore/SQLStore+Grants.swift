@@ -113,9 +113,11 @@ struct GrantRow: Codable, Sendable {
     var revokedAt: Double?
     var transferSubject: String?
     var transferWindowEndsAt: Double?
+    var organizationID: String?
 
     enum CodingKeys: String, CodingKey {
         case id, subject, scopes, email
+        case organizationID = "organization_id"
         case transferSubject = "transfer_subject"
         case transferWindowEndsAt = "transfer_window_ends_at"
         case accountID = "account_id"
@@ -145,6 +147,7 @@ struct GrantRow: Codable, Sendable {
         revokedAt = grant.revokedAt?.sqlSeconds
         transferSubject = grant.transferSubject?.rawValue
         transferWindowEndsAt = grant.transferWindowEndsAt?.sqlSeconds
+        organizationID = grant.organizationID?.uuidString
     }
 
     func grant() throws -> Grant {
@@ -155,7 +158,8 @@ struct GrantRow: Codable, Sendable {
             realUserStatus: try .decoded(realUserStatus, table: Self.table, column: "real_user_status"),
             authTime: Date(sqlSeconds: authTime), createdAt: Date(sqlSeconds: createdAt),
             revokedAt: revokedAt.map(Date.init(sqlSeconds:)), transferSubject: transferSubject.map(Subject.init(rawValue:)),
-            transferWindowEndsAt: transferWindowEndsAt.map(Date.init(sqlSeconds:))
+            transferWindowEndsAt: transferWindowEndsAt.map(Date.init(sqlSeconds:)),
+            organizationID: try organizationID.map { try UUID.decoded($0, table: Self.table, column: "organization_id") }
         )
     }
 }

@@ -23,18 +23,24 @@ extension SQLStore: LifecycleStore {
     public func stopUsing(accountID: String, groupID: ClientID, at date: Date, notifying messages: [OutboxMessage]) async throws {
         let rows = try messages.map(OutboxRow.init)
         try await transaction { db in
-            try await db.update(GrantRow.table)
-                .set("revoked_at", to: date.sqlSeconds)
-                .where("account_id", .equal, accountID)
-                .where("group_id", .equal, groupID.rawValue)
-                .where("revoked_at", .is, SQLLiteral.null)
-                .run()
-            try await db.delete(from: ConsentRow.table)
-                .where("account_id", .equal, accountID)
-                .where("group_id", .equal, groupID.rawValue)
-                .run()
+            try await Self.stopUsing(accountID: accountID, groupID: groupID, at: date, on: db)
             try await Self.write(rows, to: db)
         }
+    }
+
+    /// Revokes the user's live grants of the group and forgets the consent (also an organization's
+    /// withdrawal of the app).
+    static func stopUsing(accountID: String, groupID: ClientID, at date: Date, on db: any SQLDatabase) async throws {
+        try await db.update(GrantRow.table)
+            .set("revoked_at", to: date.sqlSeconds)
+            .where("account_id", .equal, accountID)
+            .where("group_id", .equal, groupID.rawValue)
+            .where("revoked_at", .is, SQLLiteral.null)
+            .run()
+        try await db.delete(from: ConsentRow.table)
+            .where("account_id", .equal, accountID)
+            .where("group_id", .equal, groupID.rawValue)
+            .run()
     }
 
     public func setRelayForwarding(_ identity: TeamIdentity, enabled: Bool, notifying messages: [OutboxMessage]) async throws {

@@ -16,6 +16,7 @@ extension SQLStore: ReadModelStore {
         try await db.select().column("*").from(AccountRow.table)
             .where(column, .equal, value)
             .where("deleted_at", .is, SQLLiteral.null)
+            .where("deactivated", .equal, false)
             .limit(1)
             .first(decoding: AccountRow.self)?
             .account(opening: sealer)

@@ -100,6 +100,7 @@ public struct AppleIDEmulator: Sendable {
         case notAnAuthorizationURL
         case refused(OAuthError)
         case unknownAppleID(String)
+        case unknownOrganization(String)
         case didNotStart
     }
 }

@@ -50,10 +50,20 @@ struct Users: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an Apple ID.")
-        @Argument(help: "The Apple ID (an e-mail address).") var appleID: String
+        @Argument(help: "The Apple ID (an e-mail address; with --org, the Managed Apple ID's username).") var appleID: String
+        @Option(help: "A Managed Apple ID of this organization (org_id); --email is then the organization's address, optional.")
+        var org: String?
         @OptionGroup var fields: AccountFields
         @OptionGroup var connection: AdminConnection
         func run() async throws {
+            if let org {
+                guard let password = fields.password else { throw ValidationError("--password is required") }
+                let body: [String: Any?] = [
+                    "username": appleID, "password": password, "first_name": fields.firstName ?? "", "last_name": fields.lastName ?? "",
+                    "email": fields.email, "two_factor_enabled": fields.twoFactor.map { $0 == .on },
+                ]
+                return try await connection.client().run(.post, "/admin/orgs/\(AdminClient.segment(org))/users", body)
+            }
             guard appleID.contains("@") else { throw CLIError("\(appleID) is not an e-mail address; an Apple ID is one, e.g. sam@example.com") }
             guard fields.password != nil else { throw ValidationError("--password is required") }
             var body = fields.body

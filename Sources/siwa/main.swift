@@ -12,7 +12,8 @@ struct Siwa: AsyncParsableCommand {
         version: SiwaVersion.current,
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
-            Quirks.self, ReturnURL.self, Teams.self, Apps.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self, Check.self,
+            Quirks.self, ReturnURL.self, Teams.self, Apps.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
+            Check.self, Orgs.self,
         ])
 }
 

@@ -16,6 +16,9 @@ struct FlatJSONTests {
         #"{\#(base),"nonce_supported":true,"real_user_status":2,"auth_time":1700000000,"transfer_sub":"x.y.z"}"#,
         #"{\#(base),"unknown":{"a":[1,2,{"b":null}],"c":"d"},"list":[],"obj":{}}"#,
         #"{\#(base),"nonce":null,"email":null}"#,
+        // A Managed Apple ID's token (spec §21): no e-mail, the string "false", an organization.
+        #"{\#(base),"email_verified":"false","org_id":"6a1f0c2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b"}"#,
+        #"{\#(base),"org_id":7}"#,
         #"{\#(base),"email_verified":"yes"}"#,
         #"{\#(base),"email_verified":1}"#,
         #"{\#(base),"real_user_status":"2"}"#,

@@ -22,12 +22,16 @@ public struct IdentityTokenClaims: JWTPayload, Hashable {
     public var nonceSupported: Bool?
     public var realUserStatus: Int?
     public var transferSubject: Subject?
+    /// The organization of a Managed Apple ID (Sign in with Apple at Work & School): a UUID. Such
+    /// tokens may have no `email`, and `email_verified` false (spec §21).
+    public var organizationID: String?
 
     public init(
         issuer: String, audience: String, expiresAt: Int, issuedAt: Int, subject: Subject,
         nonce: String? = nil, codeHash: String? = nil, accessTokenHash: String? = nil, email: String? = nil,
         emailVerified: BooleanClaim? = nil, isPrivateEmail: BooleanClaim? = nil, authTime: Int? = nil,
-        nonceSupported: Bool? = nil, realUserStatus: Int? = nil, transferSubject: Subject? = nil
+        nonceSupported: Bool? = nil, realUserStatus: Int? = nil, transferSubject: Subject? = nil,
+        organizationID: String? = nil
     ) {
         self.issuer = issuer
         self.audience = audience
@@ -44,6 +48,7 @@ public struct IdentityTokenClaims: JWTPayload, Hashable {
         self.nonceSupported = nonceSupported
         self.realUserStatus = realUserStatus
         self.transferSubject = transferSubject
+        self.organizationID = organizationID
     }
 
     enum CodingKeys: String, CodingKey {
@@ -62,6 +67,7 @@ public struct IdentityTokenClaims: JWTPayload, Hashable {
         case nonceSupported = "nonce_supported"
         case realUserStatus = "real_user_status"
         case transferSubject = "transfer_sub"
+        case organizationID = "org_id"
     }
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {}

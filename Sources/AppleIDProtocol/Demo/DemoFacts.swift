@@ -52,6 +52,48 @@ public struct DemoFacts: Codable, Sendable, Hashable {
     public var adminToken: String
     /// The demo developer who signs in to the console (`nil` in a `demo.json` written before it).
     public var developer: Developer?
+    /// The demo school and its Managed Apple IDs (`nil` in a `demo.json` written before it). Kept
+    /// apart from ``users``: they sign in with a username and their tokens differ (spec §21).
+    public var organization: Organization?
+
+    /// An organization of Apple School Manager or Apple Business Manager.
+    public struct Organization: Codable, Sendable, Hashable {
+        /// The `org_id` of its accounts' id_tokens.
+        public var id: String
+        public var name: String
+        public var kind: String
+        public var members: [ManagedUser]
+
+        public init(id: String, name: String, kind: String, members: [ManagedUser]) {
+            self.id = id
+            self.name = name
+            self.kind = kind
+            self.members = members
+        }
+    }
+
+    /// A Managed Apple ID: a username that may be no mailbox, an optional organization e-mail.
+    public struct ManagedUser: Codable, Sendable, Hashable {
+        public var username: String
+        public var password: String
+        public var firstName: String
+        public var lastName: String
+        public var email: String?
+
+        public init(username: String, password: String, firstName: String, lastName: String, email: String?) {
+            self.username = username
+            self.password = password
+            self.firstName = firstName
+            self.lastName = lastName
+            self.email = email
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case username, password, email
+            case firstName = "first_name"
+            case lastName = "last_name"
+        }
+    }
 
     /// A developer account of the demo team, for `/console`.
     public struct Developer: Codable, Sendable, Hashable {
@@ -90,6 +132,6 @@ public struct DemoFacts: Codable, Sendable, Hashable {
         case returnURLs = "return_urls"
         case users
         case adminToken = "admin_token"
-        case developer
+        case developer, organization
     }
 }

@@ -77,6 +77,7 @@ extension IdentityTokenClaims: OrderedJSONObject {
         if let nonceSupported { members.append(("nonce_supported", .boolean(nonceSupported))) }
         if let realUserStatus { members.append(("real_user_status", .integer(realUserStatus))) }
         if let transferSubject { members.append(("transfer_sub", .string(transferSubject.rawValue))) }
+        if let organizationID { members.append(("org_id", .string(organizationID))) }
         return members
     }
 }

@@ -12,7 +12,9 @@ public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
     public var passwordHash: String
     public var firstName: String
     public var lastName: String
-    /// The verified address mail is forwarded to and shared when the user does not hide it.
+    /// The verified address mail is forwarded to and shared when the user does not hide it. For a
+    /// Managed Apple ID: the organization's address, or the username when it has none (never shared:
+    /// its apps get ``ManagedMembership/organizationEmail``).
     public var email: String
     /// Further verified addresses of the Apple ID; the consent page lets the user share one of them
     /// instead of the primary one.
@@ -25,11 +27,13 @@ public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
     public var twoFactorEnabled: Bool
     public var createdAt: Date
     public var deletedAt: Date?
+    /// The organization of a Managed Apple ID; `nil` for a consumer Apple ID.
+    public var managed: ManagedMembership?
 
     public init(
         id: String, appleID: String, passwordHash: String, firstName: String, lastName: String, email: String,
         realUserStatus: RealUserStatus, totpSecret: String, twoFactorEnabled: Bool = true, createdAt: Date, deletedAt: Date? = nil,
-        additionalEmails: [String] = []
+        additionalEmails: [String] = [], managed: ManagedMembership? = nil
     ) {
         self.id = id
         self.appleID = appleID.lowercased()
@@ -43,6 +47,7 @@ public struct AppleIDAccount: Codable, Sendable, Hashable, Identifiable {
         self.twoFactorEnabled = twoFactorEnabled
         self.createdAt = createdAt
         self.deletedAt = deletedAt
+        self.managed = managed
     }
 }
 

@@ -15,7 +15,13 @@ struct AuthorizationIssuer: Sendable {
     func approve(
         _ request: ValidatedAuthorization, account: AppleIDAccount, authTime: Date, choices: ConsentChoices?, now: Date
     ) async throws -> AuthorizationResponse {
-        guard account.deletedAt == nil else { throw ConsentRequired.accountDeleted }
+        guard account.canSignIn else { throw ConsentRequired.accountDeleted }
+        // Apple's only error for the redirect (spec §3.3): the app learns no more than that.
+        if try await store.organizationRefuses(account, groupID: request.groupID) {
+            return .error(
+                .userCancelled, redirectURI: request.redirectURI, responseMode: request.responseMode, state: request.state,
+                frameID: request.frameID)
+        }
         var identity = try await identities.identity(accountID: account.id, teamID: request.teamID)
         var user: AuthorizedUser?
         let consent: Consent
@@ -26,10 +32,14 @@ struct AuthorizationIssuer: Sendable {
         } else {
             // What to share is the user's decision, made on the consent page (or given explicitly by
             // headless mode): it is never defaulted here.
-            guard let choices = choices?.sanitized else { throw ConsentRequired.noConsent }
+            guard var choices = choices?.sanitized else { throw ConsentRequired.noConsent }
+            // At Work & School the organization sets the name and there is no Hide My Email (spec §21 item 3).
+            if account.managed != nil { choices = .headlessDefault(for: account) }
             var email: String?
             if request.asksForEmail {
-                if choices.hideEmail {
+                if let managed = account.managed {
+                    email = managed.organizationEmail
+                } else if choices.hideEmail {
                     let assigned = try await identities.identityAssigningRelayAddress(accountID: account.id, teamID: request.teamID)
                     identity = assigned.identity
                     if assigned.isNew { newIdentity = assigned.identity }
@@ -40,7 +50,7 @@ struct AuthorizationIssuer: Sendable {
             }
             consent = Consent(
                 accountID: account.id, groupID: request.groupID, grantedAt: now, scopes: request.scopes, email: email,
-                isPrivateEmail: request.asksForEmail && choices.hideEmail)
+                isPrivateEmail: request.asksForEmail && choices.hideEmail && account.managed == nil)
             newConsent = consent
             if request.asksForName || request.asksForEmail {
                 user = AuthorizedUser(
@@ -51,7 +61,10 @@ struct AuthorizationIssuer: Sendable {
         var grant = Grant(
             id: random.hex(bytes: 16), accountID: account.id, teamID: request.teamID, groupID: request.groupID,
             clientID: request.clientID, subject: identity.subject, scopes: consent.scopes, email: consent.email,
-            isPrivateEmail: consent.isPrivateEmail, realUserStatus: account.realUserStatus, authTime: authTime, createdAt: now)
+            isPrivateEmail: consent.isPrivateEmail, realUserStatus: account.realUserStatus, authTime: authTime, createdAt: now,
+            organizationID: account.managed?.organizationID)
+        // The organization may have changed the address since the first authorization; `sub` stays.
+        if let managed = account.managed { grant.email = consent.scopes.contains(.email) ? managed.organizationEmail : nil }
         if let (subject, windowEnd) = try await transferSubject(accountID: account.id, groupID: request.groupID, teamID: request.teamID, now: now) {
             (grant.transferSubject, grant.transferWindowEndsAt) = (subject, windowEnd)
         }
@@ -87,7 +100,8 @@ struct AuthorizationIssuer: Sendable {
 }
 
 /// An approval that needs the consent page first: there is no consent for the app group (it was
-/// revoked after the page was shown) and no choices were made. Or the Apple ID was deleted.
+/// revoked after the page was shown) and no choices were made. Or the Apple ID was deleted (or its
+/// organization deactivated it).
 public enum ConsentRequired: Error, Sendable {
     case noConsent
     case accountDeleted

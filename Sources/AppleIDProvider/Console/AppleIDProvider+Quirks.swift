@@ -7,12 +7,18 @@ public struct QuirkChanges: Sendable, Hashable {
     public var idTokenLifetime: Int?
     public var deletionEvent: String?
     public var issuer: String?
+    /// A Managed Apple ID's `email_verified` as a JSON `false` instead of Apple's example's `"false"`.
+    public var managedEmailVerifiedAsBoolean: Bool?
 
-    public init(booleansAsStrings: Bool? = nil, idTokenLifetime: Int? = nil, deletionEvent: String? = nil, issuer: String? = nil) {
+    public init(
+        booleansAsStrings: Bool? = nil, idTokenLifetime: Int? = nil, deletionEvent: String? = nil, issuer: String? = nil,
+        managedEmailVerifiedAsBoolean: Bool? = nil
+    ) {
         self.booleansAsStrings = booleansAsStrings
         self.idTokenLifetime = idTokenLifetime
         self.deletionEvent = deletionEvent
         self.issuer = issuer
+        self.managedEmailVerifiedAsBoolean = managedEmailVerifiedAsBoolean
     }
 }
 
@@ -21,6 +27,7 @@ extension AppleIDProvider {
     public func changeQuirks(clientID: ClientID, _ changes: QuirkChanges) async throws -> RegisteredClient {
         guard var client = try await store.client(clientID) else { throw ConsoleError.notFound("There is no client \(clientID).") }
         if let strings = changes.booleansAsStrings { client.quirks.booleanStyle = strings ? .string : .boolean }
+        if let boolean = changes.managedEmailVerifiedAsBoolean { client.quirks.managedEmailVerifiedStyle = boolean ? .boolean : nil }
         if let lifetime = changes.idTokenLifetime {
             let range = ClientQuirks.idTokenLifetimes
             guard range.contains(lifetime) else {

@@ -14,6 +14,7 @@ public enum SignInStep<Value: Sendable>: Sendable {
 public struct BrowserSignIn: Sendable {
     public let cookie: String
     public let session: BrowserSession
+    public let account: AppleIDAccount
 }
 
 extension InteractionService {
@@ -66,7 +67,7 @@ extension InteractionService {
             idHash: OpaqueToken.hash(cookie), accountID: account.id, authTime: now,
             expiresAt: now.addingTimeInterval(configuration.browserSessionLifetime), purpose: purpose)
         try await store.save(session)
-        return .passed(BrowserSignIn(cookie: cookie, session: session))
+        return .passed(BrowserSignIn(cookie: cookie, session: session, account: account))
     }
 
     /// The signed-in account of an account-pages session cookie, if the session is live. A session

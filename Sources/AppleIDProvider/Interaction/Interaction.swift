@@ -13,6 +13,9 @@ public struct Interaction: Codable, Sendable, Hashable, Identifiable {
         case consent
         /// Already authorized and signed in: Apple's short "Continue" page.
         case confirm
+        /// A Managed Apple ID whose organization does not allow the app: the page says so, and its
+        /// only way on is back to the app with `user_cancelled_authorize` (spec §21 item 2).
+        case notAllowed
     }
 
     public var id: String

@@ -17,6 +17,8 @@ public struct InteractionDetails: Sendable {
     /// What the consent page has chosen before the user changes anything: the engine's default
     /// (``ConsentChoices/headlessDefault(for:)``), the same that headless approval uses.
     public var defaultChoices: ConsentChoices?
+    /// The organization of a Managed Apple ID, whose name the pages show.
+    public var organization: Organization?
 }
 
 extension InteractionService {
@@ -27,18 +29,22 @@ extension InteractionService {
         return try await start(request, browserBinding: browserBinding, session: session)
     }
 
-    /// The interaction's read model: at most three store statements (account, app group, identity).
+    /// The interaction's read model: at most three store statements (account, app group, identity),
+    /// and for a Managed Apple ID its organization (which has no relay address, so no identity read).
     public func details(of interaction: Interaction) async throws -> InteractionDetails {
         var account: AppleIDAccount?
         if let accountID = interaction.accountID { account = try await store.activeAccount(id: accountID) }
         let group = try await store.appGroup(interaction.request.groupID)
         var relayAddress: String?
-        if let account, interaction.request.asksForEmail {
+        var organization: Organization?
+        if let managed = account?.managed {
+            organization = try await store.organization(id: managed.organizationID)
+        } else if let account, interaction.request.asksForEmail {
             relayAddress = try await store.teamIdentity(accountID: account.id, teamID: interaction.request.teamID)?.relayAddress
         }
         return InteractionDetails(
             interaction: interaction, account: account, appName: group?.displayName ?? interaction.request.clientID.rawValue,
             asksForName: interaction.request.asksForName, asksForEmail: interaction.request.asksForEmail, relayAddress: relayAddress,
-            defaultChoices: account.map { ConsentChoices.headlessDefault(for: $0) })
+            defaultChoices: account.map { ConsentChoices.headlessDefault(for: $0) }, organization: organization)
     }
 }

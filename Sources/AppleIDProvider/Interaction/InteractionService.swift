@@ -33,7 +33,7 @@ public struct InteractionService: Sendable {
         if let session, session.purpose == .signInPages, session.expiresAt > now, let account = try await store.activeAccount(id: session.accountID) {
             interaction.accountID = account.id
             interaction.authTime = session.authTime
-            interaction.stage = try await stageAfterAuthentication(accountID: account.id, groupID: request.groupID)
+            interaction.stage = try await stageAfterAuthentication(account: account, groupID: request.groupID)
         }
         try await store.save(interaction)
         return interaction
@@ -83,7 +83,7 @@ public struct InteractionService: Sendable {
         var next = interaction
         next.authTime = signIn.session.authTime
         next.failedAttempts = 0
-        next.stage = try await stageAfterAuthentication(accountID: accountID, groupID: interaction.request.groupID)
+        next.stage = try await stageAfterAuthentication(account: signIn.account, groupID: interaction.request.groupID)
         try await store.save(next)
         return (.show(next, message: nil), signIn.cookie)
     }
@@ -140,8 +140,9 @@ public struct InteractionService: Sendable {
                 frameID: request.frameID))
     }
 
-    private func stageAfterAuthentication(accountID: String, groupID: ClientID) async throws -> Interaction.Stage {
-        try await store.consent(accountID: accountID, groupID: groupID) == nil ? .consent : .confirm
+    private func stageAfterAuthentication(account: AppleIDAccount, groupID: ClientID) async throws -> Interaction.Stage {
+        if try await store.organizationRefuses(account, groupID: groupID) { return .notAllowed }
+        return try await store.consent(accountID: account.id, groupID: groupID) == nil ? .consent : .confirm
     }
 
     /// Counts the failure in the store (atomically, so concurrent guesses cannot go past the limit)

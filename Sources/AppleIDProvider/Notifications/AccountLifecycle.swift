@@ -54,7 +54,7 @@ public struct AccountLifecycle: Sendable {
 
     /// A message for the group's primary App ID (`aud`), with Apple's milliseconds `event_time` and a
     /// string `is_private_email`, as captured.
-    private func message(
+    func message(
         _ type: NotificationEventType, group: AppGroup, subject: Subject, at now: Date, email: String? = nil
     ) -> OutboxMessage {
         let event = NotificationEvent(

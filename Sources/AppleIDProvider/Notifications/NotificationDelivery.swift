@@ -73,6 +73,13 @@ public struct NotificationDelivery: Sendable {
     /// One pass, as ``deliverDueMessages()``, answering what became of each message it attempted,
     /// oldest first (the emulator hands the delivered ones to the test).
     public func deliverDueMessagesReporting() async throws -> [Report] {
+        // Organizations' app withdrawals that are due put their `consent-revoked` messages in the
+        // outbox first, so this pass sends them. Their failure must not hold back delivery.
+        do {
+            try await provider.organizations.revokeWithdrawnApps()
+        } catch {
+            logger.error("organization app withdrawal failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+        }
         let now = provider.clock.now()
         let expiry = now.addingTimeInterval(policy.leaseDuration)
         let leased = try await provider.store.leaseDueMessages(

@@ -53,14 +53,18 @@ public struct ClientQuirks: Codable, Sendable, Hashable {
     public var deletionEvent: NotificationEventType?
     /// The `iss` of this client's id_tokens; `nil` uses the provider's issuer.
     public var issuer: String?
+    /// `email_verified` of a Managed Apple ID's id_tokens (always false): `nil` writes the string
+    /// `"false"`, as Apple's example does; ``BooleanClaim/Style/boolean`` a JSON `false` (spec §21 item 5).
+    public var managedEmailVerifiedStyle: BooleanClaim.Style?
 
     public init(
         booleanStyle: BooleanClaim.Style = .boolean, idTokenLifetime: Int? = nil, deletionEvent: NotificationEventType? = nil,
-        issuer: String? = nil
+        issuer: String? = nil, managedEmailVerifiedStyle: BooleanClaim.Style? = nil
     ) {
         self.booleanStyle = booleanStyle
         self.idTokenLifetime = idTokenLifetime
         self.deletionEvent = deletionEvent
         self.issuer = issuer
+        self.managedEmailVerifiedStyle = managedEmailVerifiedStyle
     }
 }

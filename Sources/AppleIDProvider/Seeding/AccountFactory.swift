@@ -5,14 +5,15 @@ extension AppleIDProvider {
     /// Creates an Apple ID: bcrypt password hash, fresh TOTP secret.
     public func createAccount(
         appleID: String, password: String, firstName: String, lastName: String, email: String? = nil,
-        realUserStatus: RealUserStatus = .likelyReal, twoFactorEnabled: Bool = true, additionalEmails: [String] = []
+        realUserStatus: RealUserStatus = .likelyReal, twoFactorEnabled: Bool = true, additionalEmails: [String] = [],
+        managed: ManagedMembership? = nil
     ) async throws -> AppleIDAccount {
         let account = AppleIDAccount(
             id: random.hex(bytes: 16), appleID: appleID,
             passwordHash: await Credentials.hashPassword(password, cost: configuration.passwordHashCost),
             firstName: firstName, lastName: lastName, email: email ?? appleID, realUserStatus: realUserStatus,
             totpSecret: random.string(length: 20, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), twoFactorEnabled: twoFactorEnabled,
-            createdAt: clock.now(), additionalEmails: additionalEmails)
+            createdAt: clock.now(), additionalEmails: additionalEmails, managed: managed)
         try await store.save(account)
         return account
     }

@@ -47,7 +47,28 @@ public struct DemoSeed: Sendable {
             server: server, issuer: provider.configuration.issuer, teamID: teamID, keyID: keyID, keyFile: keyFilePath(keyID),
             bundleID: bundleID, servicesID: servicesID, returnURLs: returnURLs, users: users, adminToken: random.hex(bytes: 24))
         facts.developer = try await seedDeveloper(provider: provider, teamID: teamID)
+        facts.organization = try await seedSchool(provider: provider)
         return (facts, privateKeyPEM)
+    }
+
+    /// The demo school (all apps allowed): a teacher with an organization e-mail, a student with none.
+    public func seedSchool(provider: AppleIDProvider) async throws -> DemoFacts.Organization {
+        let school = try await provider.organizations.add(
+            name: "Juice Demo School", kind: .school, verifiedDomains: ["school.example.edu", "appleid.school.example.edu"])
+        let password = { provider.random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789") }
+        let members = [
+            DemoFacts.ManagedUser(
+                username: "t.teacher@appleid.school.example.edu", password: password(), firstName: "Taylor", lastName: "Teacher",
+                email: "t.teacher@school.example.edu"),
+            DemoFacts.ManagedUser(
+                username: "s.student@appleid.school.example.edu", password: password(), firstName: "Sam", lastName: "Student", email: nil),
+        ]
+        for member in members {
+            _ = try await provider.organizations.addAccount(
+                to: school.id, username: member.username, password: member.password, firstName: member.firstName,
+                lastName: member.lastName, email: member.email)
+        }
+        return DemoFacts.Organization(id: school.claimValue, name: school.name, kind: school.kind.rawValue, members: members)
     }
 
     /// The demo developer, a member of the demo team, with a made-up password.

@@ -55,12 +55,18 @@ extension MemoryStore: LifecycleStore {
 
     public func stopUsing(accountID: String, groupID: ClientID, at date: Date, notifying messages: [OutboxMessage]) async throws {
         state.withLock { state in
-            for (id, grant) in state.grants where grant.accountID == accountID && grant.groupID == groupID && grant.revokedAt == nil {
-                state.grants[id]?.revokedAt = date
-            }
-            state.consents[Self.pair(accountID, groupID.rawValue)] = nil
+            Self.stopUsing(accountID: accountID, groupID: groupID, at: date, in: &state)
             for message in messages { state.outbox[message.id] = message }
         }
+    }
+
+    /// Revokes the user's live grants of the group and forgets the consent (also an organization's
+    /// withdrawal of the app).
+    static func stopUsing(accountID: String, groupID: ClientID, at date: Date, in state: inout State) {
+        for (id, grant) in state.grants where grant.accountID == accountID && grant.groupID == groupID && grant.revokedAt == nil {
+            state.grants[id]?.revokedAt = date
+        }
+        state.consents[pair(accountID, groupID.rawValue)] = nil
     }
 
     public func setRelayForwarding(_ identity: TeamIdentity, enabled: Bool, notifying messages: [OutboxMessage]) async throws {

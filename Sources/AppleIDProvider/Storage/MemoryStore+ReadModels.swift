@@ -3,11 +3,11 @@ import Foundation
 
 extension MemoryStore: ReadModelStore {
     public func activeAccount(id: String) async throws -> AppleIDAccount? {
-        try await account(id: id).flatMap { $0.deletedAt == nil ? $0 : nil }
+        try await account(id: id).flatMap { $0.canSignIn ? $0 : nil }
     }
 
     public func activeAccount(appleID: String) async throws -> AppleIDAccount? {
-        try await account(appleID: appleID).flatMap { $0.deletedAt == nil ? $0 : nil }
+        try await account(appleID: appleID).flatMap { $0.canSignIn ? $0 : nil }
     }
 
     public func accountOverview(accountID: String) async throws -> AccountOverview {

@@ -28,6 +28,8 @@ public final class MemoryStore: Sendable {
         var console = ConsoleState()
         var outboxLeases: [String: OutboxLease] = [:]
         var flowRecords: [String: FlowRecord] = [:]
+        var organizations: [UUID: Organization] = [:]
+        var withdrawals: [UUID: PendingWithdrawal] = [:]
     }
 
     let state = Mutex(State())

@@ -4,9 +4,10 @@ import Foundation
 /// The reads behind pages and the admin API, each a fixed number of statements however many rows it
 /// returns (no statement per row), and the account writes that belong together.
 public protocol ReadModelStore: Sendable {
-    /// The Apple ID unless it was deleted: a deleted Apple ID is unknown everywhere, decided here once.
+    /// The Apple ID unless it was deleted (or, a Managed Apple ID, deactivated by its organization): such
+    /// an Apple ID is unknown everywhere, decided here once.
     func activeAccount(id: String) async throws -> AppleIDAccount?
-    /// The Apple ID with this login (case-insensitive) unless it was deleted.
+    /// The Apple ID with this login (case-insensitive) unless it was deleted or deactivated.
     func activeAccount(appleID: String) async throws -> AppleIDAccount?
     /// The apps using the account (each consent with its app group's name) and its team identities
     /// (each with its team's name).

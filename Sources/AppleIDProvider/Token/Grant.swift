@@ -22,11 +22,14 @@ public struct Grant: Codable, Sendable, Hashable, Identifiable {
     /// id_tokens until the transfer's 60-day window ends (spec §17.4).
     public var transferSubject: Subject?
     public var transferWindowEndsAt: Date?
+    /// The organization of a Managed Apple ID: its id_tokens carry `org_id` and an unverified e-mail.
+    public var organizationID: UUID?
 
     public init(
         id: String, accountID: String, teamID: TeamID, groupID: ClientID, clientID: ClientID, subject: Subject,
         scopes: [Scope], email: String?, isPrivateEmail: Bool, realUserStatus: RealUserStatus, authTime: Date,
-        createdAt: Date, revokedAt: Date? = nil, transferSubject: Subject? = nil, transferWindowEndsAt: Date? = nil
+        createdAt: Date, revokedAt: Date? = nil, transferSubject: Subject? = nil, transferWindowEndsAt: Date? = nil,
+        organizationID: UUID? = nil
     ) {
         self.id = id
         self.accountID = accountID
@@ -43,6 +46,7 @@ public struct Grant: Codable, Sendable, Hashable, Identifiable {
         self.revokedAt = revokedAt
         self.transferSubject = transferSubject
         self.transferWindowEndsAt = transferWindowEndsAt
+        self.organizationID = organizationID
     }
 }
 

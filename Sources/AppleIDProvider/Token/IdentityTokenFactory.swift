@@ -31,7 +31,15 @@ struct IdentityTokenFactory: Sendable {
         var claims = IdentityTokenClaims(
             issuer: quirks.issuer ?? configuration.issuer, audience: grant.clientID.rawValue,
             expiresAt: iat + (quirks.idTokenLifetime ?? configuration.idTokenLifetime), issuedAt: iat, subject: grant.subject)
-        if let email = grant.email {
+        if let organizationID = grant.organizationID {
+            // A Managed Apple ID: the organization's address, when it has one, never a relay address
+            // and never verified by Apple; `org_id`, no `is_private_email` (spec §21 items 4 to 6).
+            claims.organizationID = organizationID.uuidString.lowercased()
+            if grant.scopes.contains(.email) {
+                claims.email = grant.email
+                claims.emailVerified = BooleanClaim(false, style: quirks.managedEmailVerifiedStyle ?? .string)
+            }
+        } else if let email = grant.email {
             claims.email = email
             claims.emailVerified = BooleanClaim(true, style: quirks.booleanStyle)
             if grant.isPrivateEmail { claims.isPrivateEmail = BooleanClaim(true, style: quirks.booleanStyle) }

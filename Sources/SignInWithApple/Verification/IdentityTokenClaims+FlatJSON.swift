@@ -49,7 +49,7 @@ extension IdentityTokenClaims {
             nonce: try string("nonce"), codeHash: try string("c_hash"), accessTokenHash: try string("at_hash"), email: try string("email"),
             emailVerified: try booleanClaim("email_verified"), isPrivateEmail: try booleanClaim("is_private_email"),
             authTime: try integer("auth_time"), nonceSupported: try boolean("nonce_supported"), realUserStatus: try integer("real_user_status"),
-            transferSubject: try string("transfer_sub").map(Subject.init(rawValue:)))
+            transferSubject: try string("transfer_sub").map(Subject.init(rawValue:)), organizationID: try string("org_id"))
     }
 }
 

@@ -9,9 +9,15 @@ public struct VerifiedIdentityToken: Sendable, Hashable {
     public var audience: String
     public var issuedAt: Date
     public var expiresAt: Date
+    /// Absent when the user shared none, and for many Managed Apple IDs (students often have no
+    /// address): never make it your account key; ``subject`` is.
     public var email: String?
     /// `email_verified`, whether Apple wrote it as a boolean or as the string `"true"`/`"false"`.
+    /// `false` for a Managed Apple ID (the organization's address, which Apple did not verify).
     public var emailVerified: Bool?
+    /// `org_id`: the organization of a Managed Apple ID (Sign in with Apple at Work & School); `nil`
+    /// for a personal Apple ID.
+    public var organizationID: String?
     /// Whether ``email`` is a Hide My Email relay address.
     public var isPrivateEmail: Bool
     public var realUserStatus: RealUserStatus?
@@ -34,6 +40,7 @@ public struct VerifiedIdentityToken: Sendable, Hashable {
         self.expiresAt = Date(timeIntervalSince1970: TimeInterval(claims.expiresAt))
         self.email = claims.email
         self.emailVerified = claims.emailVerified?.value
+        self.organizationID = claims.organizationID
         self.isPrivateEmail = claims.isPrivateEmail?.value ?? false
         self.realUserStatus = claims.realUserStatus.flatMap(RealUserStatus.init(rawValue:))
         self.transferSubject = claims.transferSubject?.rawValue

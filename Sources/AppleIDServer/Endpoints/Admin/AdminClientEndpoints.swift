@@ -14,8 +14,10 @@ struct AdminClientEndpoints {
         var idTokenLifetime: Int?
         var deletionEvent: String?
         var issuer: String?
+        var managedEmailVerifiedAsBoolean: Bool?
         enum CodingKeys: String, CodingKey {
             case issuer
+            case managedEmailVerifiedAsBoolean = "managed_email_verified_as_boolean"
             case booleansAsStrings = "booleans_as_strings"
             case idTokenLifetime = "id_token_lifetime"
             case deletionEvent = "deletion_event"
@@ -76,7 +78,7 @@ struct AdminClientEndpoints {
             let clientID = ClientID(rawValue: try context.parameters.requireDecoded("client"))
             let changes = QuirkChanges(
                 booleansAsStrings: order.booleansAsStrings, idTokenLifetime: order.idTokenLifetime, deletionEvent: order.deletionEvent,
-                issuer: order.issuer)
+                issuer: order.issuer, managedEmailVerifiedAsBoolean: order.managedEmailVerifiedAsBoolean)
             return try await Self.answer { _ = try await provider.changeQuirks(clientID: clientID, changes) }
         }
     }

@@ -65,6 +65,7 @@ struct AdminEndpoints {
         let admin = router.group("/admin").add(middleware: AdminTokenMiddleware(tokenDigest: SHA256.hash(data: Array(adminToken.utf8))))
             .add(middleware: AdminRefusalMiddleware())
         AdminLifecycleEndpoints(provider: provider).register(on: admin)
+        AdminOrganizationEndpoints(provider: provider).register(on: admin)
         AdminNativeEndpoints(provider: provider).register(on: admin)
         AdminAccountEndpoints(provider: provider).register(on: admin)
         AdminClientEndpoints(provider: provider).register(on: admin)

@@ -28,7 +28,7 @@ struct AdminFaultEndpoints {
             let order = try await request.decode(as: FaultOrder.self, context: context)
             let delay = order.delaySeconds ?? 30
             guard (0...Self.longestDelay).contains(delay) else {
-                return AdminEndpoints.explained(.invalidRequest("delay_seconds must be between 0 and \(Int(Self.longestDelay))"))
+                throw AdminError.invalidRequest("delay_seconds must be between 0 and \(Int(Self.longestDelay))")
             }
             let armed = ArmedTokenFault(order.fault, delay: .milliseconds(Int64(delay * 1000)))
             return try await AdminClientEndpoints.answer {

@@ -23,6 +23,11 @@ struct InteractionPages {
         let secondFactor: Bool
         let consent: Bool
         let confirm: Bool
+        /// A Managed Apple ID's organization does not allow the app: the page says so.
+        let notAllowed: Bool
+        /// The "at Work & School" variant: the organization's name shown, its name fixed, no Hide My Email.
+        let managed: Bool
+        let organizationEmail: String?
         let appleID: String?
         let firstName: String
         let lastName: String
@@ -57,13 +62,15 @@ struct InteractionPages {
         let choices = details.defaultChoices
         let values = [
             "app": appName, "apple_id": account?.appleID ?? "", "email": account?.email ?? "", "relay_domain": provider.configuration.relayDomain,
+            "organization": details.organization?.name ?? "",
         ]
         let page = StagePage(
             locale: locale, t: renderer.strings.table(locale, values: values), appInitial: Self.initial(of: appName),
             id: interaction.id, csrf: interaction.csrfToken, appName: appName,
             clientID: interaction.request.clientID.rawValue, message: message.map { renderer.strings.translate(message: $0, locale) },
             signIn: interaction.stage == .signIn, secondFactor: interaction.stage == .secondFactor,
-            consent: interaction.stage == .consent, confirm: interaction.stage == .confirm,
+            consent: interaction.stage == .consent, confirm: interaction.stage == .confirm, notAllowed: interaction.stage == .notAllowed,
+            managed: account?.managed != nil, organizationEmail: account?.managed?.organizationEmail,
             appleID: account?.appleID, firstName: choices?.firstName ?? "", lastName: choices?.lastName ?? "",
             email: account?.email ?? "",
             emails: (account?.emails ?? []).enumerated().map { SharedAddress(address: $1, primary: $0 == 0) },

@@ -1,0 +1,91 @@
+import AppleIDProtocol
+import Foundation
+
+/// What an organization's administrator does in Apple School Manager or Apple Business Manager:
+/// organizations, their access rule, and their Managed Apple IDs (spec §21). The admin API and the
+/// CLI call these; none of them touches the store.
+public struct Organizations: Sendable {
+    let provider: AppleIDProvider
+
+    public func add(
+        name: String, kind: Organization.Kind, verifiedDomains: [String] = [], accessRule: Organization.AccessRule = .allApps,
+        allowedApps: [ClientID] = []
+    ) async throws -> Organization {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw OrganizationError.invalid("an organization needs a name") }
+        let organization = Organization(
+            id: UUID(uuid: Self.version4(provider.random.bytes(count: 16))), kind: kind, name: name,
+            verifiedDomains: verifiedDomains.map { $0.lowercased() }, accessRule: accessRule, allowedApps: allowedApps,
+            createdAt: provider.clock.now())
+        try await provider.store.save(organization, withdrawal: nil)
+        return organization
+    }
+
+    public func list() async throws -> [Organization] { try await provider.store.organizations() }
+
+    public func organization(id: UUID) async throws -> Organization {
+        guard let organization = try await provider.store.organization(id: id) else { throw OrganizationError.unknownOrganization(id) }
+        return organization
+    }
+
+    /// Puts the app on the allow list (and under ``Organization/AccessRule/specificApps`` it may be
+    /// signed in to at once).
+    public func allow(_ app: ClientID, in id: UUID) async throws -> Organization {
+        try await change(id) { organization in
+            if !organization.allowedApps.contains(app) { organization.allowedApps.append(app) }
+        }
+    }
+
+    /// Takes the app off the allow list: new sign-ins fail at once, existing grants are revoked
+    /// within ``ProviderConfiguration/appWithdrawalWindow`` (``revokeWithdrawnApps()``).
+    public func disallow(_ app: ClientID, in id: UUID) async throws -> Organization {
+        try await change(id) { $0.allowedApps.removeAll { $0 == app } }
+    }
+
+    public func setAccessRule(_ rule: Organization.AccessRule, in id: UUID) async throws -> Organization {
+        try await change(id) { $0.accessRule = rule }
+    }
+
+    /// Saves the change; when the organization now allows less than before, schedules the revocation
+    /// of what it no longer allows (in the same transaction).
+    private func change(_ id: UUID, _ edit: (inout Organization) -> Void) async throws -> Organization {
+        let before = try await organization(id: id)
+        var after = before
+        edit(&after)
+        let narrowed =
+            after.accessRule == .specificApps && (before.accessRule == .allApps || !Set(before.allowedApps).isSubset(of: after.allowedApps))
+        let withdrawal =
+            narrowed
+            ? PendingWithdrawal(organizationID: id, dueAt: provider.clock.now().addingTimeInterval(provider.configuration.appWithdrawalWindow))
+            : nil
+        try await provider.store.save(after, withdrawal: withdrawal)
+        return after
+    }
+
+    /// RFC 4122 version 4: random bits with the version and variant set.
+    static func version4(_ bytes: [UInt8]) -> uuid_t {
+        var b = bytes
+        b[6] = (b[6] & 0x0F) | 0x40
+        b[8] = (b[8] & 0x3F) | 0x80
+        return (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+    }
+}
+
+public enum OrganizationError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownOrganization(UUID)
+    case notManaged(String)
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .unknownOrganization(let id): "no organization \(id.uuidString.lowercased())"
+        case .notManaged(let id): "Apple ID \(id) is not a Managed Apple ID"
+        case .invalid(let reason): reason
+        }
+    }
+}
+
+extension AppleIDProvider {
+    /// Organizations and their Managed Apple IDs.
+    public var organizations: Organizations { Organizations(provider: self) }
+}

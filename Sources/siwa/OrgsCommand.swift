@@ -1,0 +1,88 @@
+import ArgumentParser
+
+/// `siwa orgs …`: organizations of Apple School Manager or Apple Business Manager and their access
+/// rule; `siwa users add --org` creates their Managed Apple IDs.
+struct Orgs: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Organizations (Managed Apple IDs at Work & School): list, add, show, allow, disallow, access rule, member changes.",
+        subcommands: [List.self, Add.self, Show.self, Allow.self, Disallow.self, Rule.self, Member.self])
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case school, business }
+    enum AccessRule: String, ExpressibleByArgument, CaseIterable {
+        case allApps = "all-apps"
+        case specificApps = "specific-apps"
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the organizations.")
+        @OptionGroup var connection: AdminConnection
+        func run() async throws { try await connection.client().run(.get, "/admin/orgs") }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an organization; prints its org_id.")
+        @Argument(help: "The organization's name.") var name: String
+        @Option(help: "school or business.") var kind: Kind = .school
+        @Option(help: "A verified domain (repeatable).") var domain: [String] = []
+        @Option(help: "all-apps or specific-apps.") var access: AccessRule = .allApps
+        @Option(help: "An allowed app's primary App ID (repeatable; for specific-apps).") var allow: [String] = []
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(
+                .post, "/admin/orgs",
+                ["name": name, "kind": kind.rawValue, "verified_domains": domain, "access_rule": access.rawValue, "allowed_apps": allow])
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show an organization and its Managed Apple IDs.")
+        @Argument(help: "The org_id.") var org: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws { try await connection.client().run(.get, "/admin/orgs/\(AdminClient.segment(org))") }
+    }
+
+    struct Allow: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Put an app on the organization's allow list.")
+        @Argument(help: "The org_id.") var org: String
+        @Argument(help: "The app's primary App ID.") var app: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.post, "/admin/orgs/\(AdminClient.segment(org))/allowed-apps", ["app_id": app])
+        }
+    }
+
+    struct Disallow: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take an app off the allow list: new sign-ins fail at once, existing grants are revoked within the withdrawal window.")
+        @Argument(help: "The org_id.") var org: String
+        @Argument(help: "The app's primary App ID.") var app: String
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.delete, "/admin/orgs/\(AdminClient.segment(org))/allowed-apps/\(AdminClient.segment(app))")
+        }
+    }
+
+    struct Rule: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the access rule: all-apps or specific-apps.")
+        @Argument(help: "The org_id.") var org: String
+        @Argument(help: "all-apps or specific-apps.") var access: AccessRule
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.put, "/admin/orgs/\(AdminClient.segment(org))/access-rule", ["access_rule": access.rawValue])
+        }
+    }
+
+    struct Member: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a Managed Apple ID: its organization e-mail, or deactivate it.")
+        @Argument(help: "The org_id.") var org: String
+        @Argument(help: "The username.") var username: String
+        @Option(help: "The organization e-mail ('' removes it).") var email: String?
+        @Option(help: "Deactivated: on or off.") var deactivated: Switch?
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(
+                .patch, "/admin/orgs/\(AdminClient.segment(org))/users/\(AdminClient.segment(username))",
+                ["email": email, "deactivated": deactivated.map { $0 == .on }])
+        }
+    }
+}
