@@ -128,14 +128,12 @@ struct AdminOrganizationEndpoints {
         do {
             return try AdminEndpoints.json(try await body())
         } catch let error as OrganizationError {
-            if case .unknownOrganization = error {
-                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: error.description))
-            }
-            return AdminEndpoints.explained(.invalidRequest(error.description))
+            if case .unknownOrganization = error { throw AdminError.notFound(error.description) }
+            throw AdminError.invalidRequest(error.description)
         } catch let error as LifecycleError {
-            return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: error.description))
+            throw AdminError.notFound(error.description)
         } catch StoreError.conflict {
-            return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 409, reason: "that username exists"))
+            throw AdminError.conflict("that username exists")
         }
     }
 }
