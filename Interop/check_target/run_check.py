@@ -44,9 +44,10 @@ def results(report: Any) -> dict[str, str]:
 def run_check(siwa: str, facts: Facts, data_dir: str, help_text: str) -> dict[str, str]:
     app = facts.app_url
     command = [siwa, "check", "--server", facts.server, "--start", f"{app}/login", "--probe", f"{app}/me", "--json"]
-    command += ["--notifications", f"{app}/apple/notifications"]
-    # The admin token as the other verbs find it (demo.json in --data-dir), and the deletion check,
-    # when this checker offers them.
+    # The admin token as the other verbs find it (demo.json in --data-dir), and the notification and
+    # deletion checks, when this checker offers them.
+    if "--notifications" in help_text:
+        command += ["--notifications", f"{app}/apple/notifications"]
     if "--data-dir" in help_text:
         command += ["--data-dir", data_dir]
     if "--delete" in help_text:
@@ -61,16 +62,25 @@ def run_check(siwa: str, facts: Facts, data_dir: str, help_text: str) -> dict[st
     return named
 
 
+def uncovered(checks: frozenset[str], named: dict[str, str]) -> list[str]:
+    """The checks the checker reported as not run: it does not test them (yet), so a flaw only they
+    would name is not covered. Never counted as passed."""
+    return sorted(check for check in checks if named.get(check, "").startswith("not"))
+
+
 def judge(flaw: str | None, named: dict[str, str]) -> list[str]:
     """What is wrong with this run; empty when it is as expected."""
     must, may = FLAW_CHECKS[flaw] if flaw else (frozenset(), frozenset())
     failed = {check for check, result in named.items() if result.startswith("fail")}
-    problems = [f"{check} did not fail (it was {named.get(check, 'not reported')})" for check in sorted(must - failed)]
+    not_run = set(uncovered(must, named))
+    problems = [f"{check} did not fail (it was {named.get(check, 'not reported')})" for check in sorted(must - failed - not_run)]
     problems += [f"{check} failed, outside the flaw's declared set" for check in sorted(failed - must - may)]
     if flaw is None:
         # A clean run proves something only if the checks that name the flaws, and the baselines they
-        # stand on, really ran and passed.
-        missing = sorted(check for check in MUST_PASS if not named.get(check, "").startswith("pass"))
+        # stand on, really ran and passed; the sign-in baseline must always run.
+        missing = sorted(
+            check for check in MUST_PASS
+            if not named.get(check, "").startswith("pass") and (check == "callback.baseline" or check not in uncovered(MUST_PASS, named)))
         problems += [f"{check} did not pass (it was {named.get(check, 'not reported')})" for check in missing]
     return problems
 
@@ -79,7 +89,7 @@ def main() -> int:
     options, facts = prepared(__doc__.splitlines()[0], with_siwa=True)
     help_text = subprocess.run([options.siwa, "check", "--help"], capture_output=True, text=True, timeout=30, check=False).stdout
     runs: list[str | None] = options.flaw or [None, *FLAW_CHECKS]
-    bad = 0
+    bad = not_covered = 0
     for flaw in runs:
         label = flaw or "no flaw"
         named: dict[str, str] = {}
@@ -89,13 +99,17 @@ def main() -> int:
                 problems = judge(flaw, named)
             except (RuntimeError, subprocess.TimeoutExpired) as error:
                 problems = [str(error)]
-        if problems:
+        must = FLAW_CHECKS[flaw][0] if flaw else frozenset()
+        if not problems and flaw and set(uncovered(must, named)) == set(must):
+            not_covered += 1
+            print(f"NOT COVERED {label}: siwa check does not run {', '.join(sorted(must))} yet", flush=True)
+        elif problems:
             bad += 1
             print(f"FAIL {label}: " + "; ".join(problems), flush=True)
         else:
             failed = sorted(check for check, result in named.items() if result.startswith("fail"))
             print(f"ok   {label}: failed exactly as declared: {', '.join(failed) or 'nothing'}", flush=True)
-    print(f"{len(runs) - bad} runs as expected, {bad} not")
+    print(f"{len(runs) - bad - not_covered} runs as expected, {bad} not, {not_covered} flaws not covered by siwa check yet")
     return 0 if bad == 0 else 1
 
 

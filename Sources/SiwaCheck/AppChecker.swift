@@ -47,10 +47,12 @@ public struct AppChecker: Sendable {
         return results + unsupportedChecks()
     }
 
-    /// Notifications and deletion need URLs this run was not given.
+    /// The checks of notifications and deletion are not built yet (issue 20): reported as not run,
+    /// never as passed.
     func unsupportedChecks() -> [CheckResult] {
         CheckID.allCases.filter { $0.rawValue.hasPrefix("notify.") || $0 == .deleteRevoke }.map {
-            CheckResult($0, .notRun, $0 == .deleteRevoke ? "not run: needs --delete" : "not run: needs --notifications")
+            CheckResult(
+                $0, .notRun, $0 == .deleteRevoke ? "not run: siwa check does not test deletion yet" : "not run: siwa check does not test notifications yet")
         }
     }
 
