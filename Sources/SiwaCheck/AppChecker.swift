@@ -51,8 +51,7 @@ public struct AppChecker: Sendable {
     /// never as passed.
     func unsupportedChecks() -> [CheckResult] {
         CheckID.allCases.filter { $0.rawValue.hasPrefix("notify.") || $0 == .deleteRevoke }.map {
-            CheckResult(
-                $0, .notRun, $0 == .deleteRevoke ? "not run: siwa check does not test deletion yet" : "not run: siwa check does not test notifications yet")
+            CheckResult($0, .notRun, "not run: siwa check does not test \($0 == .deleteRevoke ? "deletion" : "notifications") yet")
         }
     }
 

@@ -50,7 +50,7 @@ struct ConsoleNotificationEndpoints {
     /// The page; after a refusal, the endpoint typed stays in its group's field and the sources typed in theirs.
     private func page(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
         let groups = try await visit.console.notificationEndpoints().map { log in
-            let typed = kept?.groupID == log.group.primaryAppID.rawValue ? kept?.url : nil
+            let typed = WireMatch.exact(kept?.groupID, log.group.primaryAppID.rawValue) ? kept?.url : nil
             let deliveries = log.deliveries.map(DeliveryRow.init)
             return EndpointRow(
                 id: log.group.primaryAppID.rawValue, endpoint: typed ?? log.group.notificationEndpoint ?? "",

@@ -1,3 +1,4 @@
+import AppleIDProtocol
 import AppleIDProvider
 
 /// A console page before its frame: the template, the navigation's section, and what the template
@@ -83,6 +84,6 @@ struct ConsoleForm: Decodable, Sendable {
 extension [PrimaryChoice] {
     /// The team's primary App IDs as a select's options, `chosen` selected.
     init(_ groups: [AppGroup], chosen: String?) {
-        self = groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: $0.primaryAppID.rawValue == chosen) }
+        self = groups.map { PrimaryChoice(id: $0.primaryAppID.rawValue, selected: WireMatch.exact($0.primaryAppID.rawValue, chosen)) }
     }
 }
