@@ -28,6 +28,7 @@ public final class MemoryStore: Sendable {
         var console = ConsoleState()
         var outboxLeases: [String: OutboxLease] = [:]
         var flowRecords: [String: FlowRecord] = [:]
+        var relay = RelayMailState()
     }
 
     let state = Mutex(State())

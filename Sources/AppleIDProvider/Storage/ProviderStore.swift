@@ -90,7 +90,7 @@ public protocol SigningKeyStore: Sendable {
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
     & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & ConsoleStore & RequestLogStore
-    & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore & ReadModelStore
+    & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore & ReadModelStore & RelayMailStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
