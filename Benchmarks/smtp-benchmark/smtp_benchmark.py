@@ -48,9 +48,16 @@ def main() -> int:
     server = subprocess.Popen([siwa, "serve", "--port", str(http_port), "--smtp-port", str(smtp_port), "--data-dir", data,
                                "--log-level", "warning"], stdout=log, stderr=log)
     try:
-        while not os.path.exists(os.path.join(data, "demo.json")):
+        while True:
             if server.poll() is not None:
                 raise SystemExit("siwa serve exited; see " + log.name)
+            try:
+                if os.path.exists(os.path.join(data, "demo.json")):
+                    socket.create_connection(("127.0.0.1", http_port), timeout=1).close()
+                    socket.create_connection(("127.0.0.1", smtp_port), timeout=1).close()
+                    break
+            except OSError:
+                pass
             time.sleep(0.2)
         facts = json.load(open(os.path.join(data, "demo.json")))
 
