@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SignInWithAppleVapor", targets: ["SignInWithAppleVapor"]),
         .library(name: "SignInWithAppleTesting", targets: ["SignInWithAppleTesting"]),
         .library(name: "SignInWithAppleSQL", targets: ["SignInWithAppleSQL"]),
+        .library(name: "SMTPWire", targets: ["SMTPWire"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -46,10 +47,14 @@ let package = Package(
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ]
         ),
+        // SMTP on the wire (RFC 5321 commands and replies, DATA, RFC 5322 headers) as a pure state
+        // machine: no sockets, no clock, no relay rules, so every byte of it is tested in process.
+        .target(name: "SMTPWire"),
         .target(
             name: "AppleIDProvider",
             dependencies: [
                 "AppleIDProtocol",
+                "SMTPWire",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -113,6 +118,7 @@ let package = Package(
             name: "AppleIDServerApp",
             dependencies: [
                 "AppleIDServer",
+                "SMTPWire",
                 "AppleIDProvider",
                 "AppleIDProtocol",
                 "AppleIDStore",
@@ -257,6 +263,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "SMTPWireTests", dependencies: ["SMTPWire"]),
         .testTarget(
             name: "AppleIDProviderTests",
             dependencies: [
@@ -304,6 +311,7 @@ let package = Package(
             name: "AppleIDServerTests",
             dependencies: [
                 "AppleIDServer",
+                "SMTPWire",
                 "AppleIDServerApp",
                 "AppleIDButtons",
                 "AppleIDStore",

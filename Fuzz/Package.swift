@@ -48,6 +48,11 @@ let package = Package(
                 .product(name: "SignInWithApple", package: "sign-in-with-apple"),
             ]),
         harness(
+            "FuzzSMTP",
+            [
+                .product(name: "SMTPWire", package: "sign-in-with-apple")
+            ]),
+        harness(
             "FuzzNotification",
             [
                 .product(name: "SignInWithApple", package: "sign-in-with-apple"),

@@ -13,7 +13,7 @@ seconds="${1:-30}"
 shift || true
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
-    harnesses=(FuzzForm FuzzClaims FuzzToken FuzzKeySet FuzzClientSecret FuzzNotification)
+    harnesses=(FuzzForm FuzzClaims FuzzToken FuzzKeySet FuzzClientSecret FuzzNotification FuzzSMTP)
 fi
 scratch="${FUZZ_SCRATCH:-$(mktemp -d -t siwa-fuzz.XXXXXX)}"
 mkdir -p "$scratch"

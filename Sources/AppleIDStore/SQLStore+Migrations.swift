@@ -15,7 +15,9 @@ extension SQLStore {
     ///
     /// Column types are the portable subset of SQLite and PostgreSQL: `TEXT`, `INTEGER`, `BOOLEAN`,
     /// `DOUBLE PRECISION` (dates, seconds since 1970). JSON values are `TEXT`.
-    static let migrations: [SchemaMigration] = (coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations).sorted {
+    static let migrations: [SchemaMigration] = (
+        coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations + relayMailMigrations
+    ).sorted {
         $0.version < $1.version
     }
 

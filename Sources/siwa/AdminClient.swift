@@ -38,7 +38,8 @@ struct AdminConnection: ParsableArguments {
 struct AdminClient {
     let baseURL: String
     let token: String
-    let transport: any HTTPTransport = AsyncHTTPClientTransport(userAgent: "siwa")
+    /// Replaced for a long-poll (`siwa mail wait`), which outlasts the usual 10 s.
+    var transport: any HTTPTransport = AsyncHTTPClientTransport(userAgent: "siwa")
 
     /// Sends the call and returns the JSON answer (an empty object for 204).
     @discardableResult

@@ -13,7 +13,7 @@ struct Siwa: AsyncParsableCommand {
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
             Quirks.self, ReturnURL.self, Teams.self, Apps.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
-            Check.self, Orgs.self,
+            Check.self, Orgs.self, Mail.self,
         ])
 }
 
@@ -36,6 +36,8 @@ struct Serve: AsyncParsableCommand {
     var autoApprove: String?
     @Option(help: "Bearer token of the admin API (default: the one generated on the first start).") var adminToken: String?
     @Option(help: "Domain of Hide My Email relay addresses.") var relayDomain: String?
+    @Option(help: "SMTP port of the private e-mail relay on --host (default 2525; 0 turns it off).") var smtpPort: Int?
+    @Option(help: "host:port of an upstream SMTP server for relayed mail (default: the built-in mailboxes).") var smtpSmarthost: String?
     @Option(help: "DNS server for the e-mail sources' SPF check, host[:port] (default: the first nameserver of /etc/resolv.conf).")
     var dnsResolver: String?
     @Flag(
@@ -73,6 +75,8 @@ struct Serve: AsyncParsableCommand {
         settings.autoApprove = autoApprove
         settings.adminToken = adminToken
         settings.relayDomain = relayDomain
+        settings.smtpPort = smtpPort
+        settings.smtpSmarthost = smtpSmarthost
         settings.dnsResolver = dnsResolver
         settings.developmentMode = developmentMode
         settings.playground = playground.map { $0 == .on }

@@ -30,6 +30,7 @@ public final class MemoryStore: Sendable {
         var flowRecords: [String: FlowRecord] = [:]
         var organizations: [UUID: Organization] = [:]
         var withdrawals: [UUID: PendingWithdrawal] = [:]
+        var relay = RelayMailState()
     }
 
     let state = Mutex(State())

@@ -93,7 +93,7 @@ public protocol SigningKeyStore: Sendable {
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
     & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & ConsoleStore & RequestLogStore
     & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore & ReadModelStore
-    & OrganizationStore
+    & OrganizationStore & RelayMailStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {

@@ -24,6 +24,12 @@ public struct ServeSettings: Sendable {
     /// The admin API's bearer token; `nil` uses the one generated on the first start.
     public var adminToken: String?
     public var relayDomain: String?
+    /// The private relay's SMTP port on `host`; `0` turns the listener off. `nil`: 2525, and a port
+    /// another server holds only turns the listener off (with a warning), so that a second
+    /// `siwa serve` on one machine still starts.
+    public var smtpPort: Int?
+    /// `host:port` of an upstream SMTP server that takes relayed mail; `nil`: the built-in mailboxes.
+    public var smtpSmarthost: String?
     /// The DNS server the e-mail sources' SPF check asks (`host[:port]`); `nil`: the first
     /// `nameserver` of `/etc/resolv.conf`.
     public var dnsResolver: String?
@@ -71,6 +77,12 @@ public struct ServeSettings: Sendable {
     /// Every setting within its range, checked before anything starts.
     public func validate() throws {
         guard (1...65_535).contains(port) else { throw StartupError("--port \(port) is not a port: choose one from 1 to 65535") }
+        if let smtpPort, !(0...65_535).contains(smtpPort) {
+            throw StartupError("--smtp-port \(smtpPort) is not a port: choose 0 (off) or 1 to 65535")
+        }
+        if let smtpSmarthost, SMTPSmarthostTransport.parse(smtpSmarthost, hostname: "") == nil {
+            throw StartupError("--smtp-smarthost \(smtpSmarthost) is not host:port")
+        }
         guard (1...1_000).contains(databasePool.maximumConnections) else {
             throw StartupError("--database-pool-size \(databasePool.maximumConnections) must be from 1 to 1000")
         }
@@ -110,6 +122,9 @@ public struct ServeSettings: Sendable {
             throw StartupError("--notification-lease must be longer than one delivery request (\(Int(deliveryPolicy.requestTimeout)) s)")
         }
     }
+
+    /// The SMTP listener's port when none is given.
+    public static let defaultSMTPPort = 2525
 
     /// The longest time undelivered notifications are retried.
     public static let longestRetryWindow: TimeInterval = 30 * 86_400

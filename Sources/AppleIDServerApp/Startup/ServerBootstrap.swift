@@ -43,6 +43,7 @@ public enum ServerBootstrap {
         do {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
+            configuration.relay.usesSmarthost = settings.smtpSmarthost != nil
             configuration.developmentMode = settings.resolvedDevelopmentMode
             configuration.keyRotation = settings.keyRotation
             let clock = SystemClock()
@@ -73,7 +74,7 @@ public enum ServerBootstrap {
                     NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger),
                     SigningKeyRotationService(provider: provider, interval: .seconds(settings.keyCheckInterval), logger: logger),
                     RequestLogFlusher(provider: provider),
-                ],
+                ] + (try await relayServices(settings: settings, provider: provider, logger: logger)),
                 additions: try ServeAdditions.all(metrics: registry, adminToken: options.adminToken),
                 onServerRunning: {
                     // Only now that the socket listens: demo.json points at this server, and the banner is true.

@@ -1,0 +1,108 @@
+import AppleIDProtocol
+import Foundation
+import SMTPWire
+
+/// The private e-mail relay's rules (spec §11): which recipients it takes, from whom, how often, and
+/// where their mail goes. The SMTP listener asks it about each recipient and hands it each message;
+/// the admin API, the CLI and the mailbox pages read through it.
+public struct MailRelay: Sendable {
+    let provider: AppleIDProvider
+    var store: any ProviderStore { provider.store }
+    var settings: RelaySettings { provider.configuration.relay }
+    var relayDomain: String { provider.configuration.relayDomain.lowercased() }
+
+    /// Where a recipient's mail goes.
+    enum Route: Sendable {
+        /// A registered sender's mail to a relay address: on to the Apple ID.
+        case forward(TeamIdentity, AppleIDAccount, relayAddress: String)
+        /// The user's reply to a rewritten sender: on to that sender, from the relay address.
+        case reply(RelayReplyAlias, AppleIDAccount)
+
+        var relayAddress: String {
+            switch self {
+            case .forward(_, _, let address): address
+            case .reply(let alias, _): alias.relayAddress
+            }
+        }
+    }
+
+    /// The answer to `RCPT TO`: 250 when the relay takes mail from `sender` for `recipient`, else
+    /// why not, with Apple's meaning.
+    public func checkRecipient(_ recipient: String, sender: String) async throws -> SMTPReply {
+        switch try await route(recipient: recipient, sender: sender) {
+        case .success: SMTPReply(250, "2.1.5 OK")
+        case .failure(let refusal): refusal.reply
+        }
+    }
+
+    /// The rules, in order: a relay address or reply alias of this relay, forwarding on, the sender
+    /// allowed, the daily limit not reached.
+    func route(recipient: String, sender: String) async throws -> Result<Route, RelayRefusal> {
+        let address = recipient.lowercased()
+        guard let at = address.lastIndex(of: "@"), address[address.index(after: at)...] == relayDomain else {
+            return .failure(.notRelayed(recipient))
+        }
+        let route: Route
+        if let identity = try await store.teamIdentity(relayAddress: address) {
+            guard let account = try await store.account(id: identity.accountID), account.deletedAt == nil else {
+                return .failure(.unknownAddress(recipient))
+            }
+            guard identity.relayForwardingEnabled else { return .failure(.forwardingOff(recipient)) }
+            guard try await isRegisteredSender(sender, teamID: identity.teamID) else { return .failure(.senderNotRegistered(sender)) }
+            route = .forward(identity, account, relayAddress: address)
+        } else if let alias = try await store.replyAlias(address) {
+            guard let account = try await store.account(id: alias.accountID), account.deletedAt == nil,
+                let identity = try await store.teamIdentity(accountID: alias.accountID, teamID: alias.teamID)
+            else { return .failure(.unknownAddress(recipient)) }
+            guard identity.relayForwardingEnabled else { return .failure(.forwardingOff(recipient)) }
+            // Only the Apple ID's own addresses reply through the alias: anyone else could otherwise
+            // send to the developer as the relay address.
+            guard account.emails.contains(where: { WireMatch.exact($0.lowercased(), sender.lowercased()) }) else {
+                return .failure(.notTheOwner(sender))
+            }
+            route = .reply(alias, account)
+        } else {
+            return .failure(.unknownAddress(recipient))
+        }
+        let since = provider.clock.now().addingTimeInterval(-86_400)
+        guard try await store.relayMessageCount(relayAddress: route.relayAddress, since: since) < settings.dailyLimit else {
+            return .failure(.dailyLimit(settings.dailyLimit))
+        }
+        return .success(route)
+    }
+
+    /// The sender's address, or its domain, is one of the team's e-mail sources (spec §11).
+    func isRegisteredSender(_ sender: String, teamID: TeamID) async throws -> Bool {
+        let address = sender.lowercased()
+        guard let at = address.lastIndex(of: "@") else { return false }
+        let domain = String(address[address.index(after: at)...])
+        return try await store.emailSources(teamID: teamID).contains { $0.value == address || $0.value == domain }
+    }
+}
+
+/// Why the relay refuses a recipient: each with its SMTP reply.
+enum RelayRefusal: Error, Sendable, Hashable {
+    case notRelayed(String)
+    case unknownAddress(String)
+    case forwardingOff(String)
+    case senderNotRegistered(String)
+    case notTheOwner(String)
+    case dailyLimit(Int)
+
+    var reply: SMTPReply {
+        switch self {
+        case .notRelayed(let address): SMTPReply(550, "5.7.1 Relaying denied: \(address) is not a private relay address")
+        case .unknownAddress(let address): SMTPReply(550, "5.1.1 \(address): no such relay address")
+        case .forwardingOff(let address): SMTPReply(550, "5.7.1 \(address): the user turned off forwarding for this address")
+        case .senderNotRegistered(let sender):
+            SMTPReply(550, "5.7.1 Sender not registered for this relay: <\(sender)> is not an e-mail source of the team")
+        case .notTheOwner(let sender): SMTPReply(550, "5.7.1 <\(sender)> may not reply through this address")
+        case .dailyLimit(let limit): SMTPReply(452, "4.5.3 Daily limit of \(limit) messages for this relay address reached; try again later")
+        }
+    }
+}
+
+extension AppleIDProvider {
+    /// The private e-mail relay (spec §11).
+    public var mailRelay: MailRelay { MailRelay(provider: self) }
+}

@@ -1,0 +1,143 @@
+import AppleIDProtocol
+import Foundation
+
+/// One message the private relay accepted for one recipient (spec §11), as it goes on: rewritten so
+/// that the developer never sees the user's real address and the user's replies come back through
+/// the relay.
+public struct RelayMessage: Sendable, Hashable, Codable {
+    /// Which way the message travels.
+    public enum Direction: String, Sendable, Hashable, Codable {
+        /// From a registered sender to a relay address, on to the Apple ID's real address.
+        case forward
+        /// From the user's real address to a reply alias, on to the original sender, from the relay address.
+        case reply
+        /// A delivery status notification (RFC 3464) about a message that could not be delivered.
+        case bounce
+    }
+
+    public var id: String
+    public var direction: Direction
+    public var accountID: String
+    public var teamID: TeamID
+    /// The relay address the message belongs to (its mailbox, and its daily limit).
+    public var relayAddress: String
+    /// The envelope sender of the incoming message (for a bounce: `""`).
+    public var originalSender: String
+    /// The address the client sent to (RCPT TO): a relay address or a reply alias.
+    public var recipient: String
+    /// The envelope sender the message goes on with (a reply alias, the relay address, or `""`).
+    public var envelopeSender: String
+    /// Where the message goes: the Apple ID's real address, the original sender, or (a bounce) the
+    /// sender of the undeliverable message.
+    public var destination: String
+    /// The `From` the message goes on with (rewritten) and its `Subject`.
+    public var from: String
+    public var subject: String
+    public var receivedAt: Date
+    /// Bytes of the source as it goes on.
+    public var size: Int
+
+    public init(
+        id: String, direction: Direction, accountID: String, teamID: TeamID, relayAddress: String, originalSender: String,
+        recipient: String, envelopeSender: String, destination: String, from: String, subject: String, receivedAt: Date, size: Int
+    ) {
+        self.id = id
+        self.direction = direction
+        self.accountID = accountID
+        self.teamID = teamID
+        self.relayAddress = relayAddress
+        self.originalSender = originalSender
+        self.recipient = recipient
+        self.envelopeSender = envelopeSender
+        self.destination = destination
+        self.from = from
+        self.subject = subject
+        self.receivedAt = receivedAt
+        self.size = size
+    }
+}
+
+/// Where a relayed message is: its delivery record, written with the message.
+public struct RelayDelivery: Sendable, Hashable, Codable {
+    public enum State: String, Sendable, Hashable, Codable {
+        /// In the built-in mailbox of the Apple ID (no smarthost): delivered.
+        case mailbox
+        /// For an outside address while no smarthost is configured: kept, for the admin API to show.
+        case held
+        /// Waiting for the smarthost (retried with backoff, across restarts).
+        case queued
+        /// The smarthost accepted it.
+        case sent
+        /// Could not be delivered; the sender was sent a bounce (unless it was one itself).
+        case failed
+    }
+
+    public var messageID: String
+    public var state: State
+    public var attempts: Int
+    /// When a queued delivery is next tried (or its lease ends).
+    public var nextAttemptAt: Date?
+    /// Why the last attempt failed, for the log and the admin API (the smarthost's reply).
+    public var lastError: String?
+    public var updatedAt: Date
+
+    public init(messageID: String, state: State, attempts: Int = 0, nextAttemptAt: Date? = nil, lastError: String? = nil, updatedAt: Date) {
+        self.messageID = messageID
+        self.state = state
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A message with its delivery record.
+public struct RelayMail: Sendable, Hashable {
+    public var message: RelayMessage
+    public var delivery: RelayDelivery
+
+    public init(message: RelayMessage, delivery: RelayDelivery) {
+        self.message = message
+        self.delivery = delivery
+    }
+}
+
+/// What the relay writes when it accepts a message: the message, its source, its delivery record.
+public struct AcceptedRelayMail: Sendable, Hashable {
+    public var mail: RelayMail
+    public var source: [UInt8]
+
+    public init(mail: RelayMail, source: [UInt8]) {
+        self.mail = mail
+        self.source = source
+    }
+}
+
+/// The address a developer's mail appears to come from (`news_at_example_com_k3j9x2@privaterelay…`):
+/// a reply to it goes back through the relay to `sender`, from the relay address.
+public struct RelayReplyAlias: Sendable, Hashable, Codable {
+    public var alias: String
+    public var accountID: String
+    public var teamID: TeamID
+    public var relayAddress: String
+    public var sender: String
+    public var createdAt: Date
+
+    public init(alias: String, accountID: String, teamID: TeamID, relayAddress: String, sender: String, createdAt: Date) {
+        self.alias = alias
+        self.accountID = accountID
+        self.teamID = teamID
+        self.relayAddress = relayAddress
+        self.sender = sender
+        self.createdAt = createdAt
+    }
+}
+
+/// Which relayed messages to list.
+public enum RelayMailQuery: Sendable, Hashable {
+    /// Sent to the address (RCPT TO) or going to it (destination).
+    case address(String)
+    /// The Apple ID's mailbox: what was forwarded to it.
+    case mailbox(accountID: String)
+    case all
+}

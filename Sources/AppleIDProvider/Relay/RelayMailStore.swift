@@ -1,0 +1,29 @@
+import AppleIDProtocol
+import Foundation
+
+/// The private relay's storage: reply aliases, relayed messages and their delivery records (the
+/// mailboxes and the smarthost queue). Written by the engine's ``MailRelay`` only.
+public protocol RelayMailStore: Sendable {
+    /// The team identity whose relay address is `relayAddress` (lower-case).
+    func teamIdentity(relayAddress: String) async throws -> TeamIdentity?
+    func replyAlias(_ alias: String) async throws -> RelayReplyAlias?
+    /// Inserts the alias unless one exists for its relay address and sender; returns the stored one,
+    /// so that two messages from one sender racing agree on one alias.
+    func insertReplyAlias(_ alias: RelayReplyAlias) async throws -> RelayReplyAlias
+    /// How many forwards and replies of the relay address were received after `date` (a message
+    /// received exactly a day ago no longer counts against the daily limit).
+    func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int
+    /// Writes every message with its source and delivery record in one transaction: all or none.
+    func accept(_ mail: [AcceptedRelayMail]) async throws
+    /// Newest first.
+    func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail]
+    func relayMail(id: String) async throws -> RelayMail?
+    func relayMessageSource(id: String) async throws -> [UInt8]?
+    /// Queued deliveries due at `now`, oldest first.
+    func dueRelayDeliveries(at now: Date, limit: Int) async throws -> [RelayDelivery]
+    /// Takes a due delivery for one attempt: moves its next attempt to `leaseUntil` if it is still
+    /// queued and due at `now`. Of concurrent callers (several instances) exactly one gets `true`.
+    func claimRelayDelivery(messageID: String, now: Date, leaseUntil: Date) async throws -> Bool
+    /// Records the outcome of an attempt, and the bounce it caused, in one transaction.
+    func record(_ delivery: RelayDelivery, bounce: AcceptedRelayMail?) async throws
+}

@@ -1,0 +1,105 @@
+import AppleIDProtocol
+import Foundation
+
+extension MemoryStore {
+    struct RelayMailState {
+        var aliases: [String: RelayReplyAlias] = [:]
+        /// In arrival order.
+        var messages: [RelayMessage] = []
+        var deliveries: [String: RelayDelivery] = [:]
+        var sources: [String: [UInt8]] = [:]
+    }
+}
+
+extension MemoryStore: RelayMailStore {
+    public func teamIdentity(relayAddress: String) async throws -> TeamIdentity? {
+        state.withLock { $0.identities.values.first { $0.relayAddress == relayAddress } }
+    }
+
+    public func replyAlias(_ alias: String) async throws -> RelayReplyAlias? { state.withLock { $0.relay.aliases[alias] } }
+
+    public func insertReplyAlias(_ alias: RelayReplyAlias) async throws -> RelayReplyAlias {
+        state.withLock { state in
+            if let existing = state.relay.aliases.values.first(where: { $0.relayAddress == alias.relayAddress && $0.sender == alias.sender }) {
+                return existing
+            }
+            state.relay.aliases[alias.alias] = alias
+            return alias
+        }
+    }
+
+    public func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int {
+        state.withLock { state in
+            state.relay.messages.count { $0.relayAddress == relayAddress && $0.direction != .bounce && $0.receivedAt > date }
+        }
+    }
+
+    public func accept(_ mail: [AcceptedRelayMail]) async throws {
+        try state.withLock { state in
+            let ids = mail.map(\.mail.message.id)
+            guard Set(ids).count == ids.count, !ids.contains(where: { state.relay.deliveries[$0] != nil }) else {
+                throw StoreError.conflict("relay message id taken")
+            }
+            for accepted in mail { state.relay.insert(accepted) }
+        }
+    }
+
+    public func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail] {
+        state.withLock { state in
+            state.relay.messages.reversed().lazy.filter { message in
+                switch query {
+                case .address(let address): message.recipient == address || message.destination == address
+                case .mailbox(let accountID): message.accountID == accountID && message.direction == .forward
+                case .all: true
+                }
+            }
+            .prefix(limit)
+            .compactMap { message in state.relay.deliveries[message.id].map { RelayMail(message: message, delivery: $0) } }
+        }
+    }
+
+    public func relayMail(id: String) async throws -> RelayMail? {
+        state.withLock { state in
+            guard let message = state.relay.messages.first(where: { $0.id == id }), let delivery = state.relay.deliveries[id] else { return nil }
+            return RelayMail(message: message, delivery: delivery)
+        }
+    }
+
+    public func relayMessageSource(id: String) async throws -> [UInt8]? { state.withLock { $0.relay.sources[id] } }
+
+    public func dueRelayDeliveries(at now: Date, limit: Int) async throws -> [RelayDelivery] {
+        state.withLock { state in
+            Array(
+                state.relay.deliveries.values
+                    .filter { $0.state == .queued && ($0.nextAttemptAt ?? now) <= now }
+                    .sorted { ($0.nextAttemptAt ?? now, $0.messageID) < ($1.nextAttemptAt ?? now, $1.messageID) }
+                    .prefix(limit))
+        }
+    }
+
+    public func claimRelayDelivery(messageID: String, now: Date, leaseUntil: Date) async throws -> Bool {
+        state.withLock { state in
+            guard var delivery = state.relay.deliveries[messageID], delivery.state == .queued, (delivery.nextAttemptAt ?? now) <= now else {
+                return false
+            }
+            delivery.nextAttemptAt = leaseUntil
+            state.relay.deliveries[messageID] = delivery
+            return true
+        }
+    }
+
+    public func record(_ delivery: RelayDelivery, bounce: AcceptedRelayMail?) async throws {
+        state.withLock { state in
+            state.relay.deliveries[delivery.messageID] = delivery
+            if let bounce { state.relay.insert(bounce) }
+        }
+    }
+}
+
+extension MemoryStore.RelayMailState {
+    mutating func insert(_ accepted: AcceptedRelayMail) {
+        messages.append(accepted.mail.message)
+        deliveries[accepted.mail.message.id] = accepted.mail.delivery
+        sources[accepted.mail.message.id] = accepted.source
+    }
+}

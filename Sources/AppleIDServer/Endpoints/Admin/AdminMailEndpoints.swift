@@ -1,0 +1,95 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Hummingbird
+
+/// The private relay's mail for scripts and tests (issue 21): `GET /admin/mail?to=ADDRESS` lists
+/// (and with `wait=SECONDS` waits for) messages, `GET /admin/mail/{id}` shows one, raw and parsed.
+struct AdminMailEndpoints {
+    let provider: AppleIDProvider
+
+    /// A message as the admin API lists it.
+    struct Summary: Encodable {
+        var id: String
+        var direction: String
+        var to: String
+        var destination: String
+        var relayAddress: String
+        var from: String
+        var subject: String
+        var receivedAt: Date
+        var size: Int
+        var delivery: String
+        var attempts: Int
+        var lastError: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, direction, to, destination, from, subject, size, delivery, attempts
+            case relayAddress = "relay_address"
+            case receivedAt = "received_at"
+            case lastError = "last_error"
+        }
+
+        init(_ mail: RelayMail) {
+            let message = mail.message
+            id = message.id
+            direction = message.direction.rawValue
+            to = message.recipient
+            destination = message.destination
+            relayAddress = message.relayAddress
+            from = message.from
+            subject = message.subject
+            receivedAt = message.receivedAt
+            size = message.size
+            delivery = mail.delivery.state.rawValue
+            attempts = mail.delivery.attempts
+            lastError = mail.delivery.lastError
+        }
+    }
+
+    struct Detail: Encodable {
+        struct Header: Encodable {
+            var name: String
+            var value: String
+        }
+        var message: Summary
+        var headers: [Header]
+        var body: String
+        /// The source as it went on (bytes that are not UTF-8 replaced); `raw_base64` is exact.
+        var raw: String
+        var rawBase64: String
+
+        enum CodingKeys: String, CodingKey {
+            case message, headers, body, raw
+            case rawBase64 = "raw_base64"
+        }
+    }
+
+    func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        admin.get("/mail") { request, _ in
+            let query: RelayMailQuery = request.uri.queryParameters.get("to").map { .address($0) } ?? .all
+            let limit = request.uri.queryParameters.get("limit").flatMap { Int($0) } ?? 100
+            let mail: [RelayMail]
+            if let wait = request.uri.queryParameters.get("wait") {
+                guard let seconds = Double(wait), seconds >= 0, seconds <= 60 else {
+                    return AdminEndpoints.explained(.invalidRequest("wait must be a number of seconds from 0 to 60"))
+                }
+                let since = request.uri.queryParameters.get("since").flatMap { try? Date($0, strategy: .iso8601) }
+                mail = try await provider.mailRelay.waitForMail(query, since: since, timeout: .milliseconds(Int(seconds * 1_000)))
+            } else {
+                mail = try await provider.mailRelay.messages(query, limit: limit)
+            }
+            return try AdminEndpoints.json(["messages": mail.map(Summary.init)])
+        }
+        admin.get("/mail/:id") { _, context in
+            let id = try context.parameters.require("id")
+            guard let detail = try await provider.mailRelay.message(id: id) else {
+                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: "no message \(id)"))
+            }
+            return try AdminEndpoints.json(
+                Detail(
+                    message: Summary(detail.mail), headers: detail.headers.map { Detail.Header(name: $0.name, value: $0.value) },
+                    body: detail.body, raw: String(decoding: detail.source, as: UTF8.self), rawBase64: Data(detail.source).base64EncodedString()))
+        }
+    }
+}

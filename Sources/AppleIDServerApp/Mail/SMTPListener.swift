@@ -1,0 +1,87 @@
+import AppleIDProvider
+import Logging
+import NIOCore
+import NIOPosix
+import SMTPWire
+import ServiceLifecycle
+
+/// The private relay's SMTP listener (`siwa serve --smtp-port`, 127.0.0.1:2525 by default): one
+/// structured task per connection, each an ``SMTPConversation``.
+package struct SMTPListener: Service {
+    package let host: String
+    package let port: Int
+    package let relay: MailRelay
+    package let hostname: String
+    package let limits: SMTPLimits
+    package let logger: Logger
+    /// Called with the bound port once the socket listens (port 0 picks one: tests).
+    package let onListening: @Sendable (Int) -> Void
+
+    package init(
+        host: String, port: Int, relay: MailRelay, hostname: String, limits: SMTPLimits = SMTPLimits(), logger: Logger,
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
+        self.host = host
+        self.port = port
+        self.relay = relay
+        self.hostname = hostname
+        self.limits = limits
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    package func run() async throws {
+        let idle = TimeAmount.nanoseconds(Int64(limits.dataTimeout.components.seconds) * 1_000_000_000)
+        let server = try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // A client silent for longer than any phase allows is told so and closed.
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idle))
+                    try channel.pipeline.syncOperations.addHandler(SMTPIdleCloser())
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        onListening(server.channel.localAddress?.port ?? port)
+        logger.info("SMTP relay listening", metadata: ["host": "\(host)", "port": "\(server.channel.localAddress?.port ?? port)"])
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await serve(connection) }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            server.channel.close(promise: nil)
+        }
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var conversation = SMTPConversation(relay: relay, hostname: hostname, limits: limits, logger: logger)
+                try await conversation.run(inbound: inbound, outbound: outbound)
+            }
+        } catch {
+            logger.debug("SMTP connection ended", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+        }
+    }
+}
+
+/// Closes a connection on `IdleStateHandler`'s read timeout, with the 421 RFC 5321 §4.5.3.2 asks for.
+final class SMTPIdleCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(ByteBuffer(bytes: SMTPReply.timeout.bytes))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

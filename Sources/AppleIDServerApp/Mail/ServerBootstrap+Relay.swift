@@ -1,0 +1,25 @@
+import AppleIDProvider
+import Foundation
+import Logging
+import ServiceLifecycle
+
+extension ServerBootstrap {
+    /// The private relay's SMTP listener (unless `--smtp-port 0`) and, with `--smtp-smarthost`, the
+    /// queue that hands mail to it.
+    static func relayServices(settings: ServeSettings, provider: AppleIDProvider, logger: Logger) async throws -> [any Service] {
+        var services: [any Service] = []
+        let hostname = provider.configuration.relayDomain
+        if let smarthost = settings.smtpSmarthost, let transport = SMTPSmarthostTransport.parse(smarthost, hostname: hostname) {
+            services.append(RelayDeliveryService(provider: provider, transport: transport, logger: logger))
+        }
+        let port = settings.smtpPort ?? ServeSettings.defaultSMTPPort
+        guard port != 0 else { return services }
+        if settings.smtpPort == nil, (try? await PortCheck.ensureFree(host: settings.host, port: port)) == nil {
+            logger.warning("SMTP port \(port) is taken: the relay's listener is off (choose one with --smtp-port)")
+            return services
+        }
+        if settings.smtpPort != nil { try await PortCheck.ensureFree(host: settings.host, port: port) }
+        services.append(SMTPListener(host: settings.host, port: port, relay: provider.mailRelay, hostname: hostname, logger: logger))
+        return services
+    }
+}

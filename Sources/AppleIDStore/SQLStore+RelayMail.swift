@@ -1,0 +1,115 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import SQLKit
+
+extension SQLStore: RelayMailStore {
+    public func teamIdentity(relayAddress: String) async throws -> TeamIdentity? {
+        try await row(TeamIdentityRow.self, from: TeamIdentityRow.table, where: "relay_address", equals: relayAddress)?.identity()
+    }
+
+    public func replyAlias(_ alias: String) async throws -> RelayReplyAlias? {
+        try await row(RelayReplyAliasRow.self, from: RelayReplyAliasRow.table, where: "alias", equals: alias)?.replyAlias()
+    }
+
+    /// `INSERT … ON CONFLICT DO NOTHING`, then read back whichever row won.
+    public func insertReplyAlias(_ alias: RelayReplyAlias) async throws -> RelayReplyAlias {
+        try await db.insert(into: RelayReplyAliasRow.table).model(RelayReplyAliasRow(alias), with: Self.rowEncoder).ignoringConflicts().run()
+        let stored = try await db.select().column("*").from(RelayReplyAliasRow.table)
+            .where("relay_address", .equal, alias.relayAddress)
+            .where("sender", .equal, alias.sender)
+            .first(decoding: RelayReplyAliasRow.self)
+        guard let stored else { throw StoreError.conflict("reply alias \(alias.alias) is taken") }
+        return stored.replyAlias()
+    }
+
+    public func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int {
+        let row = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from(RelayMessageRow.table)
+            .where("relay_address", .equal, relayAddress)
+            .where("received_at", .greaterThan, date.sqlSeconds)
+            .where("direction", .notEqual, RelayMessage.Direction.bounce.rawValue)
+            .first()
+        return try row?.decode(column: "count", as: Int.self) ?? 0
+    }
+
+    public func accept(_ mail: [AcceptedRelayMail]) async throws {
+        try await transaction { db in
+            for accepted in mail { try await Self.insert(accepted, on: db) }
+        }
+    }
+
+    static func insert(_ accepted: AcceptedRelayMail, on db: any SQLDatabase) async throws {
+        try await db.insert(into: RelayMessageRow.table).model(RelayMessageRow(accepted), with: rowEncoder).run()
+        try await db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).run()
+    }
+
+    public func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail] {
+        var select = selectMail()
+        switch query {
+        case .address(let address):
+            select = select.where {
+                $0.where(SQLColumn("recipient", table: "m"), .equal, SQLBind(address)).orWhere(
+                    SQLColumn("destination", table: "m"), .equal, SQLBind(address))
+            }
+        case .mailbox(let accountID):
+            select = select.where(SQLColumn("account_id", table: "m"), .equal, SQLBind(accountID))
+                .where(SQLColumn("direction", table: "m"), .equal, SQLBind(RelayMessage.Direction.forward.rawValue))
+        case .all: break
+        }
+        return try await select.orderBy(SQLOrderBy(expression: SQLColumn("received_at", table: "m"), direction: SQLDirection.descending))
+            .orderBy(SQLOrderBy(expression: SQLColumn("id", table: "m"), direction: SQLDirection.descending))
+            .limit(limit)
+            .all(decoding: RelayMailRow.self)
+            .map { $0.mail() }
+    }
+
+    public func relayMail(id: String) async throws -> RelayMail? {
+        try await selectMail().where(SQLColumn("id", table: "m"), .equal, SQLBind(id)).first(decoding: RelayMailRow.self)?.mail()
+    }
+
+    public func relayMessageSource(id: String) async throws -> [UInt8]? {
+        let row = try await db.select().column("source").from(RelayMessageRow.table).where("id", .equal, id).first()
+        guard let text = try row?.decode(column: "source", as: String.self) else { return nil }
+        return Data(base64Encoded: text).map { Array($0) }
+    }
+
+    public func dueRelayDeliveries(at now: Date, limit: Int) async throws -> [RelayDelivery] {
+        try await db.select().column("*").from(RelayDeliveryRow.table)
+            .where("state", .equal, RelayDelivery.State.queued.rawValue)
+            .where("next_attempt_at", .lessThanOrEqual, now.sqlSeconds)
+            .orderBy("next_attempt_at").orderBy("message_id")
+            .limit(limit)
+            .all(decoding: RelayDeliveryRow.self)
+            .map { $0.delivery() }
+    }
+
+    /// One `UPDATE … WHERE <still due> RETURNING`: of concurrent claims only one finds the row due.
+    public func claimRelayDelivery(messageID: String, now: Date, leaseUntil: Date) async throws -> Bool {
+        try await db.update(RelayDeliveryRow.table)
+            .set("next_attempt_at", to: leaseUntil.sqlSeconds)
+            .where("message_id", .equal, messageID)
+            .where("state", .equal, RelayDelivery.State.queued.rawValue)
+            .where("next_attempt_at", .lessThanOrEqual, now.sqlSeconds)
+            .returning("message_id")
+            .first() != nil
+    }
+
+    public func record(_ delivery: RelayDelivery, bounce: AcceptedRelayMail?) async throws {
+        try await transaction { db in
+            try await db.update(RelayDeliveryRow.table)
+                .set(model: RelayDeliveryRow(delivery), with: Self.rowEncoder)
+                .where("message_id", .equal, delivery.messageID)
+                .run()
+            if let bounce { try await Self.insert(bounce, on: db) }
+        }
+    }
+
+    private func selectMail() -> SQLSelectBuilder {
+        db.select().columns(RelayMailRow.columns.map { SQLColumn($0, table: "m") })
+            .column(SQLColumn(SQLLiteral.all, table: SQLIdentifier("d")))
+            .from(SQLAlias(SQLIdentifier(RelayMessageRow.table), as: SQLIdentifier("m")))
+            .join(
+                SQLAlias(SQLIdentifier(RelayDeliveryRow.table), as: SQLIdentifier("d")), on: SQLColumn("message_id", table: "d"), .equal,
+                SQLColumn("id", table: "m"))
+    }
+}

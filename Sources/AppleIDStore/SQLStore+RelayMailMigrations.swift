@@ -1,0 +1,60 @@
+/// The schema of ``RelayMailStore`` (version 25): the private relay's reply aliases, messages and
+/// delivery records (the mailboxes and the smarthost queue).
+extension SQLStore {
+    static let relayMailMigrations: [SchemaMigration] = [
+        SchemaMigration(
+            version: 25,
+            statements: [
+                // `news_at_example_com_x1@privaterelay…` → who replies reach: one alias per relay address and sender.
+                """
+                CREATE TABLE IF NOT EXISTS relay_reply_aliases (
+                    alias TEXT PRIMARY KEY,
+                    account_id TEXT NOT NULL,
+                    team_id TEXT NOT NULL,
+                    relay_address TEXT NOT NULL,
+                    sender TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    UNIQUE (relay_address, sender)
+                )
+                """,
+                // One row per accepted copy; `source` is the rewritten message, base64 (binary-safe
+                // text in both databases).
+                """
+                CREATE TABLE IF NOT EXISTS relay_messages (
+                    id TEXT PRIMARY KEY,
+                    direction TEXT NOT NULL,
+                    account_id TEXT NOT NULL,
+                    team_id TEXT NOT NULL,
+                    relay_address TEXT NOT NULL,
+                    original_sender TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    envelope_sender TEXT NOT NULL,
+                    destination TEXT NOT NULL,
+                    from_header TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    received_at DOUBLE PRECISION NOT NULL,
+                    size INTEGER NOT NULL,
+                    source TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS relay_messages_recipient ON relay_messages (recipient, received_at)",
+                "CREATE INDEX IF NOT EXISTS relay_messages_destination ON relay_messages (destination, received_at)",
+                "CREATE INDEX IF NOT EXISTS relay_messages_relay_address ON relay_messages (relay_address, received_at)",
+                "CREATE INDEX IF NOT EXISTS relay_messages_account ON relay_messages (account_id, received_at)",
+                "CREATE INDEX IF NOT EXISTS relay_messages_received ON relay_messages (received_at)",
+                """
+                CREATE TABLE IF NOT EXISTS relay_deliveries (
+                    message_id TEXT PRIMARY KEY REFERENCES relay_messages (id),
+                    state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    next_attempt_at DOUBLE PRECISION,
+                    last_error TEXT,
+                    updated_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS relay_deliveries_due ON relay_deliveries (state, next_attempt_at)",
+                // The relay's first question for every recipient.
+                "CREATE INDEX IF NOT EXISTS team_identities_relay_address ON team_identities (relay_address)",
+            ])
+    ]
+}

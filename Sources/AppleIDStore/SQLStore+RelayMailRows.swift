@@ -1,0 +1,153 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+
+struct RelayReplyAliasRow: Codable, Sendable {
+    static let table = "relay_reply_aliases"
+    var alias: String
+    var accountID: String
+    var teamID: String
+    var relayAddress: String
+    var sender: String
+    var createdAt: Double
+
+    enum CodingKeys: String, CodingKey {
+        case alias, sender
+        case accountID = "account_id"
+        case teamID = "team_id"
+        case relayAddress = "relay_address"
+        case createdAt = "created_at"
+    }
+
+    init(_ alias: RelayReplyAlias) {
+        self.alias = alias.alias
+        accountID = alias.accountID
+        teamID = alias.teamID.rawValue
+        relayAddress = alias.relayAddress
+        sender = alias.sender
+        createdAt = alias.createdAt.sqlSeconds
+    }
+
+    func replyAlias() -> RelayReplyAlias {
+        RelayReplyAlias(
+            alias: alias, accountID: accountID, teamID: TeamID(rawValue: teamID), relayAddress: relayAddress, sender: sender,
+            createdAt: Date(sqlSeconds: createdAt))
+    }
+}
+
+/// The columns of `relay_messages` but the source, which only ``RelayMessageRow`` writes.
+struct RelayMessageFields: Codable, Sendable {
+    var id: String
+    var direction: String
+    var accountID: String
+    var teamID: String
+    var relayAddress: String
+    var originalSender: String
+    var recipient: String
+    var envelopeSender: String
+    var destination: String
+    var fromHeader: String
+    var subject: String
+    var receivedAt: Double
+    var size: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, direction, recipient, destination, subject, size
+        case accountID = "account_id"
+        case teamID = "team_id"
+        case relayAddress = "relay_address"
+        case originalSender = "original_sender"
+        case envelopeSender = "envelope_sender"
+        case fromHeader = "from_header"
+        case receivedAt = "received_at"
+    }
+
+    init(_ message: RelayMessage) {
+        id = message.id
+        direction = message.direction.rawValue
+        accountID = message.accountID
+        teamID = message.teamID.rawValue
+        relayAddress = message.relayAddress
+        originalSender = message.originalSender
+        recipient = message.recipient
+        envelopeSender = message.envelopeSender
+        destination = message.destination
+        fromHeader = message.from
+        subject = message.subject
+        receivedAt = message.receivedAt.sqlSeconds
+        size = message.size
+    }
+
+    func message() -> RelayMessage {
+        RelayMessage(
+            id: id, direction: RelayMessage.Direction(rawValue: direction) ?? .forward, accountID: accountID, teamID: TeamID(rawValue: teamID),
+            relayAddress: relayAddress, originalSender: originalSender, recipient: recipient, envelopeSender: envelopeSender,
+            destination: destination, from: fromHeader, subject: subject, receivedAt: Date(sqlSeconds: receivedAt), size: size)
+    }
+}
+
+struct RelayMessageRow: Encodable, Sendable {
+    static let table = "relay_messages"
+    var fields: RelayMessageFields
+    var source: String
+
+    init(_ accepted: AcceptedRelayMail) {
+        fields = RelayMessageFields(accepted.mail.message)
+        source = Data(accepted.source).base64EncodedString()
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: SourceKey.self)
+        try container.encode(source, forKey: .source)
+    }
+
+    enum SourceKey: String, CodingKey { case source }
+}
+
+struct RelayDeliveryRow: Codable, Sendable {
+    static let table = "relay_deliveries"
+    var messageID: String
+    var state: String
+    var attempts: Int
+    var nextAttemptAt: Double?
+    var lastError: String?
+    var updatedAt: Double
+
+    enum CodingKeys: String, CodingKey {
+        case state, attempts
+        case messageID = "message_id"
+        case nextAttemptAt = "next_attempt_at"
+        case lastError = "last_error"
+        case updatedAt = "updated_at"
+    }
+
+    init(_ delivery: RelayDelivery) {
+        messageID = delivery.messageID
+        state = delivery.state.rawValue
+        attempts = delivery.attempts
+        nextAttemptAt = delivery.nextAttemptAt?.sqlSeconds
+        lastError = delivery.lastError
+        updatedAt = delivery.updatedAt.sqlSeconds
+    }
+
+    func delivery() -> RelayDelivery {
+        RelayDelivery(
+            messageID: messageID, state: RelayDelivery.State(rawValue: state) ?? .queued, attempts: attempts,
+            nextAttemptAt: nextAttemptAt.map(Date.init(sqlSeconds:)), lastError: lastError, updatedAt: Date(sqlSeconds: updatedAt))
+    }
+}
+
+/// A message joined with its delivery record (`m.*` but the source, and `d.*`).
+struct RelayMailRow: Decodable, Sendable {
+    static let columns = RelayMessageFields.CodingKeys.allCases.map(\.rawValue)
+    var fields: RelayMessageFields
+    var delivery: RelayDeliveryRow
+
+    init(from decoder: any Decoder) throws {
+        fields = try RelayMessageFields(from: decoder)
+        delivery = try RelayDeliveryRow(from: decoder)
+    }
+
+    func mail() -> RelayMail { RelayMail(message: fields.message(), delivery: delivery.delivery()) }
+}

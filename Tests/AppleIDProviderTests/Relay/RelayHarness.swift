@@ -1,0 +1,43 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Synchronization
+import Testing
+
+/// A provider whose Apple ID (maria@example.com) hid her e-mail from team A, which registered
+/// `example.com` as an e-mail source.
+struct RelayHarness {
+    let harness: ProviderHarness
+    let relayAddress: String
+    var relay: MailRelay { harness.provider.mailRelay }
+    var accountID: String
+
+    static func make(smarthost: Bool = false) async throws -> RelayHarness {
+        let harness = try await ProviderHarness.make { $0.relay.usesSmarthost = smarthost }
+        let relayAddress = try #require(try harness.claims(try await harness.authorize(group: "com.a.app", hideEmail: true)).email)
+        _ = try await harness.provider.addEmailSources("example.com, shop@example.org", teamID: "TEAMAAAAAA")
+        let account = try #require(try await harness.store.account(appleID: "maria@example.com"))
+        return RelayHarness(harness: harness, relayAddress: relayAddress, accountID: account.id)
+    }
+
+    static let message = Array("From: \"Example News\" <news@example.com>\r\nTo: someone\r\nSubject: Weekly\r\n\r\nHello!\r\n".utf8)
+
+    func send(from sender: String = "news@example.com", to recipient: String, source: [UInt8] = message) async throws -> (rcpt: Int, data: Int?) {
+        let rcpt = try await relay.checkRecipient(recipient, sender: sender)
+        guard rcpt.isPositive else { return (rcpt.code, nil) }
+        return (rcpt.code, try await relay.accept(sender: sender, recipients: [recipient], source: source).code)
+    }
+}
+
+/// A smarthost that answers from a script, and records what it was given.
+final class ScriptedTransport: MailTransport {
+    let answers: Mutex<[MailTransportResult]>
+    let sent = Mutex<[(from: String, to: String, source: String)]>([])
+
+    init(_ answers: [MailTransportResult]) { self.answers = Mutex(answers) }
+
+    func send(from sender: String, to recipient: String, source: [UInt8]) async -> MailTransportResult {
+        sent.withLock { $0.append((sender, recipient, String(decoding: source, as: UTF8.self))) }
+        return answers.withLock { $0.isEmpty ? .sent : $0.removeFirst() }
+    }
+}

@@ -1,0 +1,86 @@
+import AppleIDProtocol
+import AppleIDProvider
+import AppleIDServer
+import AppleIDServerApp
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import SMTPWire
+import Testing
+
+/// The relay's SMTP listener over 127.0.0.1, with a tiny client, and what the admin API shows of
+/// the mail it took (issue 21).
+@Suite("The SMTP listener and GET /admin/mail")
+struct SMTPListenerTests {
+    static let relayAddress = "abc1234567@privaterelay.appleid.com"
+
+    /// A test server whose Apple ID maria hid her e-mail from the Juice team (source: example.com),
+    /// and its SMTP listener on a free port while `body` runs.
+    static func withListener(_ body: @Sendable (TestServer, Int) async throws -> Void) async throws {
+        let server = try await TestServer.make()
+        let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+        _ = try await server.provider.store.insertTeamIdentity(
+            TeamIdentity(accountID: account.id, teamID: TestServer.teamID, subject: "000001.relay.0001", relayAddress: relayAddress))
+        _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let listener = SMTPListener(
+            host: "127.0.0.1", port: 0, relay: server.provider.mailRelay, hostname: "relay.test", logger: Logger(label: "test"),
+            onListening: { continuation.yield($0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await listener.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            try await body(server, port)
+            group.cancelAll()
+        }
+    }
+
+    @Test(
+        "pipelined SMTP from a client lands in the mailbox; GET /admin/mail lists it and GET /admin/mail/{id} shows it raw and parsed",
+        .timeLimit(.minutes(1)))
+    func deliveredAndListed() async throws {
+        try await Self.withListener { server, port in
+            var client = try await TinySMTPClient(port: port)
+            #expect(try await client.replies(1).map(\.code) == [220])
+            try await client.send("EHLO tiny\r\nMAIL FROM:<news@example.com>\r\nRCPT TO:<\(Self.relayAddress)>\r\nDATA\r\n")
+            #expect(try await client.replies(4).map(\.code) == [250, 250, 250, 354])
+            try await client.send("Subject: Over the wire\r\n\r\n..a stuffed line\r\n.\r\nQUIT\r\n")
+            #expect(try await client.replies(2).map(\.code) == [250, 221])
+            await client.close()
+
+            try await server.app.test(.router) { http in
+                let auth: HTTPFields = [.authorization: "Bearer \(TestServer.adminToken)"]
+                let list = try await http.execute(uri: "/admin/mail?to=\(Self.relayAddress)", method: .get, headers: auth)
+                #expect(list.status == .ok)
+                let listed = try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [String: Any]
+                let first = try #require((listed?["messages"] as? [[String: Any]])?.first)
+                #expect(first["subject"] as? String == "Over the wire")
+                #expect(first["delivery"] as? String == "mailbox")
+                let id = try #require(first["id"] as? String)
+                let shown = try await http.execute(uri: "/admin/mail/\(id)", method: .get, headers: auth)
+                let detail = try JSONSerialization.jsonObject(with: Data(buffer: shown.body)) as? [String: Any]
+                #expect(detail?["body"] as? String == ".a stuffed line\r\n")
+                #expect((detail?["raw"] as? String)?.contains("Subject: Over the wire") == true)
+                #expect((detail?["headers"] as? [[String: String]])?.contains { $0["name"] == "From" } == true)
+                #expect(try await http.execute(uri: "/admin/mail/nothing", method: .get, headers: auth).status == .notFound)
+                #expect(try await http.execute(uri: "/admin/mail", method: .get).status == .unauthorized)
+            }
+        }
+    }
+
+    @Test("an unregistered sender is refused with 550 over the wire, and a half-closed client is answered, then closed", .timeLimit(.minutes(1)))
+    func refusedAndHalfClosed() async throws {
+        try await Self.withListener { server, port in
+            var client = try await TinySMTPClient(port: port)
+            try await client.send("EHLO tiny\r\nMAIL FROM:<spam@elsewhere.test>\r\nRCPT TO:<\(Self.relayAddress)>\r\n")
+            try await client.endOutput()
+            let replies = try await client.replies(4)
+            #expect(replies.map(\.code) == [220, 250, 250, 550])
+            #expect(replies[3].lines[0].contains("Sender not registered for this relay"))
+            #expect(try await client.isClosedByServer())
+            await client.close()
+            #expect(try await server.provider.mailRelay.messages(.all).isEmpty)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import AppleIDProtocol
+import AppleIDProvider
+import Foundation
+import Testing
+
+/// The private relay's storage (issue 21): reply aliases, messages with their delivery records,
+/// the mailboxes and the smarthost queue.
+extension StoreConformanceTests {
+    static func relayed(
+        _ id: String, direction: RelayMessage.Direction = .forward, account: String = "acct-1", recipient: String = "abc@relay.test",
+        destination: String = "maria@example.com", at offset: TimeInterval = 0, state: RelayDelivery.State = .mailbox
+    ) -> AcceptedRelayMail {
+        let message = RelayMessage(
+            id: id, direction: direction, accountID: account, teamID: "TEAM123456", relayAddress: "abc@relay.test",
+            originalSender: "news@example.com", recipient: recipient, envelopeSender: "news_at_example_com_x@relay.test",
+            destination: destination, from: "\"News\" <news_at_example_com_x@relay.test>", subject: "Hello \(id)",
+            receivedAt: Fixture.date(offset), size: 7)
+        let delivery = RelayDelivery(
+            messageID: id, state: state, nextAttemptAt: state == .queued ? Fixture.date(offset) : nil, updatedAt: Fixture.date(offset))
+        // Bytes that are not UTF-8 must come back exactly.
+        return AcceptedRelayMail(mail: RelayMail(message: message, delivery: delivery), source: [0x53, 0x3A, 0x20, 0xFF, 0x0D, 0x0A, 0x00])
+    }
+
+    @Test(
+        "accepted mail is stored with its source and delivery record, and listed by address and mailbox, newest first", arguments: StoreKind.available
+    )
+    func relayMailRoundTrip(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            let first = Self.relayed("m1", at: 0)
+            let second = Self.relayed("m2", at: 10)
+            let reply = Self.relayed(
+                "m3", direction: .reply, recipient: "news_at_example_com_x@relay.test", destination: "news@example.com", at: 20, state: .held)
+            let otherAccount = Self.relayed("m4", account: "acct-2", recipient: "zzz@relay.test", destination: "other@example.com", at: 30)
+            try await store.accept([first, second])
+            try await store.accept([reply, otherAccount])
+
+            #expect(try await store.relayMail(id: "m1") == first.mail)
+            #expect(try await store.relayMessageSource(id: "m1") == first.source)
+            #expect(try await store.relayMail(id: "none") == nil)
+            #expect(try await store.relayMessageSource(id: "none") == nil)
+            #expect(try await store.relayMail(.address("abc@relay.test"), limit: 10).map(\.message.id) == ["m2", "m1"])
+            #expect(try await store.relayMail(.address("news@example.com"), limit: 10).map(\.message.id) == ["m3"], "by destination")
+            #expect(try await store.relayMail(.mailbox(accountID: "acct-1"), limit: 10).map(\.message.id) == ["m2", "m1"], "forwards only")
+            #expect(try await store.relayMail(.all, limit: 3).map(\.message.id) == ["m4", "m3", "m2"])
+            #expect(
+                try await store.relayMessageCount(relayAddress: "abc@relay.test", since: Fixture.date(9)) == 3, "m2, m3 and m4 (same relay address)")
+            #expect(try await store.relayMessageCount(relayAddress: "abc@relay.test", since: Fixture.date(30)) == 0, "after, not at")
+        }
+    }
+
+    @Test("a message that cannot be stored leaves none of the batch behind", arguments: StoreKind.available)
+    func relayMailAllOrNothing(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            try await store.accept([Self.relayed("m1")])
+            await #expect(throws: (any Error).self) { try await store.accept([Self.relayed("m2"), Self.relayed("m1")]) }
+            #expect(try await store.relayMail(id: "m2") == nil)
+        }
+    }
+
+    @Test("one reply alias per relay address and sender: the first stored wins", arguments: StoreKind.available)
+    func replyAliases(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            let first = RelayReplyAlias(
+                alias: "news_at_example_com_a@relay.test", accountID: "acct-1", teamID: "TEAM123456", relayAddress: "abc@relay.test",
+                sender: "news@example.com", createdAt: Fixture.t0)
+            var racer = first
+            racer.alias = "news_at_example_com_b@relay.test"
+            #expect(try await store.insertReplyAlias(first) == first)
+            #expect(try await store.insertReplyAlias(racer) == first)
+            #expect(try await store.replyAlias("news_at_example_com_a@relay.test") == first)
+            #expect(try await store.replyAlias("news_at_example_com_b@relay.test") == nil)
+            var otherSender = first
+            otherSender.alias = "shop_at_example_com_c@relay.test"
+            otherSender.sender = "shop@example.com"
+            #expect(try await store.insertReplyAlias(otherSender) == otherSender)
+        }
+    }
+
+    @Test("a team identity is found by its relay address", arguments: StoreKind.available)
+    func identityByRelayAddress(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            let identity = TeamIdentity(accountID: "acct-1", teamID: "TEAM123456", subject: "000001.aaaa.0001", relayAddress: "abc@relay.test")
+            _ = try await store.insertTeamIdentity(identity)
+            #expect(try await store.teamIdentity(relayAddress: "abc@relay.test") == identity)
+            #expect(try await store.teamIdentity(relayAddress: "xyz@relay.test") == nil)
+        }
+    }
+
+    @Test("a due delivery is claimed once of ten concurrent claims; its outcome and bounce are written together", arguments: StoreKind.available)
+    func relayQueue(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            try await store.accept([Self.relayed("q1", at: 0, state: .queued), Self.relayed("q2", at: 50, state: .queued), Self.relayed("m1")])
+            #expect(try await store.dueRelayDeliveries(at: Fixture.date(10), limit: 10).map(\.messageID) == ["q1"])
+            let claims = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await store.claimRelayDelivery(messageID: "q1", now: Fixture.date(10), leaseUntil: Fixture.date(130)) }
+                }
+                return try await group.reduce(into: 0) { count, claimed in count += claimed ? 1 : 0 }
+            }
+            #expect(claims == 1)
+            #expect(try await store.dueRelayDeliveries(at: Fixture.date(100), limit: 10).map(\.messageID) == ["q2"], "q1 is leased")
+
+            var failed = try #require(try await store.relayMail(id: "q1")).delivery
+            failed.state = .failed
+            failed.attempts = 1
+            failed.lastError = "550 5.1.1 unknown"
+            failed.nextAttemptAt = nil
+            let bounce = Self.relayed(
+                "b1", direction: .bounce, recipient: "news@example.com", destination: "news@example.com", at: 11, state: .queued)
+            try await store.record(failed, bounce: bounce)
+            #expect(try await store.relayMail(id: "q1")?.delivery == failed)
+            #expect(try await store.relayMail(id: "b1") == bounce.mail)
+            #expect(try await store.dueRelayDeliveries(at: Fixture.date(200), limit: 10).map(\.messageID) == ["b1", "q2"])
+            #expect(try await store.relayMessageCount(relayAddress: "abc@relay.test", since: Fixture.date(-1)) == 3, "bounces do not count")
+        }
+    }
+}
