@@ -72,7 +72,7 @@ struct AdminMailEndpoints {
             let mail: [RelayMail]
             if let wait = request.uri.queryParameters.get("wait") {
                 guard let seconds = Double(wait), seconds >= 0, seconds <= 60 else {
-                    return AdminEndpoints.explained(.invalidRequest("wait must be a number of seconds from 0 to 60"))
+                    throw AdminError.invalidRequest("wait must be a number of seconds from 0 to 60")
                 }
                 let since = request.uri.queryParameters.get("since").flatMap { try? Date($0, strategy: .iso8601) }
                 mail = try await provider.mailRelay.waitForMail(query, since: since, timeout: .milliseconds(Int(seconds * 1_000)))
@@ -84,7 +84,7 @@ struct AdminMailEndpoints {
         admin.get("/mail/:id") { _, context in
             let id = try context.parameters.require("id")
             guard let detail = try await provider.mailRelay.message(id: id) else {
-                return AdminEndpoints.explained(OAuthError(.invalidRequest, status: 404, reason: "no message \(id)"))
+                throw AdminError.notFound("no message \(id)")
             }
             return try AdminEndpoints.json(
                 Detail(
