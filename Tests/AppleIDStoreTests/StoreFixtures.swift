@@ -41,11 +41,13 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             }
         case .postgres:
             let url = try #require(Self.postgresURL, "SIWA_TEST_POSTGRES_URL is not set")
-            let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let (store, shutdown) = try await SQLStore.postgres(url: url, schema: schema, pool: Self.testPool, logger: testLogger)
-            return try await run(body, on: store) {
-                try await store.db.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
-                try await shutdown()
+            return try await PostgresTestStoreLimit.shared.withPlace {
+                let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+                let (store, shutdown) = try await SQLStore.postgres(url: url, schema: schema, pool: Self.testPool, logger: testLogger)
+                return try await run(body, on: store) {
+                    try await store.db.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
+                    try await shutdown()
+                }
             }
         }
     }

@@ -16,13 +16,17 @@ package struct SMTPListener: Service {
     package let logger: Logger
     /// Called with the bound port once the socket listens (port 0 picks one: tests).
     package let onListening: @Sendable (Int) -> Void
+    /// Whether a taken port only turns the listener off (the default port, nobody asked for it)
+    /// instead of stopping the server.
+    package let isOptional: Bool
 
     package init(
         host: String, port: Int, relay: MailRelay, hostname: String, limits: SMTPLimits = SMTPLimits(), logger: Logger,
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        isOptional: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.host = host
         self.port = port
+        self.isOptional = isOptional
         self.relay = relay
         self.hostname = hostname
         self.limits = limits
@@ -31,19 +35,16 @@ package struct SMTPListener: Service {
     }
 
     package func run() async throws {
-        let idle = TimeAmount.nanoseconds(Int64(limits.dataTimeout.components.seconds) * 1_000_000_000)
-        let server = try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    // A client silent for longer than any phase allows is told so and closed.
-                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idle))
-                    try channel.pipeline.syncOperations.addHandler(SMTPIdleCloser())
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+        do {
+            server = try await bind()
+        } catch  where isOptional && PortCheck.isAddressInUse(error) {
+            // Another server took the default port between the start's check and this bind (tests
+            // start several at once). Returning would end the whole service group: wait instead.
+            logger.warning("SMTP port \(port) is taken: the relay's listener is off (choose one with --smtp-port)")
+            try? await gracefulShutdown()
+            return
+        }
         onListening(server.channel.localAddress?.port ?? port)
         logger.info("SMTP relay listening", metadata: ["host": "\(host)", "port": "\(server.channel.localAddress?.port ?? port)"])
         try await withGracefulShutdownHandler {
@@ -57,6 +58,22 @@ package struct SMTPListener: Service {
         } onGracefulShutdown: {
             server.channel.close(promise: nil)
         }
+    }
+
+    private func bind() async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
+        let idle = TimeAmount.nanoseconds(Int64(limits.dataTimeout.components.seconds) * 1_000_000_000)
+        return try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // A client silent for longer than any phase allows is told so and closed.
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idle))
+                    try channel.pipeline.syncOperations.addHandler(SMTPIdleCloser())
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
     }
 
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {

@@ -51,14 +51,14 @@ package struct SMTPSmarthostTransport: MailTransport {
             }
         return try await channel.executeThenClose { inbound, outbound in
             var replies = ReplyStream(inbound: inbound.makeAsyncIterator())
-            let steps: [(command: [UInt8], expected: Int)] = [
+            let steps: [(command: [UInt8], wantedCode: Int)] = [
                 ([], 220), (Array("EHLO \(hostname)\r\n".utf8), 250), (Array("MAIL FROM:<\(sender)>\r\n".utf8), 250),
                 (Array("RCPT TO:<\(recipient)>\r\n".utf8), 250), (Array("DATA\r\n".utf8), 354), (SMTPDotStuffing.encode(source), 250),
             ]
             for step in steps {
                 if !step.command.isEmpty { try await outbound.write(ByteBuffer(bytes: step.command)) }
                 let reply = try await replies.next()
-                guard reply.code == step.expected || (step.expected == 250 && (200..<300).contains(reply.code)) else {
+                guard reply.code == step.wantedCode || (step.wantedCode == 250 && (200..<300).contains(reply.code)) else {
                     try? await outbound.write(ByteBuffer(string: "QUIT\r\n"))
                     let text = "\(reply.code) \(reply.lines.joined(separator: " "))"
                     return reply.code >= 500 ? .permanentFailure(text) : .transientFailure(text)

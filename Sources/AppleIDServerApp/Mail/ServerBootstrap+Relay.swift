@@ -19,7 +19,10 @@ extension ServerBootstrap {
             return services
         }
         if settings.smtpPort != nil { try await PortCheck.ensureFree(host: settings.host, port: port) }
-        services.append(SMTPListener(host: settings.host, port: port, relay: provider.mailRelay, hostname: hostname, logger: logger))
+        services.append(
+            SMTPListener(
+                host: settings.host, port: port, relay: provider.mailRelay, hostname: hostname, logger: logger,
+                isOptional: settings.smtpPort == nil))
         return services
     }
 }
