@@ -38,7 +38,12 @@ def results(report: Any) -> dict[str, str]:
         result = next((entry[key] for key in ("result", "status", "outcome") if isinstance(entry.get(key), str)), None)
         if check and result:
             named[check] = result.lower()
+            if isinstance(entry.get("detail"), str):
+                DETAILS[check] = entry["detail"]
     return named
+
+
+DETAILS: dict[str, str] = {}  # check id -> what the checker saw, for the failures this script names
 
 
 def run_check(siwa: str, facts: Facts, data_dir: str, help_text: str) -> dict[str, str]:
@@ -74,7 +79,7 @@ def judge(flaw: str | None, named: dict[str, str]) -> list[str]:
     failed = {check for check, result in named.items() if result.startswith("fail")}
     not_run = set(uncovered(must, named))
     problems = [f"{check} did not fail (it was {named.get(check, 'not reported')})" for check in sorted(must - failed - not_run)]
-    problems += [f"{check} failed, outside the flaw's declared set" for check in sorted(failed - must - may)]
+    problems += [f"{check} failed, outside the flaw's declared set ({DETAILS.get(check, '')})" for check in sorted(failed - must - may)]
     if flaw is None:
         # A clean run proves something only if the checks that name the flaws, and the baselines they
         # stand on, really ran and passed; the sign-in baseline must always run.

@@ -1,3 +1,4 @@
+import AppleIDProtocol
 import Foundation
 
 /// One sign-in as a browser makes it: the app's start, its redirect to /auth/authorize (read,
@@ -39,10 +40,13 @@ struct SignInAttempt: Sendable {
                 page = try await browser.postForm(action.absoluteString, fields: form.fields, crossSite: false, follow: stopAtAuthorize)
             }
         }
-        guard let authorize, let items = URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems else {
+        // Read as the server reads it (`+` is a space: Python's urlencode writes `code+id_token`).
+        guard let authorize, let query = URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.percentEncodedQuery,
+            let request = try? FormFields.parse(query)
+        else {
             throw NoAuthorizeRedirect(page: page)
         }
-        return SignInAttempt(browser: browser, request: Dictionary(items.map { ($0.name, $0.value ?? "") }) { first, _ in first })
+        return SignInAttempt(browser: browser, request: request)
     }
 
     /// Delivers `parameters` to the Return URL as the server's page would: a cross-site form POST
