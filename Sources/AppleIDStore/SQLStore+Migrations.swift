@@ -15,11 +15,10 @@ extension SQLStore {
     ///
     /// Column types are the portable subset of SQLite and PostgreSQL: `TEXT`, `INTEGER`, `BOOLEAN`,
     /// `DOUBLE PRECISION` (dates, seconds since 1970). JSON values are `TEXT`.
-    static let migrations: [SchemaMigration] = (
-        coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations + relayMailMigrations
-    ).sorted {
-        $0.version < $1.version
-    }
+    static let migrations: [SchemaMigration] =
+        (coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations + relayMailMigrations).sorted {
+            $0.version < $1.version
+        }
 
     /// Versions 1 to 6 and the other ranges; the console's (7 to 9) are in `SQLStore+ConsoleMigrations.swift`.
     static let coreMigrations: [SchemaMigration] = [
