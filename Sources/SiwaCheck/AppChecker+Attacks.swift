@@ -75,15 +75,27 @@ extension AppChecker {
             refused: "another browser's state was refused")
     }
 
-    /// An unsigned id_token in the form, with a code the server never issued.
+    /// An unsigned id_token in the form: first with a code the server never issued, then beside a
+    /// genuine code (an app that redeems the code and then takes the user from the form's token).
     func formIdentityToken() async throws -> CheckResult {
         let attempt = try await SignInAttempt.start(in: newBrowser(), options: options)
         let forged = ForgedIdentityToken.unsigned(
-            issuer: options.server, audience: attempt.clientID, nonce: attempt.nonce, email: "forged@attacker.example")
+            issuer: options.server, audience: attempt.clientID, nonce: attempt.nonce, email: ForgedIdentityToken.email)
         _ = try await attempt.callback([("code", "forged-code"), ("id_token", forged), ("state", attempt.state ?? "")])
-        return try await refused(
-            .callbackFormIdentityToken, attempt.browser, accepted: "an unsigned id_token in the form, with a code the server never issued, signed in",
-            refused: "a forged id_token in the form was not trusted")
+        if try await isSignedIn(attempt.browser).0 {
+            return CheckResult(
+                .callbackFormIdentityToken, .failed, "an unsigned id_token in the form, with a code the server never issued, signed in")
+        }
+        let (genuine, fields) = try await approvedAttempt(as: options.victim)
+        let beside = ForgedIdentityToken.unsigned(
+            issuer: options.server, audience: genuine.clientID, nonce: genuine.nonce, email: ForgedIdentityToken.email)
+        _ = try await genuine.callback(fields.filter { $0.0 != "id_token" } + [("id_token", beside)])
+        let (signedIn, body) = try await isSignedIn(genuine.browser)
+        if signedIn && (body.contains(ForgedIdentityToken.subject) || body.contains(ForgedIdentityToken.email)) {
+            return CheckResult(
+                .callbackFormIdentityToken, .failed, "beside a genuine code, an unsigned id_token in the form named the signed-in user")
+        }
+        return CheckResult(.callbackFormIdentityToken, .passed, "a forged id_token in the form was not trusted, alone or beside a genuine code")
     }
 
     /// The attacker's code in the victim's callback, with the victim's state.
