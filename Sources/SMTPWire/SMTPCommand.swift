@@ -47,10 +47,11 @@ public enum SMTPCommand: Sendable, Hashable {
         }
         var parameters: [String: String] = [:]
         for word in words.dropFirst() {
-            let pair = word.split(separator: "=", maxSplits: 1)
-            let key = pair[0].uppercased()
+            // `KEY=VALUE` or `KEY` (RFC 5321 §4.1.2, esmtp-param); a word that starts with `=` has no key.
+            let equals = word.firstIndex(of: "=")
+            let key = word[..<(equals ?? word.endIndex)].uppercased()
             guard !key.isEmpty, parameters[key] == nil else { return .malformed("Repeated or empty parameter") }
-            parameters[key] = pair.count == 2 ? String(pair[1]) : ""
+            parameters[key] = equals.map { String(word[word.index(after: $0)...]) } ?? ""
         }
         return .mail(from: path, parameters: parameters)
     }

@@ -86,6 +86,9 @@ struct SMTPSessionCommandTests {
             ("MAIL FROM:<a@b.c> AUTH=<>\r\n", "555 5.5.4 Unsupported parameter AUTH\r\n"),
             ("MAIL FROM:<>\r\n", "250 2.0.0 OK\r\n"),
             ("MAIL FROM:<@relay.x:a@b.c>\r\n", "250 2.0.0 OK\r\n"),
+            // A parameter with no keyword (found by FuzzSMTP: the parser indexed an empty split).
+            ("MAIL FROM:<a@b.c> =\r\n", "501 5.5.4 Repeated or empty parameter\r\n"),
+            ("MAIL FROM:<a@b.c> =09\r\n", "501 5.5.4 Repeated or empty parameter\r\n"),
         ])
     func malformed(input: String, reply: String) {
         var client = SessionDriver()
