@@ -22,6 +22,17 @@ extension AppleIDProvider {
         return try await store.consent(accountID: account.id, groupID: client.groupID) == nil ? .revoked : .authorized
     }
 
+    /// The credential state of the user with this Apple ID for a client (`siwa check` knows the Apple ID
+    /// it signed in as, not its `sub`): nil for an unknown client, `notFound` for an Apple ID the
+    /// client's team never saw, `revoked` for a deleted Apple ID.
+    public func credentialState(appleID: String, clientID: ClientID) async throws -> CredentialState? {
+        guard let client = try await store.client(clientID) else { return nil }
+        guard let account = try await store.account(appleID: appleID),
+            let identity = try await store.teamIdentity(accountID: account.id, teamID: client.teamID)
+        else { return .notFound }
+        return try await credentialState(subject: identity.subject, clientID: clientID)
+    }
+
     /// Whether `subject` is a user of a team this group was transferred away from, whom the
     /// transfer migrated (spec §17.4: the transferred app sees `transferred`).
     private func wasTransferred(_ subject: Subject, groupID: ClientID) async throws -> Bool {

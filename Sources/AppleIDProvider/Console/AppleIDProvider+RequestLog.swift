@@ -45,9 +45,10 @@ extension AppleIDProvider {
         }
     }
 
-    /// The client's last proven and unproven requests, newest first, if the client belongs to `teamID`.
-    public func requestLog(clientID: ClientID, teamID: TeamID) async throws -> RequestLog {
-        guard let client = try await store.client(clientID), client.teamID == teamID else {
+    /// The client's last proven and unproven requests, newest first, if the client belongs to `teamID`
+    /// (nil: the operator's admin API, any team).
+    public func requestLog(clientID: ClientID, teamID: TeamID?) async throws -> RequestLog {
+        guard let client = try await store.client(clientID), teamID == nil || client.teamID == teamID else {
             throw ConsoleError.notFound("There is no identifier \(clientID) in this team.")
         }
         await flushRequestLog()

@@ -36,9 +36,13 @@ struct NotificationPayload: OrderedJSONObject {
 extension AppleIDProvider {
     /// The signed notification JWT of an outbox message, as POSTed in `{"payload": …}`.
     public func signedNotification(_ message: OutboxMessage) throws -> String {
+        try signedNotification(message, issuedAt: Int(clock.now().timeIntervalSince1970))
+    }
+
+    /// `issuedAt` other than now only for ``developmentNotification(appleID:clientID:fault:)``'s expired one.
+    func signedNotification(_ message: OutboxMessage, issuedAt: Int) throws -> String {
         try TokenSigner(keyRing: keyRing).sign(
             NotificationPayload(
-                issuer: configuration.issuer, audience: message.audience.rawValue, issuedAt: Int(clock.now().timeIntervalSince1970),
-                jwtID: message.id, event: message.event))
+                issuer: configuration.issuer, audience: message.audience.rawValue, issuedAt: issuedAt, jwtID: message.id, event: message.event))
     }
 }

@@ -60,7 +60,32 @@ struct AdminClientEndpoints {
         }
     }
 
+    /// One request-log entry (the console's Requests page), newest first: `siwa check` reads why the
+    /// app's token request was refused and whether it called /auth/revoke.
+    struct RequestView: Encodable {
+        let endpoint: String
+        let at: Date
+        let outcome: String
+        let reason: String
+        /// False for a request that did not prove its client (a wrong client secret: `invalid_client`).
+        let proven: Bool
+
+        init(_ entry: RequestLogEntry) {
+            endpoint = entry.endpoint.rawValue
+            at = entry.at
+            outcome = entry.outcome
+            reason = entry.reason
+            proven = entry.isProven
+        }
+    }
+
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        admin.get("/clients/:client/requests") { _, context in
+            let clientID = ClientID(rawValue: try context.parameters.requireDecoded("client"))
+            let log = try await provider.requestLog(clientID: clientID, teamID: nil)
+            let entries = (log.proven + log.unproven).sorted { $0.at > $1.at }
+            return try AdminEndpoints.json(["requests": entries.map(RequestView.init)])
+        }
         admin.get("/clients/:client") { _, context in
             guard let client = try await provider.registeredClient(ClientID(rawValue: try context.parameters.requireDecoded("client"))) else {
                 throw AdminError.notFound("no such client", code: .invalidClient)

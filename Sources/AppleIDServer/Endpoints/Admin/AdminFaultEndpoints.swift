@@ -5,6 +5,8 @@ import Hummingbird
 
 /// `POST /admin/faults`: development mode's fault switch (issue 20). Arms a one-shot defect in the
 /// next token response for one client; the engine refuses it outside development mode.
+/// `POST /admin/notifications`: a signed `consent-revoked` (genuine, or with one claim spoiled) for
+/// `siwa check` to deliver to the app itself; development mode only.
 struct AdminFaultEndpoints {
     let provider: AppleIDProvider
 
@@ -21,6 +23,18 @@ struct AdminFaultEndpoints {
         }
     }
 
+    struct NotificationOrder: Decodable {
+        var clientID: String
+        var appleID: String
+        var fault: NotificationFault?
+
+        enum CodingKeys: String, CodingKey {
+            case clientID = "client_id"
+            case appleID = "apple_id"
+            case fault
+        }
+    }
+
     static let longestDelay: Double = 600
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
@@ -34,6 +48,12 @@ struct AdminFaultEndpoints {
             return try await AdminClientEndpoints.answer {
                 try await provider.armTokenFault(armed, for: ClientID(rawValue: order.clientID))
             }
+        }
+        admin.post("/notifications") { request, context in
+            let order = try await request.decode(as: NotificationOrder.self, context: context)
+            let notification = try await provider.developmentNotification(
+                appleID: order.appleID, clientID: ClientID(rawValue: order.clientID), fault: order.fault)
+            return try AdminEndpoints.json(["jti": notification.jwtID, "payload": notification.payload])
         }
         admin.delete("/faults/:client") { _, context in
             provider.disarmTokenFault(for: ClientID(rawValue: try context.parameters.requireDecoded("client")))

@@ -67,8 +67,15 @@ struct AdminNativeEndpoints {
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/credential-state") { request, _ in
+            // By Apple ID too: `siwa check` knows whom it signed in, not the team's `sub`.
+            if let appleID = request.uri.queryParameters.get("apple_id"), let clientID = request.uri.queryParameters.get("client_id") {
+                guard let state = try await provider.credentialState(appleID: appleID, clientID: ClientID(rawValue: clientID)) else {
+                    throw AdminError.notFound("no client \(clientID)", code: .invalidClient)
+                }
+                return try AdminEndpoints.json(["state": state.rawValue])
+            }
             guard let user = request.uri.queryParameters.get("user"), let clientID = request.uri.queryParameters.get("client_id") else {
-                throw AdminError.invalidRequest("user and client_id are required")
+                throw AdminError.invalidRequest("user (or apple_id) and client_id are required")
             }
             guard let state = try await provider.credentialState(subject: Subject(rawValue: user), clientID: ClientID(rawValue: clientID)) else {
                 throw AdminError.notFound("no client \(clientID)", code: .invalidClient)
