@@ -189,6 +189,9 @@ let package = Package(
             name: "SiwaCheck",
             dependencies: [
                 "AppleIDProtocol",
+                // Already linked through AppleIDProtocol's JWTKit: the checker's own key for notify.unknown-key.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

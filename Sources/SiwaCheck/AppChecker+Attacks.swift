@@ -26,6 +26,7 @@ extension AppChecker {
             case .callbackErrorHandled: return try await errorCallback()
             case .trustUserEmail: return try await forgedUserEmail()
             case .trustStringBooleans: return try await stringBooleans(clientID: clientID)
+            case .trustManagedAccount: return try await managedAccount(clientID: clientID)
             default: return CheckResult(check, .notRun, "not run")
             }
         } catch {

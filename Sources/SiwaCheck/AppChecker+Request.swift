@@ -63,21 +63,50 @@ extension AppChecker {
         return RequestFindings(results: results, clientID: first.clientID.isEmpty ? nil : first.clientID)
     }
 
-    /// The genuine sign-in: if it fails, nothing else can be judged.
+    /// The genuine sign-in: if it fails, nothing else can be judged, so the run says why, from the
+    /// server's side when it can.
     func checkBaseline() async -> CheckResult {
         do {
             let (attempt, fields) = try await approvedAttempt(as: options.victim)
+            let logBefore = try? await admin.requests(of: attempt.clientID)
             let page = try await attempt.callback(fields)
             let (signedIn, _) = try await isSignedIn(attempt.browser)
             guard signedIn else {
+                let diagnosis = await diagnosis(clientID: attempt.clientID, logBefore: logBefore)
                 return CheckResult(
                     .callbackBaseline, .failed,
-                    "the genuine callback did not sign in: the app answered \(page.status) at \(page.url) \(page.body.prefix(200)); check the Return URL, the client secret (Team ID, Key ID, key) and the clock"
-                )
+                    "the genuine callback did not sign in: the app answered \(page.status) at \(page.url) \(page.body.prefix(200)); \(diagnosis)")
             }
             return CheckResult(.callbackBaseline, .passed, "the genuine callback signed in")
         } catch {
             return CheckResult(.callbackBaseline, .failed, "\(error)")
         }
+    }
+
+    /// Why the app's sign-in failed, as the server saw its /auth/token request (the request log).
+    func diagnosis(clientID: String, logBefore: [ServerAdmin.LoggedRequest]?) async -> String {
+        let generic = "check the Return URL, the client secret (Team ID, Key ID, key) and the clock"
+        guard let logBefore, let log = try? await admin.requests(of: clientID) else { return generic }
+        guard let newest = ServerAdmin.newEntries(log, since: logBefore).first(where: { $0.endpoint == "token" }) else {
+            return "the server saw no /auth/token request from the app: it must redeem the code with its client secret"
+        }
+        guard newest.outcome != "ok" else {
+            return "the server answered the app's /auth/token; the app refused the answer (check the issuer, client ID and clock it verifies with)"
+        }
+        let reason = "the server refused the app's /auth/token with \(newest.outcome): \(newest.reason)"
+        return reason + "; " + Self.hint(outcome: newest.outcome, reason: newest.reason)
+    }
+
+    /// What to change for a refusal of the token request.
+    static func hint(outcome: String, reason: String) -> String {
+        let text = reason.lowercased()
+        if text.contains("redirect_uri") { return "fix the Return URL: send the same redirect_uri as in the authorization request" }
+        if text.contains("iat") || text.contains("exp") || text.contains("future") || text.contains("clock") {
+            return "fix the clock: the client secret's iat and exp must bracket the server's time"
+        }
+        if outcome == "invalid_client" {
+            return "fix the client secret: Team ID (iss), Key ID (kid), the key file, sub = client ID, aud = the issuer"
+        }
+        return "check the Return URL, the client secret (Team ID, Key ID, key) and the clock"
     }
 }

@@ -38,21 +38,32 @@ public struct AppChecker: Sendable {
         }
         .filter { $0 != .callbackBaseline }
         guard baseline.outcome == .passed else {
-            return results + dependent.map { .notRun($0, because: .callbackBaseline) } + unsupportedChecks()
+            return results + dependent.map { .notRun($0, because: .callbackBaseline) }
+                + Self.notificationChecks.map {
+                    .notRun($0, because: .callbackBaseline)
+                } + [.notRun(.deleteRevoke, because: .callbackBaseline)]
         }
         for check in dependent {
             progress(check.rawValue)
             results.append(await run(check, clientID: clientID))
         }
-        return results + unsupportedChecks()
-    }
-
-    /// The checks of notifications and deletion are not built yet (issue 20): reported as not run,
-    /// never as passed.
-    func unsupportedChecks() -> [CheckResult] {
-        CheckID.allCases.filter { $0.rawValue.hasPrefix("notify.") || $0 == .deleteRevoke }.map {
-            CheckResult($0, .notRun, "not run: siwa check does not test \($0 == .deleteRevoke ? "deletion" : "notifications") yet")
+        if options.probe.isEmpty {
+            // Without a probe, only the callback's page tells: a session the app ended later cannot be seen.
+            results += Self.notificationChecks.map {
+                CheckResult($0, .notRun, "not run: a session ended by a notification shows only through --probe")
+            }
+        } else if let endpoint = options.notifications {
+            results += await checkNotifications(to: endpoint, clientID: clientID)
+        } else {
+            results += Self.notificationChecks.map { CheckResult($0, .notRun, "not run: no --notifications URL given") }
         }
+        // Last: deleting the account revokes the victim's consent.
+        if let url = options.delete {
+            results.append(await checkDeletion(at: url, clientID: clientID))
+        } else {
+            results.append(CheckResult(.deleteRevoke, .notRun, "not run: no --delete URL given"))
+        }
+        return results
     }
 
     // MARK: Browsers
@@ -61,6 +72,9 @@ public struct AppChecker: Sendable {
 
     /// Whether the probe answers 2xx in `browser` (redirects are not followed: a redirect to a login page is "no").
     func isSignedIn(_ browser: SimulatedBrowser) async throws -> (Bool, String) {
+        if let test = options.signedInWhen, options.probe.isEmpty {
+            return (test.isSignedIn(browser, app: options.start), browser.lastPage?.body ?? "")
+        }
         let page = try await browser.get(options.probe) { _ in false }
         return ((200..<300).contains(page.status), page.body)
     }

@@ -29,6 +29,7 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
     case tokenTimeout = "token.timeout"
     case trustUserEmail = "trust.user-email"
     case trustStringBooleans = "trust.string-booleans"
+    case trustManagedAccount = "trust.managed-account"
     case notifyBaseline = "notify.baseline"
     case notifyUnknownKey = "notify.unknown-key"
     case notifyAlgNone = "notify.alg-none"
@@ -72,6 +73,8 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .tokenTimeout: "give the token request a timeout (a few seconds) and fail closed"
         case .trustUserEmail: "take the e-mail from the verified id_token, never from the user form field"
         case .trustStringBooleans: "read email_verified and is_private_email as true/false or \"true\"/\"false\""
+        case .trustManagedAccount:
+            "sign in Work & School accounts: accept a missing email and email_verified false; link accounts by sub, never by e-mail"
         case .notifyBaseline: "verify notifications and end the user's sessions on consent-revoked"
         case .notifyUnknownKey: "verify notifications against /auth/keys"
         case .notifyAlgNone: "accept RS256 notifications only"

@@ -4,14 +4,22 @@ import NIOCore
 public struct CheckOptions: Sendable {
     /// Where the app starts sign-in (it redirects to the server's /auth/authorize).
     public var start: String
-    /// Answers 2xx when the browser is signed in.
+    /// Answers 2xx when the browser is signed in (empty: ``signedInWhen`` tells instead).
     public var probe: String
+    /// The test of a signed-in browser for an app without a probe URL.
+    public var signedInWhen: SignedInTest?
+    /// The app's server-to-server notification endpoint (`notify.*` runs only with it).
+    public var notifications: String?
+    /// Where the signed-in user deletes the account (`delete.revoke` runs only with it).
+    public var delete: String?
     /// The Apple ID server (its admin API must accept ``adminToken``; development mode on for faults).
     public var server: String
     public var adminToken: String
     /// The Apple ID the check signs in as, and the one it attacks with.
     public var victim: String
     public var attacker: String
+    /// The Managed Apple ID of `trust.managed-account` (default: the first without e-mail on the server).
+    public var managedAppleID: String?
     /// How long `token.timeout` keeps the token endpoint silent.
     public var timeoutDelay: Double = 20
     /// The longest the check waits for any one answer of the app (beyond `timeoutDelay` for that check).

@@ -50,8 +50,51 @@ struct ServerAdmin: Sendable {
         _ = try await call(.PUT, path, ["booleans_as_strings": on ? "true" : "false"], numbers: ["booleans_as_strings"])
     }
 
+    /// A `consent-revoked` for `appleID`'s user of `clientID`, signed by the server (genuine, or with
+    /// `fault`'s claim spoiled): the JWT of `{"payload": …}` (development mode only).
+    func notification(for appleID: String, clientID: String, fault: String? = nil) async throws -> String {
+        var order = ["client_id": clientID, "apple_id": appleID]
+        if let fault { order["fault"] = fault }
+        let answer = try JSONDecoder().decode([String: String].self, from: Data(try await call(.POST, "/admin/notifications", order)))
+        guard let payload = answer["payload"] else { throw Failure(description: "the server answered no notification") }
+        return payload
+    }
+
+    /// One entry of the client's request log, newest first.
+    struct LoggedRequest: Decodable, Sendable, Equatable {
+        var endpoint: String
+        var at: String
+        var outcome: String
+        var reason: String
+        var proven: Bool
+    }
+
+    func requests(of clientID: String) async throws -> [LoggedRequest] {
+        struct Log: Decodable { var requests: [LoggedRequest] }
+        return try JSONDecoder().decode(Log.self, from: Data(try await call(.GET, "/admin/clients/\(Self.escape(clientID))/requests", nil))).requests
+    }
+
+    /// The entries of `log` written since `earlier` was read, newest first. The log is bounded (old
+    /// entries drop out as new ones come), so they are found by where `earlier` continues, not by count.
+    static func newEntries(_ log: [LoggedRequest], since earlier: [LoggedRequest]) -> [LoggedRequest] {
+        guard let newestBefore = earlier.first else { return log }
+        for start in log.indices where log[start] == newestBefore {
+            let overlap = min(log.count - start, earlier.count)
+            if Array(log[start..<start + overlap]) == Array(earlier.prefix(overlap)) { return Array(log[..<start]) }
+        }
+        return log
+    }
+
+    /// `authorized`, `revoked`, `notFound` or `transferred`.
+    func credentialState(of appleID: String, clientID: String) async throws -> String {
+        let path = "/admin/credential-state?apple_id=\(Self.escape(appleID))&client_id=\(Self.escape(clientID))"
+        return try JSONDecoder().decode([String: String].self, from: Data(try await call(.GET, path, nil)))["state"] ?? ""
+    }
+
+    static func escape(_ value: String) -> String { value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value }
+
     /// `numbers`: fields sent as JSON numbers or booleans rather than strings.
-    private func call(_ method: HTTPMethod, _ path: String, _ body: [String: String]?, numbers: Set<String> = []) async throws -> [UInt8] {
+    func call(_ method: HTTPMethod, _ path: String, _ body: [String: String]?, numbers: Set<String> = []) async throws -> [UInt8] {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")

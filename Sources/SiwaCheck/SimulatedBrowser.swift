@@ -21,6 +21,7 @@ final class SimulatedBrowser: Sendable {
     }
 
     private let jar = Mutex<[String: [String: Cookie]]>([:])
+    private let last = Mutex<Page?>(nil)
     let client: HTTPClient
     /// The longest any one request may take (bounded, network on loopback only).
     let timeout: TimeAmount
@@ -53,7 +54,15 @@ final class SimulatedBrowser: Sendable {
             page = try await send(method: .GET, url: next.absoluteString, body: nil, crossSite: false, timeout: timeout)
             hops += 1
         }
+        last.withLock { $0 = page }
         return page
+    }
+
+    /// Where the last navigation ended (`--signed-in-when redirect:` and `body:` judge it).
+    var lastPage: Page? { last.withLock { $0 } }
+
+    func hasCookie(_ name: String, for url: String) -> Bool {
+        jar.withLock { $0[Self.origin(url)]?[name] != nil }
     }
 
     private func send(method: HTTPMethod, url: String, body: String?, crossSite: Bool, timeout: TimeAmount?) async throws -> Page {

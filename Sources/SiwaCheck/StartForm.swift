@@ -7,7 +7,8 @@ struct StartForm: Sendable {
     var action: String
     var fields: [(String, String)]
 
-    static func forms(in html: String) -> [StartForm] {
+    /// `acceptingCheckboxes`: a confirmation form (delete my account), its checkboxes ticked.
+    static func forms(in html: String, acceptingCheckboxes: Bool = false) -> [StartForm] {
         let form = #/(?is)<form\b([^>]*)>(.*?)</form>/#
         let input = #/(?is)<input\b([^>]*)>/#
         return html.matches(of: form).compactMap { match in
@@ -18,8 +19,11 @@ struct StartForm: Sendable {
             var fields: [(String, String)] = []
             for tag in String(match.2).matches(of: input) {
                 let inputAttributes = String(tag.1)
-                guard attribute("type", in: inputAttributes)?.lowercased() == "hidden" else { return nil }
-                if let name = attribute("name", in: inputAttributes) { fields.append((name, attribute("value", in: inputAttributes) ?? "")) }
+                let type = attribute("type", in: inputAttributes)?.lowercased()
+                guard type == "hidden" || (acceptingCheckboxes && type == "checkbox") else { return nil }
+                if let name = attribute("name", in: inputAttributes) {
+                    fields.append((name, attribute("value", in: inputAttributes) ?? (type == "checkbox" ? "on" : "")))
+                }
             }
             return StartForm(action: action, fields: fields)
         }

@@ -12,17 +12,32 @@ struct Check: AsyncParsableCommand {
         abstract: "Test an app's Sign in with Apple against a server that attacks it (exit 1 when a required check fails).")
 
     @Option(help: "Where the app starts sign-in (it redirects to /auth/authorize).") var start: String
-    @Option(help: "A URL of the app that answers 2xx when the browser is signed in.") var probe: String
+    @Option(help: "A URL of the app that answers 2xx when the browser is signed in.") var probe: String?
+    @Option(help: "Without --probe: cookie:NAME, redirect:URL or body:TEXT tells a signed-in browser after the callback.")
+    var signedInWhen: String?
+    @Option(help: "The app's server-to-server notification endpoint (runs notify.*).") var notifications: String?
+    @Option(help: "Where the signed-in user deletes the account (runs delete.revoke: the app must call /auth/revoke).") var delete: String?
     @Option(help: "The Apple ID server (default: start one in process on --port, development mode).") var server: String?
     @Option(help: "The admin bearer token (default: \"admin_token\" in <data-dir>/demo.json).") var adminToken: String?
     @Option(help: "The data directory of siwa serve (or of the server this check starts).") var dataDir = ".siwa"
     @Option(help: "The port of the server this check starts.") var port = 8080
     @Option(help: "The Apple ID signed in (default: the first demo user).") var victim: String?
+    @Option(help: "The Managed Apple ID of trust.managed-account (default: the first without e-mail, e.g. the demo school's student).")
+    var managed: String?
     @Option(help: "The Apple ID that attacks (default: the second demo user).") var attacker: String?
     @Option(help: "How long token.timeout keeps the token endpoint silent, in seconds (longer than the app's timeout).")
     var timeoutDelay: Double = 20
     @Flag(help: "Print the results as JSON.") var json = false
     @Option(help: "Write the results as JUnit XML to this file.") var junit: String?
+
+    func validate() throws {
+        if probe == nil && signedInWhen == nil {
+            throw ValidationError("give --probe URL, or --signed-in-when cookie:NAME | redirect:URL | body:TEXT")
+        }
+        if let signedInWhen, SignedInTest(argument: signedInWhen) == nil {
+            throw ValidationError("--signed-in-when takes cookie:NAME, redirect:URL or body:TEXT, not \(signedInWhen)")
+        }
+    }
 
     func run() async throws {
         guard let server else {
@@ -37,10 +52,14 @@ struct Check: AsyncParsableCommand {
 
     private func check(server: String, token: String, facts: DemoFacts?, ownServer: Bool) async throws {
         var options = CheckOptions(
-            start: start, probe: probe, server: server, adminToken: token,
+            start: start, probe: probe ?? "", server: server, adminToken: token,
             victim: victim ?? facts?.users.first?.appleID ?? "maria.ruiz@example.com",
             attacker: attacker ?? facts?.users.dropFirst().first?.appleID ?? "robin.unknown@example.com")
         options.timeoutDelay = timeoutDelay
+        options.signedInWhen = signedInWhen.flatMap(SignedInTest.init(argument:))
+        options.managedAppleID = managed
+        options.notifications = notifications
+        options.delete = delete
         options.registersReturnURL = ownServer
         let began = ContinuousClock.now
         let results = await AppChecker(options: options) { step in

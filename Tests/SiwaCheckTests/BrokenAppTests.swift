@@ -4,8 +4,9 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import SignInWithAppleTesting
-import SiwaCheck
 import Testing
+
+@testable import SiwaCheck
 
 /// `siwa check` against small apps on 127.0.0.1, each with one planted flaw (issue 20): every flaw
 /// is reported by exactly the checks that name it, and the app without a flaw passes every check.
@@ -19,8 +20,9 @@ struct BrokenAppTests {
         case nil: []
         case .noStateCheck: [.callbackState]
         case .stateNotBound: [.callbackStateBound]
-        // The form's id_token is taken instead of the token response's, so no token fault is seen.
-        case .formTokenTrusted: tokenChecks.union([.callbackFormIdentityToken])
+        // The form's id_token is taken instead of the token response's, so no token fault is seen,
+        // and with no code redeemed there is no refresh token to revoke on deletion.
+        case .formTokenTrusted: tokenChecks.union([.callbackFormIdentityToken, .deleteRevoke])
         case .audienceNotChecked: [.tokenWrongAudience]
         case .expiredAccepted: [.tokenExpired]
         case .nonceIgnored: [.tokenNonce, .callbackCodeInjection]
@@ -29,6 +31,10 @@ struct BrokenAppTests {
         case .algNoneAccepted: [.tokenAlgNone]
         case .userEmailTrusted: [.trustUserEmail]
         case .replayable: [.callbackReplay]
+        // The genuine notification still ends the session: only the forgeries tell.
+        case .notificationsUnverified: Set(CheckID.allCases.filter { $0.rawValue.hasPrefix("notify.") && $0 != .notifyBaseline })
+        case .neverRevokesOnDelete: [.deleteRevoke]
+        case .requiresVerifiedEmail: [.trustManagedAccount]
         }
     }
 
@@ -37,26 +43,61 @@ struct BrokenAppTests {
         let results = try await Self.check(flaw)
         let failed = Set(results.filter { $0.outcome == .failed }.map(\.check))
         #expect(failed == Self.expectedFailures(flaw), "\(results.filter { $0.outcome == .failed }.map { "\($0.check.rawValue): \($0.detail)" })")
-        // Only the checks that need URLs this run does not give are not run.
-        let notRun = Set(results.filter { $0.outcome == .notRun }.map(\.check))
-        #expect(notRun == Set(CheckID.allCases.filter { $0.rawValue.hasPrefix("notify.") || $0 == .deleteRevoke }))
+        // Every check ran: the notifications and deletion URLs are given.
+        #expect(results.filter { $0.outcome == .notRun }.map(\.check.rawValue) == [])
         #expect(results.count == CheckID.allCases.count)
     }
 
+    @Test(
+        "without a probe, --signed-in-when judges the callback's page: the sound app passes, a missing state check is caught",
+        arguments: [(nil, "body:signed in as"), (nil, "redirect:/me"), (TutorialApp.Flaw.noStateCheck, "body:signed in as")])
+    func signedInWhen(flaw: TutorialApp.Flaw?, argument: String) async throws {
+        let results = try await Self.check(flaw, signedInWhen: try #require(SignedInTest(argument: argument)))
+        let failed = Set(results.filter { $0.outcome == .failed }.map(\.check))
+        #expect(failed == Self.expectedFailures(flaw), "\(results.filter { $0.outcome == .failed }.map { "\($0.check.rawValue): \($0.detail)" })")
+        // A session ended by a notification cannot be seen without a probe: never a pass.
+        #expect(results.filter { $0.outcome == .notRun }.map(\.check) == AppChecker.notificationChecks)
+    }
+
+    @Test("a baseline that fails says why from the server's side: a client secret under an unknown Key ID")
+    func baselineDiagnosis() async throws {
+        let results = try await Self.check(nil, keyID: "WRONGKEY00")
+        let baseline = try #require(results.first { $0.check == .callbackBaseline })
+        #expect(baseline.outcome == .failed)
+        #expect(baseline.detail.contains("refused the app's /auth/token with invalid_client"), "\(baseline.detail)")
+        #expect(baseline.detail.contains("fix the client secret"), "\(baseline.detail)")
+    }
+
+    /// A school with a student without e-mail that allows no app: the check must allow the app itself.
+    static func addSchool(to apple: AppleIDEmulator) async throws {
+        let school = try await apple.createOrganization()
+        try await apple.createManagedUser(username: "s.student@appleid.school.example.edu", in: school)
+        try await apple.disallowApp(in: school)
+    }
+
     /// Runs every check against a tutorial app with `flaw`, on an emulated Apple ID server.
-    static func check(_ flaw: TutorialApp.Flaw?) async throws -> [CheckResult] {
+    static func check(_ flaw: TutorialApp.Flaw?, keyID: String? = nil, signedInWhen: SignedInTest? = nil) async throws -> [CheckResult] {
         try await withAppleIDEmulator { apple in
             try await apple.createUser(appleID: "attacker@example.com", firstName: "Eve", lastName: "Attacker")
+            try await Self.addSchool(to: apple)
             let app = TutorialApp(
                 flaw: flaw,
                 settings: .init(
-                    server: apple.baseURL, clientID: apple.servicesID, teamID: apple.credentials.teamID, keyID: apple.credentials.keyID,
+                    server: apple.baseURL, clientID: apple.servicesID, primaryAppID: apple.bundleID, teamID: apple.credentials.teamID,
+                    keyID: keyID ?? apple.credentials.keyID,
                     privateKeyPEM: apple.credentials.privateKeyPEM))
             return try await app.serve { base in
                 _ = try await apple.provider.addReturnURL(app.redirectURI, servicesID: ClientID(rawValue: apple.servicesID))
                 var options = CheckOptions(
                     start: base + "/login", probe: base + "/me", server: apple.baseURL, adminToken: apple.adminToken,
                     victim: apple.defaultUser.appleID, attacker: "attacker@example.com")
+                if var test = signedInWhen {
+                    if case .redirect(let path) = test { test = .redirect(base + path) }
+                    options.probe = ""
+                    options.signedInWhen = test
+                }
+                options.notifications = base + "/notifications"
+                options.delete = base + "/delete"
                 // Longer than the app's token timeout (5 s): an app that waits it out signs in late.
                 options.timeoutDelay = 10
                 return await AppChecker(options: options).run()

@@ -46,4 +46,17 @@ struct CheckReportTests {
         #expect(forms.map(\.action) == ["/signin/apple"])
         #expect(forms.first?.fields.map { "\($0.0)=\($0.1)" } == ["csrf=a&b", "next=/"])
     }
+
+    @Test("the request log's new entries are found where the earlier read continues, also once old entries dropped out")
+    func newRequestLogEntries() {
+        func entry(_ endpoint: String, _ second: Int) -> ServerAdmin.LoggedRequest {
+            .init(endpoint: endpoint, at: "2026-11-25T07:00:\(second)Z", outcome: "ok", reason: "", proven: true)
+        }
+        let earlier = [entry("token", 3), entry("token", 2), entry("authorize", 1)]
+        // Bounded at three entries: the oldest dropped out as two new ones came.
+        let log = [entry("revoke", 5), entry("token", 4), entry("token", 3)]
+        #expect(ServerAdmin.newEntries(log, since: earlier).map(\.endpoint) == ["revoke", "token"])
+        #expect(ServerAdmin.newEntries(earlier, since: earlier).isEmpty)
+        #expect(ServerAdmin.newEntries(log, since: []).count == 3)
+    }
 }

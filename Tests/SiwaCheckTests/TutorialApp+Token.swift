@@ -7,27 +7,30 @@ import NIOCore
 extension TutorialApp {
     /// Exchanges the code and verifies the id_token of the answer, as the tutorial does (skipping what
     /// the flaw skips). Nil when anything is wrong.
-    func exchange(_ code: String, nonce: String, formToken: String?) async throws -> IdentityTokenClaims? {
-        let secret = try await ClientSecretMinter(
-            teamID: TeamID(rawValue: settings.teamID), keyID: KeyID(rawValue: settings.keyID), privateKeyPEM: settings.privateKeyPEM
-        ).mint(clientID: ClientID(rawValue: settings.clientID), audience: settings.server, issuedAt: Date(), lifetime: 300)
-        var request = HTTPClientRequest(url: settings.server + "/auth/token")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        let fields = [
-            "client_id": settings.clientID, "client_secret": secret, "code": code, "grant_type": "authorization_code", "redirect_uri": redirectURI,
-        ]
-        request.body = .bytes(
-            ByteBuffer(string: fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&"))
-        )
-        guard let response = try? await HTTPClient.shared.execute(request, timeout: settings.tokenTimeout), response.status == .ok,
+    func exchange(_ code: String, nonce: String, formToken: String?) async throws -> (IdentityTokenClaims, String?)? {
+        let fields = ["code": code, "grant_type": "authorization_code", "redirect_uri": redirectURI]
+        guard let response = try? await post("/auth/token", fields), response.status == .ok,
             let body = try? await response.body.collect(upTo: 1 << 20),
             let answer = try? JSONDecoder().decode(TokenResponse.self, from: Data(buffer: body)), let idToken = answer.idToken
         else { return nil }
         guard let claims = try await verify(idToken, accessToken: answer.accessToken, nonce: nonce) else { return nil }
         // The form's id_token, when there is one, must name the same user as the verified one.
         if let formToken, let formClaims = try? Self.unverifiedClaims(formToken), formClaims.subject != claims.subject { return nil }
-        return claims
+        return (claims, answer.refreshToken)
+    }
+
+    /// POSTs `fields` to the server's `path`, authenticated with a new client secret.
+    func post(_ path: String, _ fields: [String: String]) async throws -> HTTPClientResponse {
+        let secret = try await ClientSecretMinter(
+            teamID: TeamID(rawValue: settings.teamID), keyID: KeyID(rawValue: settings.keyID), privateKeyPEM: settings.privateKeyPEM
+        ).mint(clientID: ClientID(rawValue: settings.clientID), audience: settings.server, issuedAt: Date(), lifetime: 300)
+        var request = HTTPClientRequest(url: settings.server + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        let form = fields.merging(["client_id": settings.clientID, "client_secret": secret]) { $1 }
+        request.body = .bytes(
+            ByteBuffer(string: form.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")))
+        return try await HTTPClient.shared.execute(request, timeout: settings.tokenTimeout)
     }
 
     private func verify(_ token: String, accessToken: String, nonce: String) async throws -> IdentityTokenClaims? {
@@ -35,10 +38,7 @@ extension TutorialApp {
         if flaw == .algNoneAccepted, let header = try? Self.segment(token, 0), header.contains(#""alg":"none""#) {
             claims = try Self.unverifiedClaims(token)
         } else {
-            let keys = JWTKeyCollection()
-            let jwks = try await HTTPClient.shared.execute(HTTPClientRequest(url: settings.server + "/auth/keys"), timeout: .seconds(30))
-            try await keys.add(jwksJSON: String(buffer: try await jwks.body.collect(upTo: 1 << 20)))
-            guard let verified = try? await keys.verify(token, as: IdentityTokenClaims.self) else { return nil }
+            guard let verified = try? await serverKeys().verify(token, as: IdentityTokenClaims.self) else { return nil }
             claims = verified
         }
         let now = Int(Date().timeIntervalSince1970)
@@ -50,6 +50,14 @@ extension TutorialApp {
         guard flaw == .nonceIgnored || claims.nonce == nonce || (flaw == .nonceOptional && claims.nonce == nil) else { return nil }
         guard claims.accessTokenHash.map({ $0 == TokenHash.of(accessToken) }) ?? true else { return nil }
         return claims
+    }
+
+    /// The keys of /auth/keys, fetched for each verification as the tutorial does.
+    func serverKeys() async throws -> JWTKeyCollection {
+        let keys = JWTKeyCollection()
+        let jwks = try await HTTPClient.shared.execute(HTTPClientRequest(url: settings.server + "/auth/keys"), timeout: .seconds(30))
+        try await keys.add(jwksJSON: String(buffer: try await jwks.body.collect(upTo: 1 << 20)))
+        return keys
     }
 
     static func unverifiedClaims(_ token: String) throws -> IdentityTokenClaims {

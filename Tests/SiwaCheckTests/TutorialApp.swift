@@ -12,7 +12,7 @@ import Synchronization
 final class TutorialApp: Sendable {
     enum Flaw: String, Sendable, CaseIterable {
         case noStateCheck, stateNotBound, formTokenTrusted, audienceNotChecked, expiredAccepted, nonceIgnored, nonceOptional, algNoneAccepted
-        case userEmailTrusted, replayable
+        case userEmailTrusted, replayable, notificationsUnverified, neverRevokesOnDelete, requiresVerifiedEmail
     }
 
     struct Session: Sendable {
@@ -20,11 +20,15 @@ final class TutorialApp: Sendable {
         var nonce: String?
         var subject: String?
         var email: String?
+        /// Kept to revoke on account deletion.
+        var refreshToken: String?
     }
 
     struct Settings: Sendable {
         var server: String
         var clientID: String
+        /// The app group's primary App ID: the `aud` of its notifications.
+        var primaryAppID: String
         var teamID: String
         var keyID: String
         var privateKeyPEM: String
@@ -43,6 +47,8 @@ final class TutorialApp: Sendable {
     let sessions = Mutex<[String: Session]>([:])
     /// `stateNotBound`: pending sign-ins by state, shared by every browser.
     let pendingByState = Mutex<[String: String]>([:])
+    /// The `jti` of each notification handled.
+    let seenNotifications = Mutex<Set<String>>([])
     /// `replayable`: what each code signed in, served again for the same code.
     let signedInByCode = Mutex<[String: Session]>([:])
 
@@ -56,6 +62,8 @@ final class TutorialApp: Sendable {
             guard let session = self.session(of: request), let subject = session.subject else { return Response(status: .unauthorized) }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "signed in as \(subject) \(session.email ?? "")")))
         }
+        router.post("/notifications") { request, _ in try await self.notification(request) }
+        router.post("/delete") { request, _ in try await self.deleteAccount(request) }
         return router
     }
 
@@ -104,9 +112,14 @@ final class TutorialApp: Sendable {
         if flaw == .formTokenTrusted, let token = form.id_token, let claims = try? Self.unverifiedClaims(token) {
             return signIn(sid, claims.subject.rawValue, claims.email)
         }
-        guard let code = form.code, let claims = try await exchange(code, nonce: expectedNonce, formToken: form.id_token) else {
+        guard let code = form.code, let (claims, refreshToken) = try await exchange(code, nonce: expectedNonce, formToken: form.id_token) else {
             return Self.page(.unauthorized, "sign-in failed")
         }
+        // The tutorial that insists on a verified e-mail locks out Work & School accounts.
+        if flaw == .requiresVerifiedEmail, claims.email == nil || claims.emailVerified?.value != true {
+            return Self.page(.forbidden, "please use an account with a verified e-mail")
+        }
+        sessions.withLock { $0[sid, default: Session()].refreshToken = refreshToken }
         var email = claims.email
         if flaw == .userEmailTrusted, let user = form.user,
             let forged = try? JSONDecoder().decode([String: JSONValue].self, from: Data(user.utf8))["email"]?.string
