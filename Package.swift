@@ -333,6 +333,8 @@ let package = Package(
             name: "SignInWithAppleVaporTests",
             dependencies: [
                 "SignInWithAppleVapor",
+                // siwa check against a minimal app on the routes: SiwaCheck is light (no server module).
+                "SiwaCheck",
                 "SignInWithAppleTesting",
                 "AppleIDProvider",
                 "AppleIDProtocol",
