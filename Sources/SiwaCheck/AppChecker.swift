@@ -38,10 +38,8 @@ public struct AppChecker: Sendable {
         }
         .filter { $0 != .callbackBaseline }
         guard baseline.outcome == .passed else {
-            return results + dependent.map { .notRun($0, because: .callbackBaseline) }
-                + Self.notificationChecks.map {
-                    .notRun($0, because: .callbackBaseline)
-                } + [.notRun(.deleteRevoke, because: .callbackBaseline)]
+            // Every check after the baseline stands on it.
+            return results + CheckID.allCases.drop { $0 != .callbackBaseline }.dropFirst().map { .notRun($0, because: .callbackBaseline) }
         }
         for check in dependent {
             progress(check.rawValue)

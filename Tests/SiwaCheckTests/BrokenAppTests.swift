@@ -66,6 +66,9 @@ struct BrokenAppTests {
         #expect(baseline.outcome == .failed)
         #expect(baseline.detail.contains("refused the app's /auth/token with invalid_client"), "\(baseline.detail)")
         #expect(baseline.detail.contains("fix the client secret"), "\(baseline.detail)")
+        // Nothing after the baseline is judged, notifications and deletion included: not run, never passed.
+        #expect(results.count == CheckID.allCases.count)
+        #expect(results.drop { $0.check != .callbackBaseline }.dropFirst().allSatisfy { $0.outcome == .notRun })
     }
 
     /// A school with a student without e-mail that allows no app: the check must allow the app itself.
