@@ -6,43 +6,39 @@ import _CryptoExtras
 /// The notifications an attacker can make from a genuine one without the server's key (issue 20):
 /// re-signed by a key of its own, unsigned, or with `events` changed after signing.
 struct ForgedNotification: Sendable {
-    let header: String
-    let payload: [UInt8]
-    let encodedHeader: String
-    let encodedPayload: String
-    let signature: String
+    /// The genuine notification, read by the one compact-JWS reader.
+    let genuine: CompactJWS
 
     struct Malformed: Error, CustomStringConvertible {
-        var description: String { "the server's notification is not a compact JWS" }
+        var description: String { "the server's notification has no events claim" }
     }
 
     init(genuine jwt: String) throws {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3 else { throw Malformed() }
-        encodedHeader = parts[0]
-        encodedPayload = parts[1]
-        signature = parts[2]
-        header = String(decoding: try Base64URL.decode(parts[0]), as: UTF8.self)
-        payload = try Base64URL.decode(parts[1])
+        genuine = try CompactJWS(jwt)
     }
+
+    var encodedHeader: String { String(decoding: genuine.headerSegment, as: UTF8.self) }
+    var encodedPayload: String { String(decoding: genuine.payloadSegment, as: UTF8.self) }
+    var signature: String { String(decoding: genuine.signatureSegment, as: UTF8.self) }
 
     /// The same header (the server's `kid`) and claims, signed RS256 by a key `/auth/keys` never published.
     func signedByUnknownKey() throws -> String {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let input = encodedHeader + "." + encodedPayload
+        let input = String(decoding: genuine.signingInput, as: UTF8.self)
         let signature = try key.signature(for: SHA256.hash(data: Array(input.utf8)), padding: .insecurePKCS1v1_5)
         return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
     }
 
     /// `{"kid":…,"alg":"none"}`, the same claims, no signature.
     func unsigned() -> String {
-        let kid = (try? JSONDecoder().decode([String: String].self, from: Data(header.utf8)))?["kid"] ?? ""
+        let kid = (try? genuine.header().keyID) ?? ""
         return Base64URL.encode(Array(#"{"kid":"\#(kid)","alg":"none"}"#.utf8)) + "." + encodedPayload + "."
     }
 
     /// The `events` string with its `event_time` moved by a millisecond, under the original signature.
     func tampered() throws -> String {
-        guard var claims = try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any], let events = claims["events"] as? String,
+        guard var claims = try JSONSerialization.jsonObject(with: Data(try genuine.payloadBytes())) as? [String: Any],
+            let events = claims["events"] as? String,
             var event = try JSONSerialization.jsonObject(with: Data(events.utf8)) as? [String: Any]
         else { throw Malformed() }
         event["event_time"] = ((event["event_time"] as? NSNumber)?.int64Value ?? 0) + 1
