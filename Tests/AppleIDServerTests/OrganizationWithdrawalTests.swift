@@ -41,7 +41,7 @@ struct OrganizationWithdrawalTests {
             .filter { $0.event.type == .consentRevoked }.map(\.event.subject).sorted()
     }
 
-    @Test("two instances sweeping the same due withdrawal at once: each user gets exactly one consent-revoked", .timeLimit(.minutes(1)))
+    @Test("two instances sweeping the same due withdrawal at once: each user gets exactly one consent-revoked", .timeLimit(.minutes(5)))
     func oneNotificationPerUserAcrossInstances() async throws {
         let connection = try await SQLiteConnection.open(
             storage: .memory, threadPool: .singleton, logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
