@@ -3,7 +3,8 @@
 # and drives Juice's sign-in through the Apple ID pages in headless Chromium (BrowserTest/juice_signin.py).
 # The screenshot of the signed-in page is saved to .build/artifacts/juice-signed-in.png.
 # Then BrowserTest/apple_id_pages.py screenshots every Apple ID page of siwa in several locales
-# (PAGE_LOCALES, default en,cs,de,ja,ar: Arabic right to left) into .build/artifacts/pages/. Then BrowserTest/signin_js.py drives the server's
+# (PAGE_LOCALES, default en,cs,de,ja,ar: Arabic right to left) into .build/artifacts/pages/, and BrowserTest/school_pages.py
+# the demo school's "at Work & School" pages (SCHOOL_LOCALES, default en,de) beside them. Then BrowserTest/signin_js.py drives the server's
 # Sign in with Apple JS from a relying-party page of its own (Apple's documentation page among them) and
 # screenshots the button gallery into .build/artifacts/button-gallery*.png.
 # Last, BrowserTest/console_web_client.py follows the talk in the developer console (/console): a new
@@ -15,7 +16,7 @@
 #
 # Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, PAGE_LOCALES, CONSOLE_LOCALES, READY_TIMEOUT (seconds, default 120),
 # TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1, PARTS (which parts run, of
-# juice,pages,js,console; default all of them).
+# juice,pages,school,js,console; default all of them), SCHOOL_LOCALES.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -74,7 +75,7 @@ JUICE_PID=$!
 wait_for "http://127.0.0.1:$JUICE_PORT/" "$JUICE_PID" "juice" "$JUICE_DATA/juice.log"
 echo "run.sh: siwa on $SIWA_PORT, juice on $JUICE_PORT"
 
-PARTS=",${PARTS:-juice,pages,js,console},"
+PARTS=",${PARTS:-juice,pages,school,js,console},"
 runs() { [[ "$PARTS" == *",$1,"* ]]; }
 status=0
 if runs juice; then
@@ -88,6 +89,12 @@ if [ "$status" -eq 0 ] && runs pages; then
     PAGE_LOCALES="${PAGE_LOCALES:-en,cs,de,ja,ar}"
     timeout "$((TEST_TIMEOUT * (2 + $(tr -cd , <<<"$PAGE_LOCALES" | wc -c) / 2)))" "$PYTHON" BrowserTest/apple_id_pages.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
         --out "$PWD/.build/artifacts/pages" --locales "$PAGE_LOCALES"
+    status=$?
+fi
+if [ "$status" -eq 0 ] && runs school; then
+    mkdir -p "$PWD/.build/artifacts/pages"
+    timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/school_pages.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
+        --out "$PWD/.build/artifacts/pages" --locales "${SCHOOL_LOCALES:-en,de}"
     status=$?
 fi
 if [ "$status" -eq 0 ] && runs js; then

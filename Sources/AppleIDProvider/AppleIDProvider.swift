@@ -44,21 +44,23 @@ public final class AppleIDProvider: Sendable {
         random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
         logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory,
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
-        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver()
+        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
+        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator()
     ) async throws -> AppleIDProvider {
         let keyRing = try await SigningKeyRing.load(
             store: store, keyFactory: keyFactory, random: random, now: clock.now(),
             retiredKeyRetention: configuration.keyRotation.retiredKeyRetention)
         return AppleIDProvider(
             configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics,
-            txtResolver: txtResolver, endpointResolver: endpointResolver)
+            txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn)
     }
 
     init(
         configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock, random: any RandomSource,
         keyRing: SigningKeyRing, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
-        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver()
+        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
+        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator()
     ) {
         self.metrics = metrics
         self.txtResolver = txtResolver
@@ -80,7 +82,7 @@ public final class AppleIDProvider: Sendable {
         self.issuer = AuthorizationIssuer(
             store: store, identities: identities, idTokens: idTokens, random: random, configuration: configuration)
         self.interactions = InteractionService(
-            store: store, issuer: issuer, configuration: configuration, random: random, clock: clock)
+            store: store, issuer: issuer, configuration: configuration, random: random, clock: clock, managedSignIn: managedSignIn)
         self.codeGrant = AuthorizationCodeGrant(
             store: store, tokens: tokens, idTokens: idTokens, configuration: configuration, clock: clock)
         self.refreshGrant = RefreshTokenGrant(store: store, tokens: tokens, idTokens: idTokens, configuration: configuration)

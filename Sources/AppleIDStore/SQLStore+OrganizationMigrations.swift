@@ -1,7 +1,7 @@
 import SQLKit
 
-/// The schema of ``OrganizationStore`` (version 26): organizations, the membership columns of a
-/// Managed Apple ID, and the withdrawals an access rule change schedules.
+/// The schema of ``OrganizationStore`` (versions 26 and 28): organizations, the membership columns of
+/// a Managed Apple ID, and the withdrawals an access rule change schedules.
 extension SQLStore {
     static let organizationMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -33,6 +33,15 @@ extension SQLStore {
                 // The organization of a Managed Apple ID's grant, for its id_tokens' `org_id`.
                 "ALTER TABLE grants ADD COLUMN organization_id TEXT",
                 "CREATE INDEX IF NOT EXISTS accounts_organization ON accounts (organization_id) WHERE organization_id IS NOT NULL",
-            ])
+            ]),
+        SchemaMigration(
+            version: 28,
+            statements: [
+                // The pass handling a withdrawal, so that with several instances one revokes and notifies.
+                "ALTER TABLE organization_withdrawals ADD COLUMN leased_by TEXT",
+                "ALTER TABLE organization_withdrawals ADD COLUMN lease_expires_at DOUBLE PRECISION",
+                // Where the organization's own sign-in checks passwords (NULL: the server's own check).
+                "ALTER TABLE organizations ADD COLUMN federation_url TEXT",
+            ]),
     ]
 }

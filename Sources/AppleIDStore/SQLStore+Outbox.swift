@@ -74,15 +74,20 @@ extension SQLStore: OutboxStore {
         return try await query.orderBy("created_at").orderBy("id").limit(limit).all(decoding: OutboxRow.self).map { try $0.message() }
     }
 
-    /// Inserts or replaces outbox rows on `db` (the transaction's connection).
+    /// Inserts or replaces outbox rows on `db` (the transaction's connection), up to
+    /// ``rowsPerInsert`` per statement: an organization's withdrawal writes one per member.
     static func write(_ rows: [OutboxRow], to db: any SQLDatabase) async throws {
-        for row in rows {
+        for start in stride(from: 0, to: rows.count, by: rowsPerInsert) {
+            let batch = Array(rows[start..<min(start + rowsPerInsert, rows.count)])
             try await db.insert(into: OutboxRow.table)
-                .model(row, with: rowEncoder)
-                .onConflict(with: ["id"]) { try $0.set(excludedContentOf: row, with: rowEncoder) }
+                .models(batch, with: rowEncoder)
+                .onConflict(with: ["id"]) { try $0.set(excludedContentOf: batch[0], with: rowEncoder) }
                 .run()
         }
     }
+
+    /// Rows of one `INSERT`: their binds stay far below SQLite's limit of 32,766 (PostgreSQL's: 65,535).
+    static let rowsPerInsert = 200
 }
 
 struct OutboxRow: Codable, Sendable {

@@ -25,25 +25,42 @@ extension SQLStore: OutboxLeaseStore {
         let postgres = db.dialect.name == "postgresql"
         guard perGroup < limit else {
             let skipLocked: SQLQueryString = postgres ? " FOR UPDATE SKIP LOCKED" : ""
-            return try await claim(
+            let pick: SQLQueryString = """
+                SELECT id FROM notification_outbox WHERE \(claimable) \
+                ORDER BY next_attempt_at, created_at, id LIMIT \(literal: max(0, limit))\(skipLocked)
                 """
-                WITH picked AS (SELECT id FROM notification_outbox WHERE \(claimable) \
-                ORDER BY next_attempt_at, created_at, id LIMIT \(literal: max(0, limit))\(skipLocked)) \
-                UPDATE notification_outbox SET leased_by = \(bind: holder), lease_expires_at = \(bind: expiry.sqlSeconds) \
-                WHERE id IN (SELECT id FROM picked) AND \(claimable) RETURNING *
-                """)
+            return try await claim(
+                Self.leaseStatement(table: OutboxRow.table, key: "id", pick: pick, claimable: claimable, holder: holder, until: expiry))
         }
         let skipLocked: SQLQueryString = postgres ? " FOR UPDATE OF o SKIP LOCKED" : ""
-        return try await claim(
-            """
-            WITH picked AS (SELECT o.id FROM notification_outbox o JOIN (SELECT id, next_attempt_at, \
+        let pick: SQLQueryString = """
+            SELECT o.id FROM notification_outbox o JOIN (SELECT id, next_attempt_at, \
             ROW_NUMBER() OVER (PARTITION BY group_id ORDER BY next_attempt_at, created_at, id) AS place \
             FROM notification_outbox WHERE \(claimable)) ranked ON ranked.id = o.id \
             WHERE ranked.place <= \(literal: max(0, perGroup)) ORDER BY ranked.place, ranked.next_attempt_at, o.id \
-            LIMIT \(literal: max(0, limit))\(skipLocked)) \
-            UPDATE notification_outbox SET leased_by = \(bind: holder), lease_expires_at = \(bind: expiry.sqlSeconds) \
-            WHERE id IN (SELECT id FROM picked) AND \(claimable) RETURNING *
-            """)
+            LIMIT \(literal: max(0, limit))\(skipLocked)
+            """
+        return try await claim(
+            Self.leaseStatement(table: OutboxRow.table, key: "id", pick: pick, claimable: claimable, holder: holder, until: expiry))
+    }
+
+    /// The one shape of every lease (outbox messages, organization withdrawals): `WITH picked AS
+    /// (pick) UPDATE table SET leased_by, lease_expires_at WHERE key IN picked AND claimable
+    /// RETURNING *`. The pick is a common table expression so that it runs once (see above); the
+    /// `UPDATE` repeats `claimable`, so a row another holder took meanwhile is not taken again.
+    static func leaseStatement(
+        table: String, key: String, pick: SQLQueryString, claimable: SQLQueryString, holder: String, until expiry: Date
+    ) -> SQLQueryString {
+        """
+        WITH picked AS (\(pick)) \
+        UPDATE \(ident: table) SET leased_by = \(bind: holder), lease_expires_at = \(bind: expiry.sqlSeconds) \
+        WHERE \(ident: key) IN (SELECT \(ident: key) FROM picked) AND \(claimable) RETURNING *
+        """
+    }
+
+    /// A row nobody holds, or whose lease ran out (its holder died or hangs).
+    static func leaseIsFree(at now: Date) -> SQLQueryString {
+        "(lease_expires_at IS NULL OR lease_expires_at <= \(bind: now.sqlSeconds))"
     }
 
     /// Runs a claiming statement; its messages in the order they were created.

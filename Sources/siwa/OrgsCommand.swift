@@ -5,7 +5,7 @@ import ArgumentParser
 struct Orgs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Organizations (Managed Apple IDs at Work & School): list, add, show, allow, disallow, access rule, member changes.",
-        subcommands: [List.self, Add.self, Show.self, Allow.self, Disallow.self, Rule.self, Member.self])
+        subcommands: [List.self, Add.self, Show.self, Allow.self, Disallow.self, Rule.self, Federation.self, Member.self])
 
     enum Kind: String, ExpressibleByArgument, CaseIterable { case school, business }
     enum AccessRule: String, ExpressibleByArgument, CaseIterable {
@@ -69,6 +69,25 @@ struct Orgs: AsyncParsableCommand {
         @OptionGroup var connection: AdminConnection
         func run() async throws {
             try await connection.client().run(.put, "/admin/orgs/\(AdminClient.segment(org))/access-rule", ["access_rule": access.rawValue])
+        }
+    }
+
+    struct Federation: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Hand the organization's password step to its own identity provider: the server POSTs {org_id, username, password} as JSON to the URL, 2xx accepts (https, or http to loopback only). --off: the server's own password again."
+        )
+        @Argument(help: "The org_id.") var org: String
+        @Argument(help: "The identity provider's check URL.") var url: String?
+        @Flag(help: "Back to the server's own password.") var off = false
+        @OptionGroup var connection: AdminConnection
+
+        func validate() throws {
+            guard (url == nil) == off else { throw ValidationError("give the URL, or --off") }
+        }
+
+        func run() async throws {
+            try await connection.client().run(.put, "/admin/orgs/\(AdminClient.segment(org))/federation", ["url": url])
         }
     }
 

@@ -17,6 +17,7 @@ struct ProviderHarness {
     static func make(
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
+        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(),
         configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> ProviderHarness {
         let clock = ManualClock(now)
@@ -27,7 +28,7 @@ struct ProviderHarness {
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "provider"),
             keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"), txtResolver: txtResolver,
-            endpointResolver: endpointResolver)
+            endpointResolver: endpointResolver, managedSignIn: managedSignIn)
         for (team, group) in [("TEAMAAAAAA", "com.a.app"), ("TEAMBBBBBB", "com.b.app")] {
             try await store.save(DeveloperTeam(id: TeamID(rawValue: team), name: team))
             try await store.save(AppGroup(primaryAppID: ClientID(rawValue: group), teamID: TeamID(rawValue: team), displayName: group))

@@ -53,28 +53,60 @@ extension StoreConformanceTests {
             let first = PendingWithdrawal(organizationID: Self.school.id, dueAt: Fixture.date(60))
             try await store.save(Self.school, withdrawal: first)
             try await store.save(Self.school, withdrawal: PendingWithdrawal(organizationID: Self.school.id, dueAt: Fixture.date(90)))
-            #expect(try await store.dueWithdrawals(at: Fixture.date(59), limit: 10).isEmpty)
-            #expect(try await store.dueWithdrawals(at: Fixture.date(60), limit: 10) == [first])
+            #expect(try await store.claimDueWithdrawals(at: Fixture.date(59), holder: "a", until: Fixture.date(120), limit: 10).isEmpty)
+            #expect(try await store.claimDueWithdrawals(at: Fixture.date(60), holder: "a", until: Fixture.date(120), limit: 10) == [first])
 
-            try await store.save(Fixture.account())
-            try await store.save(
-                Consent(accountID: "acct-1", groupID: "com.example.app", grantedAt: Fixture.t0, scopes: [], email: nil, isPrivateEmail: false))
-            try await store.save(
-                Consent(accountID: "acct-1", groupID: "com.example.other", grantedAt: Fixture.t0, scopes: [], email: nil, isPrivateEmail: false))
-            try await store.save(Fixture.grant(id: "withdrawn"))
-            try await store.save(Fixture.grant(id: "kept", groupID: "com.example.other"))
+            var member = Fixture.account()
+            member.managed = ManagedMembership(organizationID: Self.school.id)
+            try await store.save(member)
+            try await store.save(Fixture.account(id: "consumer", appleID: "consumer@example.com"))
+            for (account, group) in [("acct-1", "com.example.app"), ("acct-1", "com.example.gone"), ("consumer", "com.example.gone")] {
+                try await store.save(
+                    Consent(
+                        accountID: account, groupID: ClientID(rawValue: group), grantedAt: Fixture.t0, scopes: [], email: nil, isPrivateEmail: false))
+            }
+            try await store.save(Fixture.grant(id: "kept"))
+            try await store.save(Fixture.grant(id: "withdrawn", groupID: "com.example.gone"))
+            try await store.save(Fixture.grant(id: "consumer's", accountID: "consumer", groupID: "com.example.gone"))
+            let kept = Self.school.allowedApps
+            #expect(
+                try await store.consents(organizationID: Self.school.id, outside: kept) == [
+                    OrganizationConsent(accountID: "acct-1", groupID: "com.example.gone", subject: nil)
+                ], "only the organization's members, only the apps it no longer allows")
+
             let message = OutboxMessage(
-                id: "m1", groupID: "com.example.app", audience: "com.example.app",
+                id: "m1", groupID: "com.example.gone", audience: "com.example.gone",
                 event: NotificationEvent(type: .consentRevoked, subject: "000123.abc.0123", eventTime: 1), createdAt: Fixture.date(60))
-            try await store.complete(
-                first, revoking: [ConsentKey(accountID: "acct-1", groupID: "com.example.app")], at: Fixture.date(60), notifying: [message])
+            #expect(try await store.complete(first, holder: "b", revokingOutside: kept, at: Fixture.date(60), notifying: [message]) == false)
+            #expect(try await store.grant(id: "withdrawn")?.revokedAt == nil, "a pass that does not hold the withdrawal writes nothing")
+            #expect(try await store.complete(first, holder: "a", revokingOutside: kept, at: Fixture.date(60), notifying: [message]))
 
             #expect(try await store.grant(id: "withdrawn")?.revokedAt == Fixture.date(60))
             #expect(try await store.grant(id: "kept")?.revokedAt == nil)
-            #expect(try await store.consent(accountID: "acct-1", groupID: "com.example.app") == nil)
-            #expect(try await store.consent(accountID: "acct-1", groupID: "com.example.other") != nil)
+            #expect(try await store.grant(id: "consumer's")?.revokedAt == nil)
+            #expect(try await store.consent(accountID: "acct-1", groupID: "com.example.gone") == nil)
+            #expect(try await store.consent(accountID: "acct-1", groupID: "com.example.app") != nil)
             #expect(try await store.message(id: "m1") == message)
-            #expect(try await store.dueWithdrawals(at: Fixture.date(1000), limit: 10).isEmpty)
+            #expect(try await store.claimDueWithdrawals(at: Fixture.date(1000), holder: "c", until: Fixture.date(1060), limit: 10).isEmpty)
+        }
+    }
+
+    @Test("a claimed withdrawal goes to one holder until its claim runs out; an organization change hands it back", arguments: StoreKind.available)
+    func withdrawalClaims(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let due = PendingWithdrawal(organizationID: Self.school.id, dueAt: Fixture.date(60))
+            try await store.save(Self.school, withdrawal: due)
+            let now = Fixture.date(60)
+            #expect(try await store.claimDueWithdrawals(at: now, holder: "a", until: Fixture.date(180), limit: 10) == [due])
+            #expect(try await store.claimDueWithdrawals(at: now, holder: "b", until: Fixture.date(180), limit: 10).isEmpty)
+            // A died: once its claim runs out, B takes the withdrawal over, and A can no longer complete it.
+            #expect(try await store.claimDueWithdrawals(at: Fixture.date(180), holder: "b", until: Fixture.date(300), limit: 10) == [due])
+            #expect(try await store.complete(due, holder: "a", revokingOutside: nil, at: Fixture.date(181), notifying: []) == false)
+
+            try await store.save(Self.school, withdrawal: nil)
+            #expect(try await store.complete(due, holder: "b", revokingOutside: nil, at: Fixture.date(182), notifying: []) == false)
+            #expect(try await store.claimDueWithdrawals(at: Fixture.date(182), holder: "c", until: Fixture.date(300), limit: 10) == [due])
+            #expect(try await store.complete(due, holder: "c", revokingOutside: nil, at: Fixture.date(183), notifying: []))
         }
     }
 }

@@ -49,6 +49,27 @@ struct AdminVerbTests {
         #expect(again.standardError.hasPrefix("Error: "), "\(again.standardError)")
     }
 
+    @Test("orgs federation sets and clears where an organization's passwords are checked; http to another host is refused")
+    func orgsFederation() throws {
+        let server = try SiwaServer()
+        let added = try server.run(["orgs", "add", "Cupertino High"])
+        #expect(added.status == 0, "\(added.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(added.standardOutput.utf8)) as? [String: Any]
+        let org = try #require(object?["id"] as? String, "\(added.standardOutput)")
+
+        let set = try server.run(["orgs", "federation", org, "https://idp.cupertino.example.edu/check"])
+        #expect(set.status == 0, "\(set.standardError)")
+        let shown = try JSONSerialization.jsonObject(with: Data(set.standardOutput.utf8)) as? [String: Any]
+        #expect(shown?["federation_url"] as? String == "https://idp.cupertino.example.edu/check", "\(set.standardOutput)")
+        let clearText = try server.run(["orgs", "federation", org, "http://idp.cupertino.example.edu/check"])
+        #expect(clearText.status == 1)
+        #expect(clearText.standardError.hasPrefix("Error: a federation URL is https"), "\(clearText.standardError)")
+        let off = try server.run(["orgs", "federation", org, "--off"])
+        #expect(off.status == 0, "\(off.standardError)")
+        #expect(!off.standardOutput.contains("federation_url"), "\(off.standardOutput)")
+        #expect(try server.run(["orgs", "federation", org]).status != 0, "neither a URL nor --off")
+    }
+
     @Test("clock advance takes a negative duration (-10s) as the duration, not as an option")
     func clockBack() throws {
         let server = try SiwaServer()

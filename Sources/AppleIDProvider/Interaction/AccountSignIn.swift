@@ -21,6 +21,7 @@ extension InteractionService {
     /// Checks the Apple ID and password: the first step on the authorization pages and the account
     /// pages alike. Each attempt on an existing Apple ID is counted before the check
     /// (``SignInLockPolicy``); an unknown Apple ID costs the same bcrypt time as a wrong password.
+    /// Throws ``ManagedSignInUnavailable`` when a Managed Apple ID's organization could not check it.
     public func accountForSignIn(appleID: String, password: String) async throws -> SignInStep<AppleIDAccount> {
         guard let account = try await store.activeAccount(appleID: appleID.trimmingCharacters(in: .whitespaces)) else {
             _ = await Credentials.verifyDecoyPassword(password, cost: configuration.passwordHashCost)
@@ -29,10 +30,26 @@ extension InteractionService {
         if case .locked(let until) = try await store.admitSignInAttempt(accountID: account.id, now: clock.now(), policy: configuration.signInLock) {
             return .locked(until: until)
         }
-        guard await Credentials.verifyPassword(password, hash: account.passwordHash) else { return .incorrect }
+        guard try await passwordMatches(password, of: account) else { return .incorrect }
         // The password is right: its attempt is given back, the count of earlier failures stays.
         try await store.refundSignInAttempt(accountID: account.id)
         return .passed(account)
+    }
+
+    /// A Managed Apple ID's password goes to its organization's sign-in (``ManagedSignInAuthenticator``),
+    /// any other's is checked against the stored hash.
+    private func passwordMatches(_ password: String, of account: AppleIDAccount) async throws -> Bool {
+        guard let managed = account.managed, let organization = try await store.organization(id: managed.organizationID) else {
+            return await Credentials.verifyPassword(password, hash: account.passwordHash)
+        }
+        switch await managedSignIn.checkPassword(password, of: account, in: organization) {
+        case .accepted: return true
+        case .refused: return false
+        case .unavailable:
+            // Nothing was decided, and not by the user: the attempt is given back (fail closed, no lock).
+            try await store.refundSignInAttempt(accountID: account.id)
+            throw ManagedSignInUnavailable()
+        }
     }
 
     /// Checks the two-factor code (when the Apple ID has two-factor on; `nil` only passes when it is

@@ -10,6 +10,8 @@ public struct InteractionService: Sendable {
     let configuration: ProviderConfiguration
     let random: any RandomSource
     let clock: any ProviderClock
+    /// Checks Managed Apple IDs' passwords (their organization's own sign-in, or the stored password).
+    let managedSignIn: any ManagedSignInAuthenticator
 
     /// What the browser sees next.
     public enum Outcome: Sendable {
@@ -53,7 +55,13 @@ public struct InteractionService: Sendable {
     public func signIn(_ interaction: Interaction, appleID: String, password: String) async throws -> (Outcome, sessionCookie: String?) {
         guard interaction.stage == .signIn else { return (.show(interaction, message: nil), nil) }
         let account: AppleIDAccount
-        switch try await accountForSignIn(appleID: appleID, password: password) {
+        let step: SignInStep<AppleIDAccount>
+        do {
+            step = try await accountForSignIn(appleID: appleID, password: password)
+        } catch is ManagedSignInUnavailable {
+            return (.show(interaction, message: ManagedSignInUnavailable.message), nil)
+        }
+        switch step {
         case .passed(let signedIn): account = signedIn
         case .incorrect: return (try await fail(interaction, message: "Your Apple ID or password was incorrect."), nil)
         case .locked(let until): return (.show(interaction, message: SignInLockPolicy.message(lockedUntil: until, now: clock.now())), nil)

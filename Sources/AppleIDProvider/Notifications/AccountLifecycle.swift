@@ -57,11 +57,18 @@ public struct AccountLifecycle: Sendable {
     func message(
         _ type: NotificationEventType, group: AppGroup, subject: Subject, at now: Date, email: String? = nil
     ) -> OutboxMessage {
+        message(type, groupID: group.primaryAppID, subject: subject, at: now, email: email)
+    }
+
+    /// ``message(_:group:subject:at:email:)`` for the group's primary App ID.
+    func message(
+        _ type: NotificationEventType, groupID: ClientID, subject: Subject, at now: Date, email: String? = nil
+    ) -> OutboxMessage {
         let event = NotificationEvent(
             type: type, subject: subject.rawValue, eventTime: Int64((now.timeIntervalSince1970 * 1000).rounded()), email: email,
             isPrivateEmail: email.map { _ in BooleanClaim(true, style: .string) })
         return OutboxMessage(
-            id: Base64URL.encode(provider.random.bytes(count: 16)), groupID: group.primaryAppID, audience: group.primaryAppID, event: event,
+            id: Base64URL.encode(provider.random.bytes(count: 16)), groupID: groupID, audience: groupID, event: event,
             createdAt: now)
     }
 }

@@ -28,10 +28,13 @@ public struct Organization: Codable, Sendable, Hashable, Identifiable {
     /// of its primary App ID's group). Kept, but not consulted, under ``AccessRule/allApps``.
     public var allowedApps: [ClientID]
     public var createdAt: Date
+    /// Where its own identity provider checks its accounts' passwords (``ManagedSignInAuthenticator``);
+    /// `nil`: the server's own password and two-factor, the default.
+    public var federationURL: String?
 
     public init(
         id: UUID, kind: Kind, name: String, verifiedDomains: [String] = [], accessRule: AccessRule = .allApps,
-        allowedApps: [ClientID] = [], createdAt: Date
+        allowedApps: [ClientID] = [], createdAt: Date, federationURL: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -40,6 +43,7 @@ public struct Organization: Codable, Sendable, Hashable, Identifiable {
         self.accessRule = accessRule
         self.allowedApps = allowedApps
         self.createdAt = createdAt
+        self.federationURL = federationURL
     }
 
     /// Whether the organization's accounts may sign in to the app group.

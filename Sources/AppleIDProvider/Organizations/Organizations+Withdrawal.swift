@@ -4,32 +4,40 @@ import Foundation
 extension Organizations {
     /// Withdrawals handled per pass; the rest wait for the next one.
     static let withdrawalsPerPass = 20
+    /// How long a pass holds the withdrawals it claimed. Other instances leave them alone until then
+    /// and take them over after (this instance died or hangs); a pass that outlives its claim writes
+    /// nothing, since the store completes a withdrawal only for its holder.
+    static let withdrawalClaim: TimeInterval = 120
 
     /// Runs the withdrawals that are due: every grant of an organization's accounts to an app the
     /// organization no longer allows is revoked, its consent forgotten, and the app group gets
     /// `consent-revoked` for each user (spec §21 item 9, Apple's "background notification … to
     /// request automatic sign-out"). Part of the notification delivery pass, so the messages go out
     /// in the same pass. Answers how many consents were revoked.
+    ///
+    /// With several instances on one database each withdrawal is claimed by one pass at a time, so
+    /// each user is told once. A withdrawal costs the same statements for one member as for many: one
+    /// read of the affected consents (with the users' `sub`s) and one transaction.
     @discardableResult
     public func revokeWithdrawnApps() async throws -> Int {
         let now = provider.clock.now()
+        // One holder per pass, not per instance: two overlapping passes of one instance must not
+        // both take a withdrawal.
+        let holder = "withdrawal-pass-" + provider.random.hex(bytes: 8)
+        let claimed = try await provider.store.claimDueWithdrawals(
+            at: now, holder: holder, until: now.addingTimeInterval(Self.withdrawalClaim), limit: Self.withdrawalsPerPass)
         var revoked = 0
-        for withdrawal in try await provider.store.dueWithdrawals(at: now, limit: Self.withdrawalsPerPass) {
-            // A deleted organization would leave nothing to revoke: its accounts have none of its rules.
+        for withdrawal in claimed {
+            // Under all apps, or with the organization gone, nothing is withdrawn any more.
             let organization = try await provider.store.organization(id: withdrawal.organizationID)
-            var revocations: [ConsentKey] = []
-            var messages: [OutboxMessage] = []
-            for account in try await provider.store.accounts(organizationID: withdrawal.organizationID) where account.deletedAt == nil {
-                for consent in try await provider.store.consents(accountID: account.id) where organization?.allows(consent.groupID) == false {
-                    revocations.append(ConsentKey(accountID: account.id, groupID: consent.groupID))
-                    guard let group = try await provider.store.appGroup(consent.groupID),
-                        let identity = try await provider.store.teamIdentity(accountID: account.id, teamID: group.teamID)
-                    else { continue }
-                    messages.append(provider.lifecycle.message(.consentRevoked, group: group, subject: identity.subject, at: now))
-                }
+            let kept = organization?.accessRule == .specificApps ? organization?.allowedApps : nil
+            var consents: [OrganizationConsent] = []
+            if let kept { consents = try await provider.store.consents(organizationID: withdrawal.organizationID, outside: kept) }
+            let messages = consents.compactMap { consent in
+                consent.subject.map { provider.lifecycle.message(.consentRevoked, groupID: consent.groupID, subject: $0, at: now) }
             }
-            try await provider.store.complete(withdrawal, revoking: revocations, at: now, notifying: messages)
-            revoked += revocations.count
+            let completed = try await provider.store.complete(withdrawal, holder: holder, revokingOutside: kept, at: now, notifying: messages)
+            if completed { revoked += consents.count }
         }
         if revoked > 0 { provider.credentialSignal.signal() }
         return revoked

@@ -48,7 +48,7 @@ public struct Organizations: Sendable {
 
     /// Saves the change; when the organization now allows less than before, schedules the revocation
     /// of what it no longer allows (in the same transaction).
-    private func change(_ id: UUID, _ edit: (inout Organization) -> Void) async throws -> Organization {
+    func change(_ id: UUID, _ edit: (inout Organization) -> Void) async throws -> Organization {
         let before = try await organization(id: id)
         var after = before
         edit(&after)

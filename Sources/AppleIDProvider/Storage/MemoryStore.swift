@@ -30,6 +30,8 @@ public final class MemoryStore: Sendable {
         var flowRecords: [String: FlowRecord] = [:]
         var organizations: [UUID: Organization] = [:]
         var withdrawals: [UUID: PendingWithdrawal] = [:]
+        /// The passes handling pending withdrawals (same shape as the outbox's leases).
+        var withdrawalLeases: [UUID: OutboxLease] = [:]
         var relay = RelayMailState()
     }
 

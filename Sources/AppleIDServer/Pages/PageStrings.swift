@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Foundation
 
 /// The Apple ID pages' words in each supported locale, read once at start from `Locales/<locale>.json`
@@ -52,6 +53,7 @@ struct PageStrings: Sendable {
         "This Apple ID is no longer available. Start signing in again from the app.": "message_apple_id_unavailable",
         "This sign-in has ended. Start signing in again from the app.": "message_sign_in_ended",
         "Too many failed attempts. Start signing in again from the app.": "message_too_many_attempts",
+        ManagedSignInUnavailable.message: "message_organization_sign_in_unavailable",
     ]
 
     enum LoadError: Error {

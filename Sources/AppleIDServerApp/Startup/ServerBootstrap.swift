@@ -50,7 +50,7 @@ public enum ServerBootstrap {
             let resolver = try settings.dnsResolver.map { UDPTXTResolver(server: try ResolverAddress.parse($0)) } ?? UDPTXTResolver.system()
             let provider = try await AppleIDProvider.start(
                 configuration: configuration, store: store, clock: clock, logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
-                txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver())
+                txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver(), managedSignIn: HTTPFederatedSignIn(logger: logger))
             let files = DemoFiles(directory: directory)
             let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: files)
             var options = ServerOptions(

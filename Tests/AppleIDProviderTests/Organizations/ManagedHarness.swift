@@ -10,8 +10,10 @@ struct ManagedHarness {
     let teacher: AppleIDAccount
     let student: AppleIDAccount
 
-    static func make(configure: (inout ProviderConfiguration) -> Void = { _ in }) async throws -> ManagedHarness {
-        let harness = try await ProviderHarness.make(configure: configure)
+    static func make(
+        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(), configure: (inout ProviderConfiguration) -> Void = { _ in }
+    ) async throws -> ManagedHarness {
+        let harness = try await ProviderHarness.make(managedSignIn: managedSignIn, configure: configure)
         let organizations = harness.provider.organizations
         let school = try await organizations.add(
             name: "Cupertino High", kind: .school, verifiedDomains: ["cupertino.example.edu"], accessRule: .specificApps,

@@ -37,6 +37,7 @@ struct TestServer {
         store: any ProviderStore = MemoryStore(), seeded: Bool = false, randomSeed: String = "tests",
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
+        managedSignIn: any ManagedSignInAuthenticator = HTTPFederatedSignIn(),
         configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
@@ -48,7 +49,7 @@ struct TestServer {
         let provider = try await AppleIDProvider.start(
             configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: randomSeed),
             keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
-            txtResolver: txtResolver, endpointResolver: endpointResolver)
+            txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn)
         if !seeded { try await seed(provider) }
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
         // One storage key for every test server, as instances on one database share theirs: a form

@@ -58,7 +58,14 @@ struct AccountEndpoints {
                 cookies.formTokens.matches(form.csrf, "account-login-csrf:", loginCookie)
             else { return try signInPage(request, locale: locale, message: text("message_form_expired", locale), status: .badRequest) }
             let account: AppleIDAccount
-            switch try await provider.interactions.accountForSignIn(appleID: form.appleID ?? "", password: form.password ?? "") {
+            let step: SignInStep<AppleIDAccount>
+            do {
+                step = try await provider.interactions.accountForSignIn(appleID: form.appleID ?? "", password: form.password ?? "")
+            } catch is ManagedSignInUnavailable {
+                return try signInPage(
+                    request, locale: locale, message: text("message_organization_sign_in_unavailable", locale), status: .serviceUnavailable)
+            }
+            switch step {
             case .passed(let signedIn): account = signedIn
             case .incorrect:
                 return try signInPage(request, locale: locale, message: text("message_incorrect_password", locale), status: .unauthorized)

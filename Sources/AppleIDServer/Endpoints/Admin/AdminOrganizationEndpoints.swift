@@ -28,6 +28,11 @@ struct AdminOrganizationEndpoints {
         enum CodingKeys: String, CodingKey { case appID = "app_id" }
     }
 
+    /// `{"url": null}` hands the password step back to the server.
+    struct FederationOrder: Decodable {
+        var url: String?
+    }
+
     struct RuleOrder: Decodable {
         var accessRule: Organization.AccessRule
         enum CodingKeys: String, CodingKey { case accessRule = "access_rule" }
@@ -91,6 +96,11 @@ struct AdminOrganizationEndpoints {
             let order = try await request.decode(as: RuleOrder.self, context: context)
             return try await answer { OrganizationView(try await provider.organizations.setAccessRule(order.accessRule, in: id)) }
         }
+        admin.put("/orgs/:org/federation") { request, context in
+            let id = try organizationID(context)
+            let order = try await request.decode(as: FederationOrder.self, context: context)
+            return try await answer { OrganizationView(try await provider.organizations.setFederation(url: order.url, in: id)) }
+        }
         admin.post("/orgs/:org/users") { request, context in
             let id = try organizationID(context)
             let order = try await request.decode(as: MemberOrder.self, context: context)
@@ -146,6 +156,8 @@ struct OrganizationView: Encodable {
     let verifiedDomains: [String]
     let accessRule: String
     let allowedApps: [String]
+    /// Where the organization's own sign-in checks passwords; absent: the server's own.
+    let federationURL: String?
     var members: [MemberView]?
 
     init(_ organization: Organization) {
@@ -155,6 +167,7 @@ struct OrganizationView: Encodable {
         verifiedDomains = organization.verifiedDomains
         accessRule = organization.accessRule.rawValue
         allowedApps = organization.allowedApps.map(\.rawValue)
+        federationURL = organization.federationURL
     }
 
     enum CodingKeys: String, CodingKey {
@@ -162,6 +175,7 @@ struct OrganizationView: Encodable {
         case verifiedDomains = "verified_domains"
         case accessRule = "access_rule"
         case allowedApps = "allowed_apps"
+        case federationURL = "federation_url"
     }
 }
 
