@@ -6,7 +6,7 @@ import Testing
 
 /// The SMTP client's own rules; its conversations with a real server are tested through the relay's
 /// listener (JuiceTests) and aiosmtpd (`.ci/run`).
-@Suite("SMTP client: what it refuses to send, and how a missing server counts", .timeLimit(.minutes(1)))
+@Suite("SMTP client: what it refuses to send, and how a missing server counts", .timeLimit(.minutes(5)))
 struct SMTPClientTests {
     /// A loopback port nothing listens on (the kernel handed it out and it was closed again).
     static func closedPort() async throws -> Int {
