@@ -50,6 +50,15 @@ let package = Package(
         // SMTP on the wire (RFC 5321 commands and replies, DATA, RFC 5322 headers) as a pure state
         // machine: no sockets, no clock, no relay rules, so every byte of it is tested in process.
         .target(name: "SMTPWire"),
+        // One SMTP client on swift-nio over SMTPWire: the relay's smarthost queue and Juice's mail.
+        .target(
+            name: "SMTPSending",
+            dependencies: [
+                "SMTPWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "AppleIDProvider",
             dependencies: [
@@ -119,6 +128,7 @@ let package = Package(
             dependencies: [
                 "AppleIDServer",
                 "SMTPWire",
+                "SMTPSending",
                 "AppleIDProvider",
                 "AppleIDProtocol",
                 "AppleIDStore",
@@ -218,9 +228,11 @@ let package = Package(
                 "SignInWithApple",
                 "SignInWithAppleHummingbird",
                 "SignInWithAppleSQL",
+                "SMTPSending",
                 "OwnerOnlyFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -267,6 +279,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SMTPWireTests", dependencies: ["SMTPWire"]),
+        .testTarget(
+            name: "SMTPSendingTests",
+            dependencies: [
+                "SMTPSending", "SMTPWire", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "AppleIDProviderTests",
             dependencies: [

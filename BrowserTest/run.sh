@@ -2,6 +2,8 @@
 # Browser test: builds siwa and juice, starts both on free loopback ports with fresh data folders,
 # and drives Juice's sign-in through the Apple ID pages in headless Chromium (BrowserTest/juice_signin.py).
 # The screenshot of the signed-in page is saved to .build/artifacts/juice-signed-in.png.
+# BrowserTest/juice_mail.py then orders with a hidden address and finds Juice's confirmation at the
+# relay (siwa mail wait), turns forwarding off on /account and orders again; screenshots in .build/artifacts/mail/.
 # Then BrowserTest/apple_id_pages.py screenshots every Apple ID page of siwa in several locales
 # (PAGE_LOCALES, default en,cs,de,ja,ar: Arabic right to left) into .build/artifacts/pages/, and BrowserTest/school_pages.py
 # the demo school's "at Work & School" pages (SCHOOL_LOCALES, default en,de) beside them. Then BrowserTest/signin_js.py drives the server's
@@ -16,7 +18,7 @@
 #
 # Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, PAGE_LOCALES, CONSOLE_LOCALES, READY_TIMEOUT (seconds, default 120),
 # TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1, PARTS (which parts run, of
-# juice,pages,school,js,console; default all of them), SCHOOL_LOCALES.
+# juice,mail,pages,school,js,console; default all of them), SCHOOL_LOCALES.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -33,6 +35,7 @@ free_port() { "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0
 SIWA_PORT="$(free_port)"
 JUICE_PORT="$(free_port)"
 DNS_PORT="$(free_port)"
+SMTP_PORT="$(free_port)"
 SIWA_DATA="$(mktemp -d "${TMPDIR:-/tmp}/juice-browser-siwa.XXXXXX")"
 JUICE_DATA="$(mktemp -d "${TMPDIR:-/tmp}/juice-browser-data.XXXXXX")"
 SIWA_PID=""
@@ -65,22 +68,27 @@ wait_for() { # URL PID NAME LOG
 }
 
 # The console's SPF check asks the browser test's own DNS responder (console_web_client.py binds it).
-"$BIN/siwa" serve --port "$SIWA_PORT" --data-dir "$SIWA_DATA" --dns-resolver "127.0.0.1:$DNS_PORT" >"$SIWA_DATA/siwa.log" 2>&1 </dev/null &
+"$BIN/siwa" serve --port "$SIWA_PORT" --smtp-port "$SMTP_PORT" --data-dir "$SIWA_DATA" --dns-resolver "127.0.0.1:$DNS_PORT" >"$SIWA_DATA/siwa.log" 2>&1 </dev/null &
 SIWA_PID=$!
 wait_for "http://127.0.0.1:$SIWA_PORT/.well-known/openid-configuration" "$SIWA_PID" "siwa serve" "$SIWA_DATA/siwa.log"
 for _ in $(seq 1 20); do [ -s "$SIWA_DATA/demo.json" ] && break; sleep 0.25; done
 
-"$BIN/juice" --port "$JUICE_PORT" --siwa-data-dir "$SIWA_DATA" --data-dir "$JUICE_DATA" >"$JUICE_DATA/juice.log" 2>&1 </dev/null &
+"$BIN/juice" --port "$JUICE_PORT" --smtp-port "$SMTP_PORT" --siwa-data-dir "$SIWA_DATA" --data-dir "$JUICE_DATA" >"$JUICE_DATA/juice.log" 2>&1 </dev/null &
 JUICE_PID=$!
 wait_for "http://127.0.0.1:$JUICE_PORT/" "$JUICE_PID" "juice" "$JUICE_DATA/juice.log"
 echo "run.sh: siwa on $SIWA_PORT, juice on $JUICE_PORT"
 
-PARTS=",${PARTS:-juice,pages,school,js,console},"
+PARTS=",${PARTS:-juice,mail,pages,school,js,console},"
 runs() { [[ "$PARTS" == *",$1,"* ]]; }
 status=0
 if runs juice; then
     timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/juice_signin.py --juice "http://127.0.0.1:$JUICE_PORT" --siwa-data-dir "$SIWA_DATA" \
         --screenshot "$SCREENSHOT"
+    status=$?
+fi
+if [ "$status" -eq 0 ] && runs mail; then
+    timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/juice_mail.py --juice "http://127.0.0.1:$JUICE_PORT" --siwa "http://127.0.0.1:$SIWA_PORT" \
+        --siwa-data-dir "$SIWA_DATA" --siwa-bin "$BIN/siwa" --juice-log "$JUICE_DATA/juice.log" --out "$PWD/.build/artifacts/mail"
     status=$?
 fi
 if [ "$status" -eq 0 ] && runs pages; then

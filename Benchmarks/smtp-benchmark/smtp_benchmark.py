@@ -35,11 +35,81 @@ def rss_kib(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
 
 
+def send_load(smtp_port: int, addresses: list[str], args) -> tuple[list[float], list[str], float]:
+    """CLIENTS connections send MESSAGES messages of SIZE bytes, each to addresses[n // 100]; returns
+    the sorted latencies (MAIL to the 250 after DATA), the failures and the elapsed time."""
+    body = ("x" * 76 + "\r\n") * (args.size // 78)
+    latencies: list[float] = []
+    failures: list[str] = []
+    lock = threading.Lock()
+
+    def client(worker: int):
+        mine = []
+        with smtplib.SMTP("127.0.0.1", smtp_port, timeout=60) as smtp:
+            smtp.ehlo("bench")
+            for n in range(worker, args.messages, args.clients):
+                to = addresses[n // 100]
+                message = f"From: news@example.com\r\nTo: {to}\r\nSubject: bench {n}\r\n\r\n{body}".encode()
+                started = time.perf_counter()
+                smtp.mail("news@example.com")
+                code, text = smtp.rcpt(to)
+                if code != 250:
+                    failures.append(f"RCPT {code} {text!r}")
+                    smtp.rset()
+                    continue
+                code, text = smtp.data(message)
+                if code != 250:
+                    failures.append(f"DATA {code} {text!r}")
+                mine.append(time.perf_counter() - started)
+        with lock:
+            latencies.extend(mine)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(w,)) for w in range(args.clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    return latencies, failures, elapsed
+
+
+def report(name: str, latencies: list[float], failures: list[str], elapsed: float, args) -> None:
+    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+    print(f"{name}: clients={args.clients} messages={args.messages} size={args.size} B accepted={len(latencies) - len(failures)} failures={len(failures)}")
+    print(f"{name}: throughput {len(latencies) / elapsed:.0f} msgs/s over {elapsed:.1f} s; latency p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms")
+
+
+def baseline(args) -> None:
+    """The same load against aiosmtpd's Sink (it keeps nothing) in a process of its own: what this
+    machine's clients and loopback can do, to read the relay's numbers against."""
+    port = free_port()
+    sink = subprocess.Popen(["python3", "-m", "aiosmtpd", "-n", "-c", "aiosmtpd.handlers.Sink", "-l", f"127.0.0.1:{port}"])
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise SystemExit("aiosmtpd did not start")
+                time.sleep(0.2)
+        addresses = [f"sink{n}@example.org" for n in range((args.messages + 99) // 100)]
+        latencies, failures, elapsed = send_load(port, addresses, args)
+        report("baseline (aiosmtpd Sink)", latencies, failures, elapsed, args)
+    finally:
+        sink.terminate()
+        sink.wait(timeout=30)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--messages", type=int, default=5000)
     parser.add_argument("--size", type=int, default=10 * 1024)
+    parser.add_argument("--baseline", action="store_true", help="then the same load against aiosmtpd's Sink")
     args = parser.parse_args()
     siwa = os.environ.get("SIWA_BIN", ".build/release/siwa")
     http_port, smtp_port = free_port(), free_port()
@@ -78,52 +148,18 @@ def main() -> int:
             payload = token.split(".")[1]
             addresses.append(json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["email"])
 
-        body = ("x" * 76 + "\r\n") * (args.size // 78)
-        latencies: list[float] = []
-        failures: list[str] = []
-        lock = threading.Lock()
-
-        def client(worker: int):
-            mine = []
-            with smtplib.SMTP("127.0.0.1", smtp_port, timeout=60) as smtp:
-                smtp.ehlo("bench")
-                for n in range(worker, args.messages, args.clients):
-                    to = addresses[n // 100]
-                    message = f"From: news@example.com\r\nTo: {to}\r\nSubject: bench {n}\r\n\r\n{body}".encode()
-                    started = time.perf_counter()
-                    smtp.mail("news@example.com")
-                    code, text = smtp.rcpt(to)
-                    if code != 250:
-                        failures.append(f"RCPT {code} {text!r}")
-                        smtp.rset()
-                        continue
-                    code, text = smtp.data(message)
-                    if code != 250:
-                        failures.append(f"DATA {code} {text!r}")
-                    mine.append(time.perf_counter() - started)
-            with lock:
-                latencies.extend(mine)
-
-        started = time.perf_counter()
-        threads = [threading.Thread(target=client, args=(w,)) for w in range(args.clients)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        elapsed = time.perf_counter() - started
-        latencies.sort()
+        latencies, failures, elapsed = send_load(smtp_port, addresses, args)
         rss, peak = rss_kib(server.pid)
-        p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
-        print(f"clients={args.clients} messages={args.messages} size={args.size} B accepted={len(latencies) - len(failures)} failures={len(failures)}")
-        print(f"throughput: {len(latencies) / elapsed:.0f} msgs/s over {elapsed:.1f} s")
-        print(f"latency: p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms")
-        print(f"server RSS: {rss / 1024:.0f} MiB now, {peak / 1024:.0f} MiB peak")
+        report("siwa relay", latencies, failures, elapsed, args)
+        print(f"siwa relay: server RSS: {rss / 1024:.0f} MiB now, {peak / 1024:.0f} MiB peak")
         if failures:
             print("first failures:", failures[:3])
-        return 0 if not failures else 1
     finally:
         server.terminate()
         server.wait(timeout=30)
+    if args.baseline:
+        baseline(args)
+    return 0 if not failures else 1
 
 
 if __name__ == "__main__":

@@ -10,17 +10,25 @@ public func buildJuiceApplication(
     retry: AppleTokenClient.RetryPolicy = .init(), clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "juice"),
     onServerRunning: @escaping @Sendable () async -> Void = {}
 ) async throws -> some ApplicationProtocol {
-    let router = try await buildJuiceRouter(
-        configuration: configuration, database: database, transport: transport, retry: retry, clock: clock)
+    let mailer = configuration.orderMail.map { OrderConfirmationMailer(settings: $0, logger: logger) }
+    let router = try await makeJuiceRouter(
+        configuration: configuration, database: database, transport: transport, retry: retry, clock: clock, orderMailer: mailer)
     return Application(
         router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Juice"),
-        onServerRunning: { _ in await onServerRunning() }, logger: logger)
+        services: mailer.map { [$0] } ?? [], onServerRunning: { _ in await onServerRunning() }, logger: logger)
 }
 
-/// Juice's routes.
+/// Juice's routes (order confirmations are sent only by an application's mailer service).
 public func buildJuiceRouter(
     configuration: JuiceConfiguration, database: JuiceDatabase, transport: any HTTPTransport = AsyncHTTPClientTransport(),
     retry: AppleTokenClient.RetryPolicy = .init(), clock: @escaping @Sendable () -> Date = { Date() }
+) async throws -> Router<JuiceRequestContext> {
+    try await makeJuiceRouter(configuration: configuration, database: database, transport: transport, retry: retry, clock: clock, orderMailer: nil)
+}
+
+func makeJuiceRouter(
+    configuration: JuiceConfiguration, database: JuiceDatabase, transport: any HTTPTransport, retry: AppleTokenClient.RetryPolicy,
+    clock: @escaping @Sendable () -> Date, orderMailer: OrderConfirmationMailer?
 ) async throws -> Router<JuiceRequestContext> {
     let sessions = SessionStore(database: database, clock: clock, lifetime: configuration.sessionLifetime)
     let cookies = JuiceCookies(secure: configuration.baseURL.hasPrefix("https://"), sessionLifetime: Int(configuration.sessionLifetime))
@@ -37,7 +45,7 @@ public func buildJuiceRouter(
         passwords: configuration.passwordHasher, passwordAttempts: PasswordAttemptThrottle(database: database, clock: clock),
         siwa: try SignInWithAppleClient(
             configuration: configuration.signInWithApple, transport: transport, storage: storage, retry: retry, clock: clock),
-        pages: pages, cookies: cookies)
+        pages: pages, cookies: cookies, orderMailer: orderMailer)
 
     let router = Router(context: JuiceRequestContext.self)
     router.add(middleware: SessionMiddleware(sessions: sessions, cookies: cookies, formTokens: FormTokens(storageKey: database.tokens), pages: pages))

@@ -27,10 +27,15 @@ struct Juice: AsyncParsableCommand {
     @Option(help: "Production: your Services ID.") var clientId: String?
     @Option(help: "Production: the registered return URL (default: BASE_URL/auth/apple/callback).") var redirectUri: String?
     @Option(help: "Production: other client IDs of the app group whose tokens Juice accepts (comma-separated).") var otherClientIds: String?
+    @Option(help: "The SMTP server order confirmations go to (siwa serve's relay by default).") var smtpHost = "127.0.0.1"
+    @Option(help: "Its port; 0 sends no order confirmations.") var smtpPort = 2525
+    @Option(help: "The sender of order confirmations: a registered e-mail source of the app's team.")
+    var mailFrom = OrderMailSettings.defaultSender
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port: choose one from 1 to 65535") }
+        guard (0...65_535).contains(smtpPort) else { throw ValidationError("--smtp-port \(smtpPort) is not a port: choose one from 0 to 65535") }
     }
 
     func run() async throws {
@@ -65,7 +70,8 @@ struct Juice: AsyncParsableCommand {
                 otherClientIDs: Set((otherClientIds ?? "").split(separator: ",").map(String.init)), scopes: [.name, .email])
         }
         let configuration = JuiceConfiguration(
-            host: host, port: port, baseURL: base, signInWithApple: signInWithApple, buttonStyle: style)
+            host: host, port: port, baseURL: base, signInWithApple: signInWithApple, buttonStyle: style,
+            orderMail: smtpPort == 0 ? nil : OrderMailSettings(host: smtpHost, port: smtpPort, sender: mailFrom))
         if let local {
             do {
                 try await local.register(juiceBaseURL: configuration.baseURL)

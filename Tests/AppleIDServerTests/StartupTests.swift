@@ -25,6 +25,9 @@ struct StartupTests {
         #expect(facts.keyID.rawValue.count == 10)
         #expect(facts.users.map(\.realUserStatus) == [2, 1])
         #expect(facts.returnURLs == ["http://127.0.0.1:8080/playground/callback", DemoSeed.juiceReturnURL])
+        #expect(
+            try await provider.emailSources(teamID: facts.teamID).map(\.value) == [DemoSeed.juiceMailSender],
+            "the relay takes Juice's order confirmations out of the box")
         let keyFile = files.keyURL(facts.keyID).path
         #expect(facts.keyFile == keyFile)
         #expect(try String(contentsOfFile: keyFile, encoding: .utf8) == keyPEM)

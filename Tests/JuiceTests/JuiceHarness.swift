@@ -55,22 +55,31 @@ func withJuice(
     _ body: @Sendable (JuiceHarness) async throws -> Void
 ) async throws {
     try await withAppleIDEmulator { apple in
-        let database = try await JuiceDatabase.open(path: nil, logger: Logger(label: "juice-tests"))
-        do {
-            var configuration = JuiceConfiguration(
-                signInWithApple: apple.clientConfiguration(), passwordHasher: PasswordHasher(cost: 4))
-            configure(&configuration)
-            let clock = TestClock()
-            let app = try await buildJuiceApplication(
-                configuration: configuration, database: database, transport: transport, retry: .none, clock: clock.now)
-            try await app.test(.router) { client in
-                let browser = JuiceBrowser(client: client, apple: apple)
-                try await body(JuiceHarness(apple: apple, database: database, browser: browser, clock: clock))
-            }
-        } catch {
-            try? await database.close()
-            throw error
-        }
-        try await database.close()
+        try await runJuice(apple: apple, transport: transport, configure: configure, body)
     }
+}
+
+/// Juice against `apple`, which the caller started; `logger` is Juice's (its mailer logs there).
+func runJuice(
+    apple: AppleIDEmulator, transport: any HTTPTransport = AsyncHTTPClientTransport(),
+    configure: @Sendable (inout JuiceConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "juice"),
+    _ body: @Sendable (JuiceHarness) async throws -> Void
+) async throws {
+    let database = try await JuiceDatabase.open(path: nil, logger: Logger(label: "juice-tests"))
+    do {
+        var configuration = JuiceConfiguration(
+            signInWithApple: apple.clientConfiguration(), passwordHasher: PasswordHasher(cost: 4))
+        configure(&configuration)
+        let clock = TestClock()
+        let app = try await buildJuiceApplication(
+            configuration: configuration, database: database, transport: transport, retry: .none, clock: clock.now, logger: logger)
+        try await app.test(.router) { client in
+            let browser = JuiceBrowser(client: client, apple: apple)
+            try await body(JuiceHarness(apple: apple, database: database, browser: browser, clock: clock))
+        }
+    } catch {
+        try? await database.close()
+        throw error
+    }
+    try await database.close()
 }

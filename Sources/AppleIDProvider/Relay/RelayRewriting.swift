@@ -55,11 +55,5 @@ enum RelayRewriting {
     }
 
     /// RFC 5322 §3.3 date-time, in UTC.
-    static func date(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
-        return formatter.string(from: date)
-    }
+    static func date(_ date: Date) -> String { MessageDate.format(date) }
 }

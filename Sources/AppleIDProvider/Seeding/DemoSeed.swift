@@ -8,6 +8,9 @@ public struct DemoSeed: Sendable {
     public var servicesID: ClientID = "com.example.juice.web"
     /// The sample app's callback when it runs on its default port (`swift run juice`).
     public static let juiceReturnURL = "http://127.0.0.1:8081/auth/apple/callback"
+    /// The sender of Juice's order confirmations (`juice --mail-from`'s default), an e-mail source of
+    /// the demo team, so that the relay takes Juice's mail out of the box.
+    public static let juiceMailSender = "orders@juice.example.com"
 
     public init() {}
 
@@ -27,6 +30,7 @@ public struct DemoSeed: Sendable {
                 id: servicesID, kind: .service, teamID: teamID, groupID: bundleID, returnURLs: returnURLs, description: "Juice on the web"))
         let (key, privateKeyPEM) = try await provider.registerKey(teamID: teamID, primaryAppID: bundleID)
         let keyID = key.id
+        _ = try await provider.addEmailSources(Self.juiceMailSender, teamID: teamID)
 
         var users = [
             DemoFacts.User(

@@ -11,10 +11,14 @@ struct OrderStore: Sendable {
     let database: JuiceDatabase
     let clock: @Sendable () -> Date
 
-    func place(juice: String, accountID: String) async throws {
+    /// Records the order; returns when it was placed.
+    @discardableResult
+    func place(juice: String, accountID: String) async throws -> Date {
+        let now = clock()
         try await database.sql.raw(
-            "INSERT INTO orders (account_id, juice, created_at) VALUES (\(bind: accountID), \(bind: juice), \(bind: clock().timeIntervalSince1970))"
+            "INSERT INTO orders (account_id, juice, created_at) VALUES (\(bind: accountID), \(bind: juice), \(bind: now.timeIntervalSince1970))"
         ).run()
+        return now
     }
 
     func orders(accountID: String) async throws -> [Order] {

@@ -12,10 +12,13 @@ public struct JuiceConfiguration: Sendable {
     public var buttonStyle: AppleButtonStyle
     public var sessionLifetime: TimeInterval
     public var passwordHasher: PasswordHasher
+    /// Where order confirmations are sent; `nil` sends none.
+    public var orderMail: OrderMailSettings?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8081, baseURL: String? = nil, signInWithApple: SignInWithAppleClient.Configuration,
-        buttonStyle: AppleButtonStyle = .black, sessionLifetime: TimeInterval = 30 * 24 * 3600, passwordHasher: PasswordHasher = .init()
+        buttonStyle: AppleButtonStyle = .black, sessionLifetime: TimeInterval = 30 * 24 * 3600, passwordHasher: PasswordHasher = .init(),
+        orderMail: OrderMailSettings? = nil
     ) {
         self.host = host
         self.port = port
@@ -24,6 +27,7 @@ public struct JuiceConfiguration: Sendable {
         self.buttonStyle = buttonStyle
         self.sessionLifetime = sessionLifetime
         self.passwordHasher = passwordHasher
+        self.orderMail = orderMail
     }
 
     /// Juice's Sign in with Apple callback for a base URL.

@@ -21,7 +21,8 @@ struct BrowseRoutes: Sendable {
             let juice = try Self.juice(context)
             _ = try await FormInput.decode(CSRFOnlyForm.self, from: request, context: context)
             guard let account = context.account else { return JuiceServices.signInFirst(next: request.uri.path) }
-            try await services.orders.place(juice: juice.name, accountID: account.id)
+            let placedAt = try await services.orders.place(juice: juice.name, accountID: account.id)
+            services.orderMailer?.confirm(juiceName: juice.name, for: account, at: placedAt)
             return try services.pages.render(
                 "ordered", title: "Thank you",
                 [

@@ -15,6 +15,8 @@ struct JuiceServices: Sendable {
     let siwa: SignInWithAppleClient
     let pages: Pages
     let cookies: JuiceCookies
+    /// Sends order confirmations, when Juice is configured to send mail.
+    let orderMailer: OrderConfirmationMailer?
 
     /// Starts a session for `account` (ending the browser's previous one) and sends the browser on
     /// with a 303, so a reload never re-submits the form or the callback.

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Juice sends mail through the private relay, in headless Chromium: a second demo Apple ID signs in
+to Juice hiding the e-mail, orders, and the confirmation arrives at the relay address from a
+rewritten sender (`siwa mail wait`; the mailbox page is the next step). Then the person turns
+forwarding off on the Apple ID server's /account page and orders again: the order is kept, and
+Juice's log names why no confirmation went out: the relay's refusal (550, forwarding off) or, when
+the email-disabled notification reached Juice first, that it did not send. Screenshots go to --out.
+
+Usage: juice_mail.py --juice URL --siwa URL --siwa-data-dir DIR --siwa-bin PATH --juice-log PATH --out DIR
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from apple_id_pages import CODES
+from juice_signin import TIMEOUT, chromium_driver, report_failure
+
+JUICE_SENDER = "orders@juice.example.com"
+LOG_TIMEOUT = 30  # seconds for Juice's mailer to log the outcome of a confirmation
+
+
+def siwa_mail(args, *arguments):
+    """Runs `siwa mail ...` against the test's server; returns its JSON answer."""
+    command = [args.siwa_bin, "mail", *arguments, "--data-dir", args.siwa_data_dir]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=90)
+    if result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed: {result.stderr.strip() or result.stdout.strip()}")
+    return json.loads(result.stdout)
+
+
+def juice_log_line(path, *needles, after=0):
+    """The first line of Juice's log past byte `after` that holds every needle, waiting up to LOG_TIMEOUT."""
+    deadline = time.time() + LOG_TIMEOUT
+    while time.time() < deadline:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            file.seek(after)
+            for line in file:
+                if all(needle in line for needle in needles):
+                    return line.strip()
+        time.sleep(0.25)
+    return None
+
+
+def order(driver, wait, juice):
+    driver.get(juice + "/order/orange")
+    wait.until(EC.element_to_be_clickable((By.ID, "place-order"))).click()
+    wait.until(EC.presence_of_element_located((By.TAG_NAME, "h1")))
+    assert "Thank you" in driver.find_element(By.TAG_NAME, "h1").text, "the order was not placed"
+
+
+def sign_in_to_juice_hiding_email(driver, wait, juice, user):
+    driver.get(juice + "/signin?next=/account")
+    main_window = driver.current_window_handle
+    wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#appleid-signin [role=button]"))).click()
+    wait.until(lambda d: len(d.window_handles) == 2)
+    driver.switch_to.window(next(h for h in driver.window_handles if h != main_window))
+    wait.until(EC.presence_of_element_located((By.ID, "apple_id"))).send_keys(user["apple_id"])
+    driver.find_element(By.ID, "password").send_keys(user["password"])
+    CODES.wait_for_fresh_code(user["apple_id"])
+    driver.find_element(By.CSS_SELECTOR, "button[name=action][value=sign-in]").click()
+    wait.until(EC.any_of(
+        EC.presence_of_element_located((By.ID, "development-code")), EC.presence_of_element_located((By.ID, "first_name"))))
+    codes = driver.find_elements(By.ID, "development-code")
+    if codes:
+        driver.find_element(By.ID, "code").send_keys(codes[0].text.strip())
+        CODES.used(user["apple_id"])
+        driver.find_element(By.CSS_SELECTOR, "button[name=action][value=verify]").click()
+    wait.until(EC.presence_of_element_located((By.ID, "first_name")))
+    driver.find_element(By.CSS_SELECTOR, "input[name=email][value=hide]").click()
+    driver.find_element(By.CSS_SELECTOR, "button[name=action][value=approve]").click()
+    wait.until(lambda d: len(d.window_handles) == 1)
+    driver.switch_to.window(main_window)
+    wait.until(EC.url_contains("/account"))
+    return wait.until(EC.presence_of_element_located((By.ID, "email"))).text.split(" ")[0]
+
+
+def turn_forwarding_off(driver, wait, siwa, user, relay_address):
+    driver.get(siwa + "/account")
+    wait.until(EC.presence_of_element_located((By.ID, "apple_id"))).send_keys(user["apple_id"])
+    driver.find_element(By.ID, "password").send_keys(user["password"])
+    CODES.wait_for_fresh_code(user["apple_id"])
+    driver.find_element(By.CSS_SELECTOR, "form[action='/account/sign-in'] button[type=submit]").click()
+    code = wait.until(EC.presence_of_element_located((By.ID, "development-code"))).text.strip()
+    driver.find_element(By.ID, "code").send_keys(code)
+    CODES.used(user["apple_id"])
+    driver.find_element(By.CSS_SELECTOR, "form[action='/account/verify'] button[type=submit]").click()
+    wait.until(EC.presence_of_element_located((By.ID, "confirm")))
+    row = driver.find_element(By.XPATH, f"//tr[td/code[text()='{relay_address}']]")
+    row.find_element(By.CSS_SELECTOR, "form[action='/account/relay'] button[type=submit]").click()
+    wait.until(lambda d: d.find_elements(By.XPATH, f"//tr[td/code[text()='{relay_address}']]//input[@name='forwarding'][@value='on']"))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("--juice", "--siwa", "--siwa-data-dir", "--siwa-bin", "--juice-log", "--out"):
+        parser.add_argument(name, required=True)
+    args = parser.parse_args()
+    with open(os.path.join(args.siwa_data_dir, "demo.json")) as file:
+        user = json.load(file)["users"][1]  # not the first: run.sh's Juice test signed in with it
+    juice, siwa = args.juice.rstrip("/"), args.siwa.rstrip("/")
+    os.makedirs(args.out, exist_ok=True)
+    shot = lambda name: driver.save_screenshot(os.path.join(args.out, f"{name}.png"))
+    driver = chromium_driver()
+    wait = WebDriverWait(driver, TIMEOUT)
+    step = "start"
+    try:
+        step = "sign in to Juice with Hide My Email"
+        relay_address = sign_in_to_juice_hiding_email(driver, wait, juice, user)
+        assert re.fullmatch(r"[^@\s]+@privaterelay\.[^\s]+", relay_address), f"Juice holds {relay_address!r}, not a relay address"
+        shot("juice-mail-1-account")
+
+        step = "order: the confirmation arrives at the relay address from the rewritten sender"
+        order(driver, wait, juice)
+        shot("juice-mail-2-ordered")
+        messages = siwa_mail(args, "wait", "--to", relay_address, "--timeout", "30s")["messages"]
+        confirmation = messages[0]
+        print(f"browser test: confirmation {json.dumps(confirmation)[:400]}")
+        assert confirmation["subject"] == "Your Juice order: Orange Sunrise", f"subject {confirmation['subject']!r}"
+        assert confirmation["direction"] == "forward" and confirmation["delivery"] == "mailbox", confirmation
+        assert "<orders_at_juice_example_com_" in confirmation["from"], f"the sender is not rewritten: {confirmation['from']!r}"
+        assert JUICE_SENDER not in confirmation["from"], "Juice's own address shows through"
+
+        step = "forwarding off on /account, as a person"
+        log_size = os.path.getsize(args.juice_log)
+        turn_forwarding_off(driver, wait, siwa, user, relay_address)
+        shot("juice-mail-3-forwarding-off")
+
+        step = "order again: kept, and Juice's log names why no confirmation went out"
+        order(driver, wait, juice)
+        shot("juice-mail-4-ordered-again")
+        refused = juice_log_line(args.juice_log, "order confirmation refused", "550", after=log_size)
+        skipped = juice_log_line(args.juice_log, "order confirmation not sent", "forwarding off", after=log_size) if refused is None else None
+        assert refused or skipped, "Juice logged neither the refusal nor why it did not send"
+        print(f"browser test: Juice's log after forwarding off: {refused or skipped}")
+        after = siwa_mail(args, "list", "--to", relay_address)["messages"]
+        assert len(after) == 1, f"{len(after)} messages reached the relay address; only the first confirmation should"
+        driver.get(juice + "/account")
+        shot("juice-mail-5-account-after")
+        print("browser test: Juice sent its confirmation through the relay, and kept the order when forwarding was off")
+    except Exception as error:
+        report_failure(driver, f"browser test (mail) failed at step '{step}': {error!r}", os.path.join(args.out, "juice-mail-failure.png"))
+        return 1
+    finally:
+        driver.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
