@@ -16,14 +16,23 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from apple_id_pages import in_each_locale, locale_arguments, strings
-from console_web_client import SERVICES_ID
+from console_web_client import PRIMARY_APP_ID, SERVICES_ID
 from juice_signin import TIMEOUT
 
 # Each page, and the navigation entry (a key of the locale file) that marks it as the current one.
 PAGES = [
     ("identifiers", "identifiers", "console_identifiers"),
+    ("identifiers-services", "identifiers?type=services", "console_identifiers"),
+    ("register-type", "identifiers/add", "console_identifiers"),
+    ("app-id", f"app-ids/{PRIMARY_APP_ID}", "console_identifiers"),
+    ("app-id-remove", f"app-ids/{PRIMARY_APP_ID}/remove", "console_identifiers"),
     ("services-id", f"services-ids/{SERVICES_ID}", "console_identifiers"),
+    ("services-id-remove", f"services-ids/{SERVICES_ID}/remove", "console_identifiers"),
     ("keys", "keys", "console_keys"),
+    ("key-register", "keys/add", "console_keys"),
+    ("key", "keys/{kid}", "console_keys"),
+    ("key-download", "keys/{kid}/download", "console_keys"),
+    ("key-revoke", "keys/{kid}/revoke", "console_keys"),
     ("notifications", "notifications", "console_notifications"),
     ("requests", f"requests?client_id={SERVICES_ID}", "console_requests"),
     ("transfer", "transfer", "console_transfer"),
@@ -32,7 +41,7 @@ PAGES = [
 ]
 
 
-def tour(driver, siwa, out, locale, developer):
+def tour(driver, siwa, out, locale, developer, kid):
     words = strings(locale)
     wait = WebDriverWait(driver, TIMEOUT)
     count = 0
@@ -56,12 +65,17 @@ def tour(driver, siwa, out, locale, developer):
     driver.find_element(By.ID, "password").send_keys(developer["password"])
     shot("sign-in")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait.until(EC.presence_of_element_located((By.CLASS_NAME, "console-nav")))
+    wait.until(EC.presence_of_element_located((By.CLASS_NAME, "portal-sidebar")))
     for name, path, current in PAGES:
+        path = path.format(kid=kid)
         separator = "&" if "?" in path else "?"
         driver.get(f"{siwa}/console/{path}{separator}locale={locale}")
-        marked = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".console-nav a[aria-current=page]"))).text
+        marked = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".portal-sidebar a[aria-current=page]"))).text
         assert marked == words[current], f"{name}: the navigation marks {marked!r}, expected {words[current]!r}"
+        if name == "identifiers" and words["text_direction"] == "rtl":
+            sidebar = driver.find_element(By.CLASS_NAME, "portal-sidebar").rect
+            pane = driver.find_element(By.CLASS_NAME, "portal-main").rect
+            assert sidebar["x"] > pane["x"], f"right to left, the sidebar is not on the right: {sidebar} {pane}"
         if name == "services-id":
             urls = driver.find_element(By.ID, "return-urls")
             direction = driver.execute_script("return getComputedStyle(arguments[0]).direction", urls)
@@ -72,7 +86,7 @@ def tour(driver, siwa, out, locale, developer):
 def main():
     args = locale_arguments("ja,ar")
     return in_each_locale(
-        args.locales, lambda driver, _, locale: tour(driver, args.siwa, args.out, locale, args.demo["developer"]),
+        args.locales, lambda driver, _, locale: tour(driver, args.siwa, args.out, locale, args.demo["developer"], args.demo["key_id"]),
         lambda locale: os.path.join(args.out, f"console-{locale}-failure.png"))
 
 

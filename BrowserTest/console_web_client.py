@@ -207,16 +207,46 @@ def main():
         console.shot("sign-in")
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
 
-        step = "Identifiers: register a Services ID"
-        wait.until(EC.presence_of_element_located((By.ID, "new-services-id")))
-        driver.find_element(By.ID, "services-description").send_keys("Fresh web")
+        step = "Identifiers: the list, its type filter and search"
+        wait.until(EC.presence_of_element_located((By.CLASS_NAME, "portal-sidebar")))
+        console.shot("identifiers")
+        Select(driver.find_element(By.CSS_SELECTOR, "form.list-tools select[name=type]")).select_by_value("services")
+        search = driver.find_element(By.CSS_SELECTOR, "form.list-tools input[name=q]")
+        search.send_keys("juice")
+        console.submit("form.list-tools button")
+        assert "type=services" in driver.current_url and "q=juice" in driver.current_url, driver.current_url
+        console.shot("identifiers-services-search")
+
+        step = "Identifiers: register a Services ID, step by step (type, description and identifier, capabilities, review)"
+        driver.get(siwa + "/console/identifiers")
+        console.submit("#add-identifier")
+        console.shot("register-type")
+        driver.find_element(By.CSS_SELECTOR, "input[name=type][value=services]").click()
+        console.submit("#continue")
+        wait.until(EC.presence_of_element_located((By.ID, "description"))).send_keys("Fresh web")
         driver.find_element(By.ID, "identifier").send_keys(SERVICES_ID)
+        console.shot("register-details")
+        console.submit("#continue")
+        wait.until(EC.presence_of_element_located((By.ID, "sign-in-with-apple")))
+        assert driver.find_element(By.ID, "sign-in-with-apple").is_selected(), "Sign in with Apple is not checked on arrival"
         Select(driver.find_element(By.ID, "primary")).select_by_value(PRIMARY_APP_ID)
         # Typed one a line, as a person types: the browser sends the text area's line breaks as CRLF.
         driver.find_element(By.ID, "domains").send_keys("fresh.example.com\nwww.fresh.example.com")
-        driver.find_element(By.ID, "return-urls").send_keys(app.return_url + "\nhttps://www.fresh.example.com/apple/callback")
-        console.shot("identifiers")
-        driver.find_element(By.ID, "register-services-id").click()
+        driver.find_element(By.ID, "return-urls").send_keys("https://203.0.113.9/cb\n" + app.return_url)
+        console.submit("#continue")
+        error = wait.until(EC.presence_of_element_located((By.ID, "error"))).text
+        assert "203.0.113.9" in error and "IP addresses are not allowed" in error, error
+        typed = driver.find_element(By.ID, "return-urls").get_attribute("value")
+        assert typed.split() == ["https://203.0.113.9/cb", app.return_url], f"the refused step lost what was typed: {typed!r}"
+        console.shot("register-capabilities-refused")
+        field = driver.find_element(By.ID, "return-urls")
+        field.clear()
+        field.send_keys(app.return_url + "\nhttps://www.fresh.example.com/apple/callback")
+        console.submit("#continue")
+        review = wait.until(EC.presence_of_element_located((By.ID, "review-return-urls"))).text
+        assert review.split() == [app.return_url, "https://www.fresh.example.com/apple/callback"], f"two lines, one URL: {review}"
+        console.shot("register-review")
+        console.submit("#register")
 
         step = "the new Services ID: one Return URL a line, each held to Apple's rules and limit"
         wait.until(EC.text_to_be_present_in_element((By.ID, "services-id"), SERVICES_ID))
@@ -240,19 +270,28 @@ def main():
         listed = wait.until(EC.presence_of_element_located((By.ID, "return-url-list"))).text
         assert "203.0.113.9" not in listed and "cb98" not in listed, f"a refused save changed the Return URLs: {listed}"
 
-        step = "Keys: create and download once"
+        step = "Keys: register one (Key Name, Sign in with Apple, Configure, review) and download it once"
         driver.get(siwa + "/console/keys")
-        Select(wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#new-key select")))).select_by_value(PRIMARY_APP_ID)
-        driver.find_element(By.CSS_SELECTOR, "#new-key button").click()
-        created = console.message()
-        app.key_id = created.split()[1]
-        console.shot("key-created")
+        console.submit("#add-key")
+        wait.until(EC.presence_of_element_located((By.ID, "key-name"))).send_keys("Fresh web key")
+        Select(driver.find_element(By.CSS_SELECTOR, "#configure-key select")).select_by_value(PRIMARY_APP_ID)
+        console.shot("key-register")
+        console.submit("#continue")
+        assert wait.until(EC.presence_of_element_located((By.ID, "review-key-name"))).text == "Fresh web key"
+        console.shot("key-review")
+        console.submit("#register")
+        wait.until(EC.presence_of_element_located((By.ID, "download-once")))
+        app.key_id = driver.find_element(By.ID, "key-id").text
+        console.shot("key-download")
         app.pem = console.download(app.key_id)
         assert app.pem.startswith("-----BEGIN PRIVATE KEY-----"), "the download is not a .p8"
+        driver.get(f"{siwa}/console/keys/{app.key_id}/download")
+        wait.until(EC.presence_of_element_located((By.ID, "already-downloaded")))
+        assert not driver.find_elements(By.ID, f"download-{app.key_id}"), "the key can be downloaded again"
+        console.shot("key-downloaded")
         driver.get(siwa + "/console/keys")
         wait.until(EC.presence_of_element_located((By.ID, "keys")))
-        assert not driver.find_elements(By.ID, f"download-{app.key_id}"), "the key can be downloaded again"
-        console.shot("keys-downloaded")
+        console.shot("keys")
 
         step = "Notifications: the endpoint and a test notification"
         driver.get(siwa + "/console/notifications")

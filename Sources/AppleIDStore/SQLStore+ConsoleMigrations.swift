@@ -1,4 +1,4 @@
-/// The developer console's schema (versions 7 to 9, 17, 18, 20 and 21 are the console's).
+/// The developer console's schema (versions 7 to 9, 17, 18, 20, 21 and 29 are the console's).
 extension SQLStore {
     static let consoleMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -102,5 +102,7 @@ extension SQLStore {
                 "CREATE INDEX IF NOT EXISTS transfer_offers_to ON transfer_offers (to_team_id)",
                 "CREATE INDEX IF NOT EXISTS transfer_offers_from ON transfer_offers (from_team_id)",
             ]),
+        // A key's Key Name, as Apple's portal asks for one (keys made before have none).
+        SchemaMigration(version: 29, statements: ["ALTER TABLE developer_keys ADD COLUMN name TEXT NOT NULL DEFAULT ''"]),
     ]
 }

@@ -141,9 +141,10 @@ struct DeveloperKeyRow: Codable, Sendable {
     var primaryAppID: String
     var publicKeyPEM: String
     var revokedAt: Double?
+    var name: String
 
     enum CodingKeys: String, CodingKey {
-        case id
+        case id, name
         case teamID = "team_id"
         case primaryAppID = "primary_app_id"
         case publicKeyPEM = "public_key_pem"
@@ -156,12 +157,13 @@ struct DeveloperKeyRow: Codable, Sendable {
         primaryAppID = key.primaryAppID.rawValue
         publicKeyPEM = key.publicKeyPEM
         revokedAt = key.revokedAt?.sqlSeconds
+        name = key.name
     }
 
     func key() -> DeveloperKey {
         DeveloperKey(
             id: KeyID(rawValue: id), teamID: TeamID(rawValue: teamID), primaryAppID: ClientID(rawValue: primaryAppID),
-            publicKeyPEM: publicKeyPEM, revokedAt: revokedAt.map(Date.init(sqlSeconds:))
+            publicKeyPEM: publicKeyPEM, revokedAt: revokedAt.map(Date.init(sqlSeconds:)), name: name
         )
     }
 }

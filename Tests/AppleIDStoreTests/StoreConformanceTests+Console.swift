@@ -186,3 +186,28 @@ extension StoreConformanceTests {
         }
     }
 }
+
+extension StoreConformanceTests {
+    @Test("a key's name round-trips; deleting a primary App ID deletes its group and nothing else", arguments: StoreKind.available)
+    func keyNameAndDeleteClient(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let team = DeveloperTeam(id: "TEAMDELETE", name: "Delete")
+            let key = DeveloperKey(id: "KEYNAMED01", teamID: team.id, primaryAppID: "com.delete.app", publicKeyPEM: "pem", name: "Web key")
+            let app = RegisteredClient(id: "com.delete.app", kind: .app, teamID: team.id, groupID: "com.delete.app")
+            let other = RegisteredClient(id: "com.delete.other", kind: .app, teamID: team.id, groupID: "com.delete.other")
+            try await store.save(team)
+            try await store.save(key)
+            #expect(try await store.developerKey(key.id)?.name == "Web key")
+            for client in [app, other] {
+                try await store.save(AppGroup(primaryAppID: client.id, teamID: team.id, displayName: client.id.rawValue))
+                try await store.save(client)
+            }
+            try await store.deleteClient(app.id)
+            #expect(try await store.client(app.id) == nil)
+            #expect(try await store.appGroup(app.id) == nil)
+            #expect(try await store.client(other.id) == other)
+            #expect(try await store.appGroup(other.id) != nil)
+            #expect(try await store.developerKey(key.id) != nil, "a key is revoked, never deleted")
+        }
+    }
+}

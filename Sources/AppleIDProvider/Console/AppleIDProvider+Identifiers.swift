@@ -11,22 +11,28 @@ extension AppleIDProvider {
     ) async throws
         -> RegisteredClient
     {
-        let id = try await newIdentifier(bundleID, what: "bundle ID")
-        guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
-        let name = description.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { throw ConsoleError.invalid("Enter a description.") }
-        let groupID: ClientID
-        if let primary {
-            _ = try await primaryAppGroup(primary, teamID: team.id)
-            groupID = primary
-        } else {
-            groupID = id
-            try await store.save(AppGroup(primaryAppID: id, teamID: team.id, displayName: name))
+        let client = try await reviewAppID(teamID: teamID, bundleID: bundleID, description: description, groupedWith: primary)
+        if client.groupID == client.id {
+            try await store.save(AppGroup(primaryAppID: client.id, teamID: client.teamID, displayName: client.description))
         }
-        let client = RegisteredClient(id: id, kind: .app, teamID: team.id, groupID: groupID, description: name)
         try await store.save(client)
         registryDidChange()
         return client
+    }
+
+    /// The App ID ``createAppID(teamID:bundleID:description:groupedWith:)`` would register, checked by
+    /// every rule and saved nowhere: the console's review step shows it before Register.
+    public func reviewAppID(
+        teamID: TeamID, bundleID: String, description: String, groupedWith primary: ClientID? = nil
+    ) async throws
+        -> RegisteredClient
+    {
+        let id = try await newIdentifier(bundleID, what: "bundle ID")
+        guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
+        let name = try Self.describedAs(description)
+        var groupID = id
+        if let primary { groupID = try await primaryAppGroup(primary, teamID: team.id).primaryAppID }
+        return RegisteredClient(id: id, kind: .app, teamID: team.id, groupID: groupID, description: name)
     }
 
     /// Registers a Services ID (the web `client_id`) for a primary App ID, with its domains and
@@ -34,15 +40,32 @@ extension AppleIDProvider {
     public func createServicesID(
         teamID: TeamID, identifier: String, description: String, primaryAppID: ClientID, domains: [String] = [], returnURLs: [String] = []
     ) async throws -> RegisteredClient {
-        let id = try await newIdentifier(identifier, what: "identifier")
-        let name = description.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { throw ConsoleError.invalid("Enter a description.") }
-        let group = try await primaryAppGroup(primaryAppID, teamID: teamID)
-        var client = RegisteredClient(id: id, kind: .service, teamID: teamID, groupID: group.primaryAppID, description: name)
-        try await applyWebsite(to: &client, domains: domains, returnURLs: returnURLs)
+        let client = try await reviewServicesID(
+            teamID: teamID, identifier: identifier, description: description, primaryAppID: primaryAppID, domains: domains,
+            returnURLs: returnURLs)
         try await store.save(client)
         registryDidChange()
         return client
+    }
+
+    /// The Services ID ``createServicesID(teamID:identifier:description:primaryAppID:domains:returnURLs:)``
+    /// would register, checked by every rule (domains and Return URLs normalized) and saved nowhere.
+    public func reviewServicesID(
+        teamID: TeamID, identifier: String, description: String, primaryAppID: ClientID, domains: [String] = [], returnURLs: [String] = []
+    ) async throws -> RegisteredClient {
+        let id = try await newIdentifier(identifier, what: "identifier")
+        let name = try Self.describedAs(description)
+        let group = try await primaryAppGroup(primaryAppID, teamID: teamID)
+        var client = RegisteredClient(id: id, kind: .service, teamID: teamID, groupID: group.primaryAppID, description: name)
+        try await applyWebsite(to: &client, domains: domains, returnURLs: returnURLs)
+        return client
+    }
+
+    /// Checks a new identifier and its description before the rest of its registration is known (the
+    /// console's first step): Apple's identifier rule, not yet registered, a description given.
+    public func checkNewIdentifier(_ identifier: String, description: String, kind: RegisteredClient.Kind = .service) async throws {
+        _ = try await newIdentifier(identifier, what: kind == .app ? "bundle ID" : "identifier")
+        _ = try Self.describedAs(description)
     }
 
     /// Replaces a Services ID's primary App ID, domains and Return URLs (the "Configure" sheet).
@@ -112,7 +135,7 @@ extension AppleIDProvider {
         client.returnURLs = urls
     }
 
-    private func ownServicesID(_ id: ClientID, teamID: TeamID?) async throws -> RegisteredClient {
+    func ownServicesID(_ id: ClientID, teamID: TeamID?) async throws -> RegisteredClient {
         guard let client = try await store.client(id), teamID == nil || client.teamID == teamID else {
             throw ConsoleError.notFound("There is no identifier \(id) in this team.")
         }
@@ -122,11 +145,18 @@ extension AppleIDProvider {
         return client
     }
 
-    private func primaryAppGroup(_ id: ClientID, teamID: TeamID) async throws -> AppGroup {
+    func primaryAppGroup(_ id: ClientID, teamID: TeamID) async throws -> AppGroup {
         guard let group = try await store.appGroup(id), group.teamID == teamID else {
             throw ConsoleError.notFound("\(id) is not a primary App ID of this team.")
         }
         return group
+    }
+
+    /// A description as stored: trimmed, and required.
+    static func describedAs(_ description: String) throws -> String {
+        let name = description.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw ConsoleError.invalid("Enter a description.") }
+        return name
     }
 
     /// A new App ID or Services ID identifier: reverse-DNS style, letters, digits, hyphens and periods

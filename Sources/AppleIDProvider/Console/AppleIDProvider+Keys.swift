@@ -4,10 +4,11 @@ import Foundation
 /// The console's Keys: a Sign in with Apple key per primary App ID, downloaded once, revocable.
 extension AppleIDProvider {
     /// Creates a key whose `.p8` the console offers for one download (``downloadKey(_:teamID:)``).
-    public func createKey(teamID: TeamID, primaryAppID: ClientID) async throws -> DeveloperKey {
+    public func createKey(teamID: TeamID, primaryAppID: ClientID, name: String) async throws -> DeveloperKey {
+        let keyName = try await reviewKey(teamID: teamID, primaryAppID: primaryAppID, name: name)
         let (key, pem): (DeveloperKey, String)
         do {
-            (key, pem) = try await registerKey(teamID: teamID, primaryAppID: primaryAppID)
+            (key, pem) = try await registerKey(teamID: teamID, primaryAppID: primaryAppID, name: keyName)
         } catch RegistrationError.unknownAppGroup {
             // Another team's App ID reads as unknown: the console says nothing of other teams' groups.
             throw ConsoleError.notFound("Your team has no primary App ID \(primaryAppID).")
@@ -16,6 +17,34 @@ extension AppleIDProvider {
         }
         try await store.savePendingDownload(keyID: key.id, privateKeyPEM: pem)
         return key
+    }
+
+    /// Checks a new key's name and primary App ID, as Register would, and answers the name as stored.
+    public func reviewKey(teamID: TeamID, primaryAppID: ClientID, name: String) async throws -> String {
+        let keyName = try Self.keyName(name)
+        guard let group = try await store.appGroup(primaryAppID), group.teamID == teamID else {
+            // Another team's App ID reads as unknown: the console says nothing of other teams' groups.
+            throw ConsoleError.notFound("Your team has no primary App ID \(primaryAppID).")
+        }
+        return keyName
+    }
+
+    /// Renames a key; its primary App ID and its private half never change.
+    public func renameKey(_ id: KeyID, teamID: TeamID, name: String) async throws -> DeveloperKey {
+        var key = try await developerKey(id, teamID: teamID)
+        key.name = try Self.keyName(name)
+        try await store.save(key)
+        return key
+    }
+
+    /// A Key Name as Apple's portal takes it: required, without the special characters it refuses.
+    static func keyName(_ name: String) throws -> String {
+        let value = name.trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { throw ConsoleError.invalid("Enter a key name.") }
+        guard value.count <= 64, !value.contains(where: { "@&*'\"<>".contains($0) || $0.isNewline }) else {
+            throw ConsoleError.invalid("A key name has at most 64 characters and none of @ & * ' \" < >.")
+        }
+        return value
     }
 
     /// The key's `.p8` contents, the first time only: Apple keeps no copy of the private key once it

@@ -10,6 +10,8 @@ public protocol ConsoleStore: Sendable {
     /// both, so that a console page cannot show another team's record).
     func client(_ id: ClientID, teamID: TeamID) async throws -> RegisteredClient?
     func developerKeys(teamID: TeamID) async throws -> [DeveloperKey]
+    /// Deletes the client and the group it is the primary App ID of (if any), in one transaction.
+    func deleteClient(_ id: ClientID) async throws
     /// Transfers from or to the team, newest first.
     func transfers(involving teamID: TeamID) async throws -> [AppTransfer]
     /// How many Apple IDs hold a live (unrevoked) grant issued to the client.

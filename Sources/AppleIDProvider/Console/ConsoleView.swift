@@ -29,6 +29,15 @@ public struct ConsoleView: Sendable {
         try await provider.identifiers(teamID: teamID)
     }
 
+    /// The team's App ID or Services ID `id`; `nil` when there is none or it is another team's.
+    public func client(_ id: ClientID) async throws -> RegisteredClient? { try await store.client(id, teamID: teamID) }
+
+    /// The team's key `id`; `nil` when there is none or it is another team's.
+    public func developerKey(_ id: KeyID) async throws -> DeveloperKey? {
+        guard let key = try await store.developerKey(id), key.teamID == teamID else { return nil }
+        return key
+    }
+
     /// The team's Services ID `id`; `nil` when there is none, it is an App ID, or another team's.
     public func servicesID(_ id: ClientID) async throws -> RegisteredClient? {
         guard let client = try await store.client(id, teamID: teamID), client.kind == .service else { return nil }

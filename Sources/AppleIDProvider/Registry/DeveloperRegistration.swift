@@ -16,7 +16,7 @@ extension AppleIDProvider {
     /// Every team, by Team ID (the admin API's `siwa teams list`).
     public func teams() async throws -> [DeveloperTeam] { try await store.teams() }
 
-    public func registerKey(teamID: TeamID, primaryAppID: ClientID) async throws -> (key: DeveloperKey, privateKeyPEM: String) {
+    public func registerKey(teamID: TeamID, primaryAppID: ClientID, name: String = "") async throws -> (key: DeveloperKey, privateKeyPEM: String) {
         guard try await store.team(teamID) != nil else { throw RegistrationError.unknownTeam(teamID) }
         guard let group = try await store.appGroup(primaryAppID), group.teamID == teamID else {
             throw RegistrationError.unknownAppGroup(primaryAppID)
@@ -24,7 +24,7 @@ extension AppleIDProvider {
         let privateKey = P256.Signing.PrivateKey()
         let key = DeveloperKey(
             id: KeyID(rawValue: Self.appleStyleIdentifier(random)), teamID: teamID, primaryAppID: primaryAppID,
-            publicKeyPEM: privateKey.publicKey.pemRepresentation)
+            publicKeyPEM: privateKey.publicKey.pemRepresentation, name: name)
         try await store.save(key)
         return (key, privateKey.pemRepresentation)
     }

@@ -43,12 +43,15 @@ public struct DeveloperKey: Codable, Sendable, Hashable {
     public var publicKeyPEM: String
     /// When the developer revoked the key: client secrets it signed are refused from then on.
     public var revokedAt: Date?
+    /// The Key Name the developer gave it in the console (empty for keys made before names, or by the CLI).
+    public var name: String
 
-    public init(id: KeyID, teamID: TeamID, primaryAppID: ClientID, publicKeyPEM: String, revokedAt: Date? = nil) {
+    public init(id: KeyID, teamID: TeamID, primaryAppID: ClientID, publicKeyPEM: String, revokedAt: Date? = nil, name: String = "") {
         self.id = id
         self.teamID = teamID
         self.primaryAppID = primaryAppID
         self.publicKeyPEM = publicKeyPEM
         self.revokedAt = revokedAt
+        self.name = name
     }
 }

@@ -28,6 +28,13 @@ extension MemoryStore: ConsoleStore {
         state.withLock { $0.keys.values.filter { $0.teamID == teamID }.sorted { $0.id.rawValue < $1.id.rawValue } }
     }
 
+    public func deleteClient(_ id: ClientID) async throws {
+        state.withLock { state in
+            state.clients[id] = nil
+            state.groups[id] = nil
+        }
+    }
+
     public func transfers(involving teamID: TeamID) async throws -> [AppTransfer] {
         state.withLock { state in
             state.transfers.values.filter { $0.fromTeamID == teamID || $0.toTeamID == teamID }.sorted { $0.transferredAt > $1.transferredAt }

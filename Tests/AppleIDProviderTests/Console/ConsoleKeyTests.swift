@@ -11,7 +11,7 @@ struct ConsoleKeyTests {
     @Test("a key's .p8 downloads exactly once, and only to its own team")
     func downloadOnce() async throws {
         let harness = try await ProviderHarness.make()
-        let key = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.a.app")
+        let key = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.a.app", name: "Key")
         await #expect(throws: ConsoleError.self) { _ = try await harness.provider.downloadKey(key.id, teamID: "TEAMBBBBBB") }
         #expect(try await harness.provider.canDownloadKey(key.id))
         let pem = try await harness.provider.downloadKey(key.id, teamID: Self.team)
@@ -29,14 +29,14 @@ struct ConsoleKeyTests {
     func keyForOwnPrimary() async throws {
         let harness = try await ProviderHarness.make()
         await #expect(throws: ConsoleError.notFound("Your team has no primary App ID com.b.app.")) {
-            _ = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.b.app")
+            _ = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.b.app", name: "Key")
         }
     }
 
     @Test("after revocation a client secret signed with the key is refused, even one verified before, with the reason in the request log")
     func revokedKeyRefused() async throws {
         let harness = try await ProviderHarness.make()
-        let key = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.a.app")
+        let key = try await harness.provider.createKey(teamID: Self.team, primaryAppID: "com.a.app", name: "Key")
         let pem = try await harness.provider.downloadKey(key.id, teamID: Self.team)
         let secret = try await ClientSecretMinter(teamID: Self.team, keyID: key.id, privateKeyPEM: pem)
             .mint(clientID: Self.servicesID, issuedAt: ProviderHarness.now, lifetime: 3600)

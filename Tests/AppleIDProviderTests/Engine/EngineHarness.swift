@@ -10,7 +10,7 @@ extension ProviderHarness {
 
     /// A client secret for `group`'s web client, signed by a new key of `team`, issued now.
     func clientSecret(group: String = "com.a.app", team: TeamID = Self.teamA) async throws -> String {
-        let key = try await provider.createKey(teamID: team, primaryAppID: ClientID(rawValue: group))
+        let key = try await provider.createKey(teamID: team, primaryAppID: ClientID(rawValue: group), name: "Engine key")
         let pem = try await provider.downloadKey(key.id, teamID: team)
         return try await ClientSecretMinter(teamID: team, keyID: key.id, privateKeyPEM: pem)
             .mint(clientID: ClientID(rawValue: group + ".web"), issuedAt: clock.now(), lifetime: 3600)

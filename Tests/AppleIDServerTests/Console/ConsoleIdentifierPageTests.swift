@@ -103,7 +103,7 @@ struct ConsoleIdentifierPageTests {
             let csrf = try await ConsolePages.signIn(browser)
             #expect(try await browser.get("/console/services-ids/\(TestServer.servicesID.rawValue)").status == .notFound)
             #expect(try await browser.post("/console/team", form: [("csrf", csrf), ("team_id", TestServer.teamID.rawValue)]).status == .seeOther)
-            let page = try await browser.get("/console/identifiers")
+            let page = try await browser.get("/console/identifiers?type=services")
             #expect(HTML.element(id: "team-name", in: page.text) == "Juice Team")
             #expect(page.text.contains(TestServer.servicesID.rawValue))
         }

@@ -13,10 +13,12 @@ struct ConsoleKeyAndRequestPageTests {
         try await server.app.test(.router) { client in
             let browser = Browser(client)
             let csrf = try await ConsolePages.signIn(browser)
-            let created = try await browser.post("/console/keys", form: [("csrf", csrf), ("primary_app_id", TestServer.bundleID.rawValue)])
+            let created = try await browser.post(
+                "/console/keys", form: [("csrf", csrf), ("name", "Web key"), ("primary_app_id", TestServer.bundleID.rawValue)])
             let kid = try #require(
                 try await server.provider.store.developerKeys(teamID: TestServer.teamID).first { $0.id != TestServer.keyID }?.id)
-            #expect(created.text.contains("id=\"download-\(kid)\""))
+            #expect(created.headers[.location] == "/console/keys/\(kid)/download")
+            #expect(try await browser.get("/console/keys/\(kid)/download").text.contains("id=\"download-\(kid)\""))
             let download = try await browser.post("/console/keys/\(kid)/download", form: [("csrf", csrf)])
             #expect(download.status == .ok)
             #expect(download.headers[.contentDisposition] == "attachment; filename=\"AuthKey_\(kid).p8\"")
@@ -25,7 +27,7 @@ struct ConsoleKeyAndRequestPageTests {
             let again = try await browser.post("/console/keys/\(kid)/download", form: [("csrf", csrf)])
             #expect(again.status == .badRequest)
             #expect(!again.text.contains("BEGIN PRIVATE KEY"))
-            #expect(try await browser.get("/console/keys").text.contains("Downloaded; it cannot be downloaded again."))
+            #expect(try await browser.get("/console/keys/\(kid)/download").text.contains("Downloaded; it cannot be downloaded again."))
 
             let secret = try await ClientSecretMinter(teamID: TestServer.teamID, keyID: kid, privateKeyPEM: pem)
                 .mint(clientID: TestServer.servicesID, audience: TestServer.issuer, issuedAt: server.clock.now(), lifetime: 300)
@@ -45,7 +47,7 @@ struct ConsoleKeyAndRequestPageTests {
         try await server.app.test(.router) { client in
             let browser = Browser(client)
             let csrf = try await ConsolePages.signIn(browser)
-            let refused = try await browser.post("/console/keys", form: [("csrf", csrf), ("primary_app_id", "com.other.app")])
+            let refused = try await browser.post("/console/keys", form: [("csrf", csrf), ("name", "Key"), ("primary_app_id", "com.other.app")])
             #expect(refused.status == .notFound, "\(refused.status)")
             #expect(refused.text.contains("Your team has no primary App ID com.other.app."))
             let keys = try await server.provider.developerKeys(teamID: TestServer.teamID)

@@ -13,6 +13,17 @@ enum ConsolePages {
         _ = try await server.provider.registerDeveloper(email: email, name: "Dev", password: password, teamIDs: teams)
     }
 
+    /// Runs `body` with a test server whose developer is signed in: the server, the browser, the CSRF token.
+    static func signedIn(_ body: @Sendable (TestServer, Browser, String) async throws -> Void) async throws {
+        let server = try await TestServer.make()
+        try await registerDeveloper(server)
+        try await server.app.test(.router) { client in
+            let browser = Browser(client)
+            let csrf = try await signIn(browser)
+            try await body(server, browser, csrf)
+        }
+    }
+
     /// Signs in and answers the CSRF token of the console's forms.
     static func signIn(_ browser: Browser, email: String = email, password: String = password) async throws -> String {
         let page = try await browser.get("/console")

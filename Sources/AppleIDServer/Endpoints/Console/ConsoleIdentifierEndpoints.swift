@@ -10,32 +10,20 @@ struct ConsoleIdentifierEndpoints {
 
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/console/identifiers") { request, _ in
-            try await site.page(request) { visit in try await site.show(visit, list) }
-        }
-        router.post("/console/app-ids") { request, _ in
-            try await site.action(request, page: list) { visit, form in
-                let primary = form.primaryAppID.flatMap { $0.isEmpty ? nil : ClientID(rawValue: $0) }
-                let app = try await site.provider.createAppID(
-                    teamID: visit.teamID, bundleID: form.bundleID ?? "", description: form.description ?? "", groupedWith: primary)
-                let message = site.text("console_app_id_registered", visit.locale, values: ["id": app.id.rawValue])
-                return try await site.show(visit, list, message: message)
-            }
-        }
-        router.post("/console/services-ids") { request, _ in
-            try await site.action(request, page: list) { visit, form in
-                let client = try await site.provider.createServicesID(
-                    teamID: visit.teamID, identifier: form.identifier ?? "", description: form.description ?? "",
-                    primaryAppID: ClientID(rawValue: form.primaryAppID ?? ""), domains: ListField.entries(form.domains),
-                    returnURLs: ListField.entries(form.returnURLs))
-                return ConsoleSite.redirect("/console/services-ids/\(client.id.rawValue)?saved=1")
+            let filter = IdentifierFilter(request)
+            return try await site.page(request) { visit in
+                // Named only when it is indeed gone: a link cannot make the page claim a removal.
+                var removed: String?
+                if let id = filter.removed, try await visit.console.client(ClientID(rawValue: id)) == nil {
+                    removed = site.text("console_removed", visit.locale, values: ["id": id])
+                }
+                return try await site.render(visit, try await list(visit, filter: filter), message: removed)
             }
         }
         router.get("/console/services-ids/:id") { request, context in
             let id = ClientID(rawValue: try context.parameters.require("id"))
             return try await site.page(request) { visit in
-                let saved = request.uri.queryParameters["saved"] != nil
-                return try await site.render(
-                    visit, try await edit(visit, id: id, kept: nil), message: saved ? site.text("console_saved", visit.locale) : nil)
+                return try await site.render(visit, try await edit(visit, id: id, kept: nil), message: site.registered(request, id, visit))
             }
         }
         router.post("/console/services-ids/:id") { request, context in
@@ -57,25 +45,21 @@ struct ConsoleIdentifierEndpoints {
         }
     }
 
-    /// The Identifiers list with its two registration forms; the one that was refused shows what was typed.
-    func list(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
-        let (groups, clients) = try await visit.console.identifiers()
-        let apps = clients.filter { $0.kind == .app }.map { app in
-            AppIDRow(id: app.id.rawValue, description: app.description, isPrimary: app.groupID == app.id, group: app.groupID.rawValue)
+    /// The Identifiers list of one type, searched by name or identifier, as Apple's portal lists them.
+    func list(_ visit: ConsoleSite.Visit, filter: IdentifierFilter) async throws -> ConsolePage {
+        let rows = try await visit.console.clients().filter { $0.kind == filter.kind && filter.matches($0) }.map { client in
+            IdentifierRow(
+                id: client.id.rawValue, description: client.description, isApp: client.kind == .app, isPrimary: client.groupID == client.id,
+                group: client.isAssociated ? client.groupID.rawValue : nil, returnURLCount: client.returnURLs.count,
+                link: (client.kind == .app ? "/console/app-ids/" : "/console/services-ids/") + client.id.rawValue)
         }
-        let services = clients.filter { $0.kind == .service }.map { client in
-            ServicesIDRow(
-                id: client.id.rawValue, description: client.description, group: client.isAssociated ? client.groupID.rawValue : nil,
-                returnURLCount: client.returnURLs.count)
-        }
-        // The App ID form sends a bundle ID, the Services ID form an identifier: each gets back its own input.
-        let newAppID = kept?.bundleID != nil ? kept : nil
-        let newServicesID = kept?.identifier != nil ? kept : nil
-        let content = IdentifiersContent(
-            apps: apps, services: services, appPrimaries: [PrimaryChoice](groups, chosen: newAppID?.primaryAppID),
-            servicesPrimaries: [PrimaryChoice](groups, chosen: newServicesID?.primaryAppID), hasPrimaries: !groups.isEmpty,
-            limit: visit.team.kind.returnURLLimit, newAppID: newAppID, newServicesID: newServicesID)
+        let content = IdentifiersContent(rows: rows, hasRows: !rows.isEmpty, isApps: filter.kind == .app, query: filter.query)
         return ConsolePage(template: "console_identifiers", section: "identifiers", content: content)
+    }
+
+    /// The list as a refused action shows it: every App ID.
+    func list(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
+        try await list(visit, filter: IdentifierFilter())
     }
 
     /// A Services ID's Configure page: the saved configuration, or the one just refused as it was typed.
@@ -98,18 +82,14 @@ struct ConsoleIdentifierEndpoints {
     }
 }
 
-struct AppIDRow: Sendable {
+struct IdentifierRow: Sendable {
     let id: String
     let description: String
+    let isApp: Bool
     let isPrimary: Bool
-    let group: String
-}
-
-struct ServicesIDRow: Sendable {
-    let id: String
-    let description: String
     let group: String?
     let returnURLCount: Int
+    let link: String
 }
 
 struct PrimaryChoice: Sendable {
@@ -123,16 +103,10 @@ struct ReturnURLRow: Sendable {
 }
 
 struct IdentifiersContent: Sendable {
-    let apps: [AppIDRow]
-    let services: [ServicesIDRow]
-    let appPrimaries: [PrimaryChoice]
-    let servicesPrimaries: [PrimaryChoice]
-    let hasPrimaries: Bool
-    let limit: Int
-    /// The refused App ID form, as typed.
-    let newAppID: ConsoleForm?
-    /// The refused Services ID form, as typed.
-    let newServicesID: ConsoleForm?
+    let rows: [IdentifierRow]
+    let hasRows: Bool
+    let isApps: Bool
+    let query: String
 }
 
 struct ServicesIDContent: Sendable {

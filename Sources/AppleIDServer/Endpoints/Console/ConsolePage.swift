@@ -28,6 +28,8 @@ struct ConsolePageModel: Sendable {
     let message: String?
     let error: String?
     let developmentMode: Bool
+    /// Console pages are laid out as Apple's portal: a sidebar beside the section's pane.
+    let portal = true
     let content: any Sendable
 }
 
@@ -59,14 +61,19 @@ struct ConsoleForm: Decodable, Sendable {
     /// The new password's confirmation, and the current password when changing it.
     var confirm: String?
     var current: String?
+    /// A register flow's identifier type (`app` or `services`), the step to go to, and its capability.
+    var type: String?
+    var go: String?
+    var signInWithApple: String?
 
     enum CodingKeys: String, CodingKey {
-        case csrf, locale, email, password, description, identifier, domains, url, sources, value, name, confirm, current
+        case csrf, locale, email, password, description, identifier, domains, url, sources, value, name, confirm, current, type, go
         case teamID = "team_id"
         case bundleID = "bundle_id"
         case primaryAppID = "primary_app_id"
         case returnURLs = "return_urls"
         case groupID = "group_id"
+        case signInWithApple = "sign_in_with_apple"
     }
 
     /// The form as a refused page shows it again: what the developer typed, without the CSRF token

@@ -112,7 +112,8 @@ struct ConsoleSite: Sendable {
         return ConsolePageModel(
             locale: visit.locale, t: renderer.strings.table(visit.locale), wide: true,
             csrf: visit.session.csrfToken, developer: visit.developer.name, developerEmail: visit.developer.email,
-            teamName: visit.team.name, teamID: visit.teamID.rawValue, teamKind: visit.team.kind.rawValue, teams: teams,
+            teamName: visit.team.name, teamID: visit.teamID.rawValue, teamKind: text("console_kind_" + visit.team.kind.rawValue, visit.locale),
+            teams: teams,
             hasSeveralTeams: teams.count > 1, section: [page.section: true], message: message, error: error,
             developmentMode: provider.configuration.developmentMode, content: page.content)
     }
@@ -136,6 +137,17 @@ struct ConsoleSite: Sendable {
         if let existing, existing.count == 64 { return (existing, nil) }
         let value = provider.random.hex(bytes: 32)
         return (value, cookies.cookie(Self.loginCookie, value: value, path: "/console"))
+    }
+
+    /// The confirmation of a registration, on the new identifier's page (`?registered=1`).
+    func registered(_ request: Request, _ id: ClientID, _ visit: Visit) -> String? {
+        request.uri.queryParameters["registered"] == nil ? nil : text("console_registered", visit.locale, values: ["id": id.rawValue])
+    }
+
+    /// `text` when it is an identifier of letters, digits, hyphens and periods (one a query may name back).
+    static func plainIdentifier(_ text: String) -> String? {
+        let allowed = text.count <= 155 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+        return allowed && !text.isEmpty ? text : nil
     }
 
     /// An absolute link to a path of this server.

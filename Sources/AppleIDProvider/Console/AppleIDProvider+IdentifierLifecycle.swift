@@ -1,0 +1,48 @@
+import AppleIDProtocol
+import Foundation
+
+/// Editing and removing identifiers as Apple's portal allows: an App ID's Bundle ID is fixed once
+/// registered (only its description changes here), and an App ID that others depend on cannot go.
+extension AppleIDProvider {
+    /// Changes an App ID's description; a primary App ID's consent name follows it. The Bundle ID
+    /// is the App ID itself and cannot be edited.
+    public func editAppID(_ id: ClientID, teamID: TeamID, description: String) async throws -> RegisteredClient {
+        guard var client = try await store.client(id, teamID: teamID), client.kind == .app else {
+            throw ConsoleError.notFound("There is no App ID \(id) in this team.")
+        }
+        client.description = try Self.describedAs(description)
+        if client.groupID == client.id, var group = try await store.appGroup(id) {
+            group.displayName = client.description
+            try await store.save(group)
+        }
+        try await store.save(client)
+        registryDidChange()
+        return client
+    }
+
+    /// Removes an App ID or a Services ID: it can no longer sign anyone in, and this cannot be undone.
+    /// A primary App ID goes only when nothing depends on it: no identifier grouped under it (their
+    /// users' consents are the group's), and no key of it that still signs client secrets.
+    public func removeIdentifier(_ id: ClientID, teamID: TeamID) async throws {
+        guard let client = try await store.client(id, teamID: teamID) else {
+            throw ConsoleError.notFound("There is no identifier \(id) in this team.")
+        }
+        if client.kind == .app, client.groupID == client.id {
+            let members = try await store.clients(teamID: teamID).filter { $0.groupID == id && $0.id != id }.map(\.id.rawValue)
+            if !members.isEmpty {
+                let names = members.joined(separator: ", ")
+                let (verb, pronoun) = members.count == 1 ? ("is", "it") : ("are", "them")
+                throw ConsoleError.refused(
+                    "\(id) cannot be removed: \(names) \(verb) grouped under it. Remove \(pronoun) or group \(pronoun) with another primary App ID first."
+                )
+            }
+            let keys = try await store.developerKeys(teamID: teamID).filter { $0.primaryAppID == id && $0.revokedAt == nil }
+            if let key = keys.first {
+                throw ConsoleError.refused("\(id) cannot be removed: revoke its key \(key.id) first.")
+            }
+        }
+        try await store.deleteClient(id)
+        registryDidChange()
+        logger.notice("identifier removed", metadata: ["client_id": "\(id)", "team_id": "\(teamID)"])
+    }
+}
