@@ -38,7 +38,7 @@ struct SMTPListenerTests {
 
     @Test(
         "pipelined SMTP from a client lands in the mailbox; GET /admin/mail lists it and GET /admin/mail/{id} shows it raw and parsed",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func deliveredAndListed() async throws {
         try await Self.withListener { server, port in
             var client = try await TinySMTPClient(port: port)
@@ -69,7 +69,7 @@ struct SMTPListenerTests {
         }
     }
 
-    @Test("an unregistered sender is refused with 550 over the wire, and a half-closed client is answered, then closed", .timeLimit(.minutes(1)))
+    @Test("an unregistered sender is refused with 550 over the wire, and a half-closed client is answered, then closed", .timeLimit(.minutes(5)))
     func refusedAndHalfClosed() async throws {
         try await Self.withListener { server, port in
             var client = try await TinySMTPClient(port: port)

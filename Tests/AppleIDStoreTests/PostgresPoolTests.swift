@@ -115,7 +115,7 @@ struct PostgresPoolTests {
 
     /// PostgresNIO drops a statement written to a channel that has closed, and the statement then
     /// waits for ever: two instances under load hung that way while PostgreSQL restarted.
-    @Test("a statement on a leased connection that has closed fails as unavailable, never waits", .timeLimit(.minutes(1)))
+    @Test("a statement on a leased connection that has closed fails as unavailable, never waits", .timeLimit(.minutes(5)))
     func closedConnectionRefusesStatements() async throws {
         let url = try #require(StoreKind.postgresURL)
         let connection = try await PostgresConnection.connect(
