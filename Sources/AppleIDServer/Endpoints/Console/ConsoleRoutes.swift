@@ -10,6 +10,7 @@ struct ConsoleRoutes {
         ConsoleKeyEndpoints(site: site).register(on: router)
         ConsoleNotificationEndpoints(site: site).register(on: router)
         ConsoleRequestEndpoints(site: site).register(on: router)
+        ConsoleRelayEndpoints(site: site).register(on: router)
         ConsoleTransferEndpoints(site: site).register(on: router)
         ConsoleMemberEndpoints(site: site).register(on: router)
         ConsoleInvitationEndpoints(site: site).register(on: router)
