@@ -12,10 +12,12 @@
 # endpoint, e-mail sources checked against the script's DNS responder (siwa serve --dns-resolver),
 # a colleague invited on the Team page who accepts with a password of their own and changes it; its screenshots go to .build/artifacts/console/.
 # BrowserTest/console_locales.py then screenshots every console page again in CONSOLE_LOCALES (default ja,ar).
+# Last, BrowserTest/account_mail.py sends mail with smtplib to a relay address (siwa serve --smtp-port) and
+# watches it appear in /account/mail without a reload, opens it and replies; screenshots in .build/artifacts/mail/.
 #
 # Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, PAGE_LOCALES, CONSOLE_LOCALES, READY_TIMEOUT (seconds, default 120),
 # TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1, PARTS (which parts run, of
-# juice,pages,js,console; default all of them).
+# juice,pages,js,console,mail; default all of them).
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -32,6 +34,7 @@ free_port() { "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0
 SIWA_PORT="$(free_port)"
 JUICE_PORT="$(free_port)"
 DNS_PORT="$(free_port)"
+SMTP_PORT="$(free_port)"
 SIWA_DATA="$(mktemp -d "${TMPDIR:-/tmp}/juice-browser-siwa.XXXXXX")"
 JUICE_DATA="$(mktemp -d "${TMPDIR:-/tmp}/juice-browser-data.XXXXXX")"
 SIWA_PID=""
@@ -64,7 +67,7 @@ wait_for() { # URL PID NAME LOG
 }
 
 # The console's SPF check asks the browser test's own DNS responder (console_web_client.py binds it).
-"$BIN/siwa" serve --port "$SIWA_PORT" --data-dir "$SIWA_DATA" --dns-resolver "127.0.0.1:$DNS_PORT" >"$SIWA_DATA/siwa.log" 2>&1 </dev/null &
+"$BIN/siwa" serve --port "$SIWA_PORT" --data-dir "$SIWA_DATA" --dns-resolver "127.0.0.1:$DNS_PORT" --smtp-port "$SMTP_PORT" >"$SIWA_DATA/siwa.log" 2>&1 </dev/null &
 SIWA_PID=$!
 wait_for "http://127.0.0.1:$SIWA_PORT/.well-known/openid-configuration" "$SIWA_PID" "siwa serve" "$SIWA_DATA/siwa.log"
 for _ in $(seq 1 20); do [ -s "$SIWA_DATA/demo.json" ] && break; sleep 0.25; done
@@ -74,7 +77,7 @@ JUICE_PID=$!
 wait_for "http://127.0.0.1:$JUICE_PORT/" "$JUICE_PID" "juice" "$JUICE_DATA/juice.log"
 echo "run.sh: siwa on $SIWA_PORT, juice on $JUICE_PORT"
 
-PARTS=",${PARTS:-juice,pages,js,console},"
+PARTS=",${PARTS:-juice,pages,js,console,mail},"
 runs() { [[ "$PARTS" == *",$1,"* ]]; }
 status=0
 if runs juice; then
@@ -105,6 +108,12 @@ if [ "$status" -eq 0 ] && runs console; then
             --out "$PWD/.build/artifacts/console" --locales "${CONSOLE_LOCALES:-ja,ar}"
         status=$?
     fi
+fi
+if [ "$status" -eq 0 ] && runs mail; then
+    rm -rf "$PWD/.build/artifacts/mail"
+    timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/account_mail.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
+        --smtp-port "$SMTP_PORT" --out "$PWD/.build/artifacts/mail"
+    status=$?
 fi
 if [ "$status" -ne 0 ]; then
     echo "run.sh: juice log:" >&2; tail -n 40 "$JUICE_DATA/juice.log" >&2
