@@ -15,10 +15,12 @@
 # endpoint, e-mail sources checked against the script's DNS responder (siwa serve --dns-resolver),
 # a colleague invited on the Team page who accepts with a password of their own and changes it; its screenshots go to .build/artifacts/console/.
 # BrowserTest/console_locales.py then screenshots every console page again in CONSOLE_LOCALES (default ja,ar).
+# Last, BrowserTest/account_mail.py sends mail with smtplib to a relay address (siwa serve --smtp-port) and
+# watches it appear in /account/mail without a reload, opens it and replies; screenshots in .build/artifacts/mailbox/ (PARTS name: mailbox).
 #
 # Environment: SKIP_BUILD=1 (use the built binaries), PYTHON, PAGE_LOCALES, CONSOLE_LOCALES, READY_TIMEOUT (seconds, default 120),
 # TEST_TIMEOUT (seconds for the browser part, default 180), KEEP_DATA=1, PARTS (which parts run, of
-# juice,mail,pages,school,js,console; default all of them), SCHOOL_LOCALES.
+# juice,mail,pages,mailbox,school,js,console; default all of them), SCHOOL_LOCALES.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -78,7 +80,7 @@ JUICE_PID=$!
 wait_for "http://127.0.0.1:$JUICE_PORT/" "$JUICE_PID" "juice" "$JUICE_DATA/juice.log"
 echo "run.sh: siwa on $SIWA_PORT, juice on $JUICE_PORT"
 
-PARTS=",${PARTS:-juice,mail,pages,school,js,console},"
+PARTS=",${PARTS:-juice,mail,pages,mailbox,school,js,console},"
 runs() { [[ "$PARTS" == *",$1,"* ]]; }
 status=0
 if runs juice; then
@@ -120,6 +122,12 @@ if [ "$status" -eq 0 ] && runs console; then
             --out "$PWD/.build/artifacts/console" --locales "${CONSOLE_LOCALES:-ja,ar}"
         status=$?
     fi
+fi
+if [ "$status" -eq 0 ] && runs mailbox; then
+    rm -rf "$PWD/.build/artifacts/mailbox"
+    timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/account_mail.py --siwa "http://127.0.0.1:$SIWA_PORT" --siwa-data-dir "$SIWA_DATA" \
+        --smtp-port "$SMTP_PORT" --out "$PWD/.build/artifacts/mailbox"
+    status=$?
 fi
 if [ "$status" -ne 0 ]; then
     echo "run.sh: juice log:" >&2; tail -n 40 "$JUICE_DATA/juice.log" >&2

@@ -107,6 +107,18 @@ extension SQLStore: ConsoleStore {
             .run()
     }
 
+    public func setDKIMKey(_ key: String?, teamID: TeamID, value: String) async throws -> Bool {
+        try await transaction { db in
+            guard
+                try await db.select().column("value").from(EmailSourceRow.table).where("team_id", .equal, teamID.rawValue)
+                    .where("value", .equal, value).first() != nil
+            else { return false }
+            try await db.update(EmailSourceRow.table).set("dkim_public_key", to: key)
+                .where("team_id", .equal, teamID.rawValue).where("value", .equal, value).run()
+            return true
+        }
+    }
+
     /// The team IDs are a JSON array in one column: a LIKE finds the candidates, the decoded list decides.
     public func developers(teamID: TeamID) async throws -> [DeveloperAccount] {
         try await db.select().column("*").from(DeveloperRow.table)

@@ -20,6 +20,7 @@ struct EmailSourceRow: Codable, Sendable {
     var addedAt: Double
     var checkStatus: String
     var checkedAt: Double?
+    var dkimPublicKey: String?
 
     enum CodingKeys: String, CodingKey {
         case value
@@ -27,6 +28,7 @@ struct EmailSourceRow: Codable, Sendable {
         case addedAt = "added_at"
         case checkStatus = "check_status"
         case checkedAt = "checked_at"
+        case dkimPublicKey = "dkim_public_key"
     }
 
     init(_ source: EmailSource) {
@@ -35,12 +37,14 @@ struct EmailSourceRow: Codable, Sendable {
         addedAt = source.addedAt.sqlSeconds
         checkStatus = source.check.rawValue
         checkedAt = source.checkedAt?.sqlSeconds
+        dkimPublicKey = source.dkimPublicKey
     }
 
     func source() throws -> EmailSource {
         EmailSource(
             teamID: TeamID(rawValue: teamID), value: value, addedAt: Date(sqlSeconds: addedAt),
-            check: try .decoded(checkStatus, table: Self.table, column: "check_status"), checkedAt: checkedAt.map(Date.init(sqlSeconds:)))
+            check: try .decoded(checkStatus, table: Self.table, column: "check_status"), checkedAt: checkedAt.map(Date.init(sqlSeconds:)),
+            dkimPublicKey: dkimPublicKey)
     }
 }
 

@@ -54,6 +54,8 @@ extension SQLStore: RelayMailStore {
         case .mailbox(let accountID):
             select = select.where(SQLColumn("account_id", table: "m"), .equal, SQLBind(accountID))
                 .where(SQLColumn("direction", table: "m"), .equal, SQLBind(RelayMessage.Direction.forward.rawValue))
+        case .team(let teamID):
+            select = select.where(SQLColumn("team_id", table: "m"), .equal, SQLBind(teamID.rawValue))
         case .all: break
         }
         return try await select.orderBy(SQLOrderBy(expression: SQLColumn("received_at", table: "m"), direction: SQLDirection.descending))
@@ -111,5 +113,16 @@ extension SQLStore: RelayMailStore {
             .join(
                 SQLAlias(SQLIdentifier(RelayDeliveryRow.table), as: SQLIdentifier("d")), on: SQLColumn("message_id", table: "d"), .equal,
                 SQLColumn("id", table: "m"))
+    }
+
+    public func recordRelayRefusal(_ refusal: RelayRefusalRecord) async throws {
+        try await db.insert(into: RelayRefusalRow.table).model(RelayRefusalRow(refusal), with: Self.rowEncoder).run()
+    }
+
+    public func relayRefusals(teamID: TeamID, since date: Date, limit: Int) async throws -> [RelayRefusalRecord] {
+        try await db.select().column("*").from(RelayRefusalRow.table)
+            .where("team_id", .equal, teamID.rawValue).where("at", .greaterThan, date.sqlSeconds)
+            .orderBy("at", .descending).orderBy("id", .descending).limit(limit)
+            .all(decoding: RelayRefusalRow.self).map { $0.record() }
     }
 }

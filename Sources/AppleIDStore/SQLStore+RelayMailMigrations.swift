@@ -1,5 +1,5 @@
 /// The schema of ``RelayMailStore`` (version 25): the private relay's reply aliases, messages and
-/// delivery records (the mailboxes and the smarthost queue).
+/// delivery records (the mailboxes and the smarthost queue); and the e-mail sources' DKIM keys (27).
 extension SQLStore {
     static let relayMailMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -55,6 +55,25 @@ extension SQLStore {
                 "CREATE INDEX IF NOT EXISTS relay_deliveries_due ON relay_deliveries (state, next_attempt_at)",
                 // The relay's first question for every recipient.
                 "CREATE INDEX IF NOT EXISTS team_identities_relay_address ON team_identities (relay_address)",
-            ])
+            ]),
+        // DKIM as a check on e-mail sources: the public key registered with a source (NULL: not checked);
+        // and what the console's relay traffic page reads: a team's messages, and the refusals.
+        SchemaMigration(
+            version: 27,
+            statements: [
+                "ALTER TABLE email_sources ADD COLUMN dkim_public_key TEXT",
+                "CREATE INDEX IF NOT EXISTS relay_messages_team ON relay_messages (team_id, received_at)",
+                """
+                CREATE TABLE IF NOT EXISTS relay_refusals (
+                    id TEXT PRIMARY KEY,
+                    team_id TEXT NOT NULL,
+                    sender TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    reply TEXT NOT NULL,
+                    at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS relay_refusals_team ON relay_refusals (team_id, at)",
+            ]),
     ]
 }

@@ -151,3 +151,31 @@ struct RelayMailRow: Decodable, Sendable {
 
     func mail() -> RelayMail { RelayMail(message: fields.message(), delivery: delivery.delivery()) }
 }
+
+struct RelayRefusalRow: Codable, Sendable {
+    static let table = "relay_refusals"
+    var id: String
+    var teamID: String
+    var sender: String
+    var recipient: String
+    var reply: String
+    var at: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, sender, recipient, reply, at
+        case teamID = "team_id"
+    }
+
+    init(_ refusal: RelayRefusalRecord) {
+        id = refusal.id
+        teamID = refusal.teamID.rawValue
+        sender = refusal.sender
+        recipient = refusal.recipient
+        reply = refusal.reply
+        at = refusal.at.sqlSeconds
+    }
+
+    func record() -> RelayRefusalRecord {
+        RelayRefusalRecord(id: id, teamID: TeamID(rawValue: teamID), sender: sender, recipient: recipient, reply: reply, at: Date(sqlSeconds: at))
+    }
+}

@@ -114,4 +114,43 @@ extension StoreConformanceTests {
             #expect(try await store.relayMessageCount(relayAddress: "abc@relay.test", since: Fixture.date(-1)) == 3, "bounces do not count")
         }
     }
+
+    @Test("an e-mail source's DKIM key is kept, removed with nil, and only set on a source that exists", arguments: StoreKind.available)
+    func emailSourceDKIMKey(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            let at = Date(timeIntervalSince1970: 1_800_000_000)
+            #expect(try await store.add([EmailSource(teamID: "TEAM123456", value: "shop.example", addedAt: at)], limit: 3))
+            #expect(try await store.emailSources(teamID: "TEAM123456").first?.dkimPublicKey == nil, "off by default")
+            #expect(try await store.setDKIMKey("MIIBIjANBgkq", teamID: "TEAM123456", value: "shop.example"))
+            #expect(try await store.emailSources(teamID: "TEAM123456").first?.dkimPublicKey == "MIIBIjANBgkq")
+            #expect(try await !store.setDKIMKey("MIIB", teamID: "TEAM123456", value: "other.example"))
+            #expect(try await !store.setDKIMKey("MIIB", teamID: "OTHER12345", value: "shop.example"), "another team's source")
+            #expect(try await store.setDKIMKey(nil, teamID: "TEAM123456", value: "shop.example"))
+            #expect(try await store.emailSources(teamID: "TEAM123456").first?.dkimPublicKey == nil)
+        }
+    }
+
+    @Test("the relay's refusals are kept per team, newest first, after a date; a team's mail is listed by team", arguments: StoreKind.available)
+    func relayRefusalsAndTeamMail(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            func refusal(_ id: String, team: TeamID = "TEAM123456", at offset: TimeInterval) -> RelayRefusalRecord {
+                RelayRefusalRecord(
+                    id: id, teamID: team, sender: "spam@elsewhere.com", recipient: "abc@relay.test",
+                    reply: "550 5.7.1 Sender not registered for this relay", at: Fixture.date(offset))
+            }
+            for record in [refusal("r1", at: 0), refusal("r2", at: 10), refusal("r3", team: "OTHER12345", at: 20), refusal("r4", at: 30)] {
+                try await store.recordRelayRefusal(record)
+            }
+            #expect(
+                try await store.relayRefusals(teamID: "TEAM123456", since: Fixture.date(5), limit: 10) == [
+                    refusal("r4", at: 30), refusal("r2", at: 10),
+                ])
+            #expect(try await store.relayRefusals(teamID: "TEAM123456", since: Fixture.date(-1), limit: 1).map(\.id) == ["r4"])
+            #expect(try await store.relayRefusals(teamID: "NOBODY0000", since: Fixture.date(-1), limit: 10).isEmpty)
+
+            try await store.accept([Self.relayed("m1", at: 0), Self.relayed("m2", at: 10)])
+            #expect(try await store.relayMail(.team("TEAM123456"), limit: 10).map(\.message.id) == ["m2", "m1"])
+            #expect(try await store.relayMail(.team("OTHER12345"), limit: 10).isEmpty)
+        }
+    }
 }

@@ -30,6 +30,8 @@ public protocol ConsoleStore: Sendable {
     func deleteEmailSource(teamID: TeamID, value: String) async throws
     /// Records the result of a source's SPF check; a source removed meanwhile stays removed.
     func setCheck(_ check: EmailSource.Check, checkedAt: Date, teamID: TeamID, value: String) async throws
+    /// Registers (or with `nil` removes) the source's DKIM public key; `false` when there is no such source.
+    func setDKIMKey(_ key: String?, teamID: TeamID, value: String) async throws -> Bool
 
     func developer(id: String) async throws -> DeveloperAccount?
     func developer(email: String) async throws -> DeveloperAccount?
@@ -134,13 +136,20 @@ public struct EmailSource: Codable, Sendable, Hashable {
     public var check: Check
     /// When ``check`` was found; `nil` until the first check.
     public var checkedAt: Date?
+    /// The DKIM public key registered with the source (an RSA SubjectPublicKeyInfo, base64, as the
+    /// `p=` of its DNS record): when set, the relay takes its mail only with a DKIM signature that
+    /// verifies with it. `nil`: DKIM is not checked (the default).
+    public var dkimPublicKey: String?
 
-    public init(teamID: TeamID, value: String, addedAt: Date, check: Check = .notChecked, checkedAt: Date? = nil) {
+    public init(
+        teamID: TeamID, value: String, addedAt: Date, check: Check = .notChecked, checkedAt: Date? = nil, dkimPublicKey: String? = nil
+    ) {
         self.teamID = teamID
         self.value = value
         self.addedAt = addedAt
         self.check = check
         self.checkedAt = checkedAt
+        self.dkimPublicKey = dkimPublicKey
     }
 
     public var isAddress: Bool { value.contains("@") }

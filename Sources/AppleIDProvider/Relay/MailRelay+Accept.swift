@@ -16,6 +16,12 @@ extension MailRelay {
             switch try await route(recipient: recipient, sender: sender) {
             case .failure(let refusal): lastRefusal = refusal.reply
             case .success(let route):
+                if case .forward(let identity, _, _) = route, let refusal = try await dkimRefusal(of: source, sender: sender, teamID: identity.teamID)
+                {
+                    try await recordRefusal(refusal.reply, sender: sender, recipient: recipient)
+                    lastRefusal = refusal.reply
+                    continue
+                }
                 accepted.append(try await copy(of: source, headers: headers, sender: sender, recipient: recipient, route: route, now: now))
             }
         }

@@ -30,8 +30,10 @@ public struct MailRelay: Sendable {
     /// why not, with Apple's meaning.
     public func checkRecipient(_ recipient: String, sender: String) async throws -> SMTPReply {
         switch try await route(recipient: recipient, sender: sender) {
-        case .success: SMTPReply(250, "2.1.5 OK")
-        case .failure(let refusal): refusal.reply
+        case .success: return SMTPReply(250, "2.1.5 OK")
+        case .failure(let refusal):
+            try await recordRefusal(refusal.reply, sender: sender, recipient: recipient)
+            return refusal.reply
         }
     }
 
@@ -73,10 +75,7 @@ public struct MailRelay: Sendable {
 
     /// The sender's address, or its domain, is one of the team's e-mail sources (spec §11).
     func isRegisteredSender(_ sender: String, teamID: TeamID) async throws -> Bool {
-        let address = sender.lowercased()
-        guard let at = address.lastIndex(of: "@") else { return false }
-        let domain = String(address[address.index(after: at)...])
-        return try await store.emailSources(teamID: teamID).contains { $0.value == address || $0.value == domain }
+        try await registeredSource(sender, teamID: teamID) != nil
     }
 }
 
@@ -88,6 +87,8 @@ enum RelayRefusal: Error, Sendable, Hashable {
     case senderNotRegistered(String)
     case notTheOwner(String)
     case dailyLimit(Int)
+    /// The sender's e-mail source has a DKIM key, and the message is not signed with it.
+    case dkimFailed(String, String)
 
     var reply: SMTPReply {
         switch self {
@@ -98,6 +99,9 @@ enum RelayRefusal: Error, Sendable, Hashable {
             SMTPReply(550, "5.7.1 Sender not registered for this relay: <\(sender)> is not an e-mail source of the team")
         case .notTheOwner(let sender): SMTPReply(550, "5.7.1 <\(sender)> may not reply through this address")
         case .dailyLimit(let limit): SMTPReply(452, "4.5.3 Daily limit of \(limit) messages for this relay address reached; try again later")
+        case .dkimFailed(let sender, let reason):
+            // RFC 7372 §3.1: 5.7.20, no passing DKIM signature found.
+            SMTPReply(550, "5.7.20 Sender not authenticated: mail from <\(sender)> must carry a valid DKIM signature (\(reason))")
         }
     }
 }

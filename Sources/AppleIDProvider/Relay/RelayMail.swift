@@ -139,5 +139,30 @@ public enum RelayMailQuery: Sendable, Hashable {
     case address(String)
     /// The Apple ID's mailbox: what was forwarded to it.
     case mailbox(accountID: String)
+    /// Everything the team's senders sent, its users replied, and the bounces to its senders.
+    case team(TeamID)
     case all
+}
+
+/// A recipient the relay refused, kept for the console's relay traffic page ("why did my mail not
+/// arrive?"). Only refusals that name one of a team's relay addresses or reply aliases are kept:
+/// mail to addresses nobody has says nothing to a team.
+public struct RelayRefusalRecord: Sendable, Hashable, Codable {
+    public var id: String
+    public var teamID: TeamID
+    /// The envelope sender (MAIL FROM) and recipient (RCPT TO), as given.
+    public var sender: String
+    public var recipient: String
+    /// The SMTP reply, which says why (Apple's meaning).
+    public var reply: String
+    public var at: Date
+
+    public init(id: String, teamID: TeamID, sender: String, recipient: String, reply: String, at: Date) {
+        self.id = id
+        self.teamID = teamID
+        self.sender = sender
+        self.recipient = recipient
+        self.reply = reply
+        self.at = at
+    }
 }

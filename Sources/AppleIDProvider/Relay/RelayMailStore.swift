@@ -26,4 +26,7 @@ public protocol RelayMailStore: Sendable {
     func claimRelayDelivery(messageID: String, now: Date, leaseUntil: Date) async throws -> Bool
     /// Records the outcome of an attempt, and the bounce it caused, in one transaction.
     func record(_ delivery: RelayDelivery, bounce: AcceptedRelayMail?) async throws
+    func recordRelayRefusal(_ refusal: RelayRefusalRecord) async throws
+    /// The team's refusals after `date`, newest first.
+    func relayRefusals(teamID: TeamID, since date: Date, limit: Int) async throws -> [RelayRefusalRecord]
 }

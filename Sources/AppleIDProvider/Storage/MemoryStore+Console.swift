@@ -84,6 +84,14 @@ extension MemoryStore: ConsoleStore {
         }
     }
 
+    public func setDKIMKey(_ key: String?, teamID: TeamID, value: String) async throws -> Bool {
+        state.withLock { state in
+            guard let index = state.console.emailSources.firstIndex(where: { $0.teamID == teamID && $0.value == value }) else { return false }
+            state.console.emailSources[index].dkimPublicKey = key
+            return true
+        }
+    }
+
     public func developers(teamID: TeamID) async throws -> [DeveloperAccount] {
         state.withLock { $0.console.developers.values.filter { $0.teamIDs.contains(teamID) } }
     }

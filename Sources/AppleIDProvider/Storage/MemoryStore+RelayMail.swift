@@ -8,6 +8,8 @@ extension MemoryStore {
         var messages: [RelayMessage] = []
         var deliveries: [String: RelayDelivery] = [:]
         var sources: [String: [UInt8]] = [:]
+        /// In arrival order.
+        var refusals: [RelayRefusalRecord] = []
     }
 }
 
@@ -50,6 +52,7 @@ extension MemoryStore: RelayMailStore {
                 switch query {
                 case .address(let address): message.recipient == address || message.destination == address
                 case .mailbox(let accountID): message.accountID == accountID && message.direction == .forward
+                case .team(let teamID): message.teamID == teamID
                 case .all: true
                 }
             }
@@ -93,6 +96,14 @@ extension MemoryStore: RelayMailStore {
             state.relay.deliveries[delivery.messageID] = delivery
             if let bounce { state.relay.insert(bounce) }
         }
+    }
+
+    public func recordRelayRefusal(_ refusal: RelayRefusalRecord) async throws {
+        state.withLock { $0.relay.refusals.append(refusal) }
+    }
+
+    public func relayRefusals(teamID: TeamID, since date: Date, limit: Int) async throws -> [RelayRefusalRecord] {
+        state.withLock { state in Array(state.relay.refusals.reversed().lazy.filter { $0.teamID == teamID && $0.at > date }.prefix(limit)) }
     }
 }
 

@@ -15,8 +15,14 @@ package enum EntityTag {
 
     /// 200 with the body, or 304 when the browser already holds these bytes.
     package static func respond(to request: Request, body: [UInt8], contentType: String, maxAge: Int) -> Response {
+        respond(to: request, body: body, contentType: contentType, cacheControl: "public, max-age=\(maxAge)")
+    }
+
+    /// The same for an answer that no cache may keep (`no-store`): a poll that asks again with the
+    /// tag of what it has gets 304 until the answer changes.
+    package static func respond(to request: Request, body: [UInt8], contentType: String, cacheControl: String) -> Response {
         let tag = of(body)
-        var headers: HTTPFields = [.eTag: tag, .cacheControl: "public, max-age=\(maxAge)", .contentType: contentType]
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: cacheControl, .contentType: contentType]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
         {
             headers[.contentType] = nil

@@ -11,7 +11,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             // Errors render themselves here, inside the chain, so that they carry these headers too.
             response = try error.response(from: request, context: context)
         }
-        response.headers[.xFrameOptions] = "DENY"
+        // A response framed on purpose (a mail body in the mailbox page) says SAMEORIGIN itself.
+        if response.headers[.xFrameOptions] != "SAMEORIGIN" { response.headers[.xFrameOptions] = "DENY" }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "no-referrer"
         if response.headers[.contentSecurityPolicy] == nil {

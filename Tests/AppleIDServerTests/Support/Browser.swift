@@ -14,8 +14,8 @@ final class Browser {
     init(_ client: any TestClientProtocol) { self.client = client }
 
     @discardableResult
-    func get(_ uri: String) async throws -> TestResponse {
-        try await send(uri, method: .get, body: nil)
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await send(uri, method: .get, body: nil, headers: headers)
     }
 
     @discardableResult
@@ -23,8 +23,8 @@ final class Browser {
         try await send(uri, method: .post, body: Form.encode(fields))
     }
 
-    private func send(_ uri: String, method: HTTPRequest.Method, body: String?) async throws -> TestResponse {
-        var headers: HTTPFields = [:]
+    private func send(_ uri: String, method: HTTPRequest.Method, body: String?, headers extra: HTTPFields = [:]) async throws -> TestResponse {
+        var headers = extra
         if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
         if let acceptLanguage { headers[.acceptLanguage] = acceptLanguage }
         if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }

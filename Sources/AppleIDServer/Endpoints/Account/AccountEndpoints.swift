@@ -109,6 +109,7 @@ struct AccountEndpoints {
                 return "message_stopped_using"
             }
         }
+        AccountMailEndpoints(account: self).register(on: router)
         router.post("/account/relay") { request, _ in
             try await act(request) { account, form in
                 let enabled = form.forwarding == "on"
@@ -161,7 +162,7 @@ struct AccountEndpoints {
         return try await accountPage(account, cookie: cookie, message: message, locale: locale)
     }
 
-    private func text(_ key: String, _ locale: String, values: [String: String] = [:]) -> String {
+    func text(_ key: String, _ locale: String, values: [String: String] = [:]) -> String {
         renderer.strings.text(key, locale, values: values)
     }
 
@@ -169,14 +170,14 @@ struct AccountEndpoints {
         renderer.strings.translate(message: SignInLockPolicy.message(lockedUntil: until, now: provider.clock.now()), locale)
     }
 
-    private func signedIn(_ request: Request) async throws -> (AppleIDAccount, String)? {
+    func signedIn(_ request: Request) async throws -> (AppleIDAccount, String)? {
         guard let cookie = cookies.value(Self.sessionCookie, in: request),
             let account = try await provider.interactions.account(accountSessionCookie: cookie)
         else { return nil }
         return (account, cookie)
     }
 
-    private func decode(_ request: Request) async throws -> Form {
+    func decode(_ request: Request) async throws -> Form {
         do {
             return try await FormDecoding.decodeForm(Form.self, from: request)
         } catch {
@@ -209,7 +210,7 @@ struct AccountEndpoints {
 
     /// The password step. Its form carries a token derived from the login cookie (set here when the
     /// browser has none), which `/account/sign-in` requires.
-    private func signInPage(_ request: Request, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
+    func signInPage(_ request: Request, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
         let existing = cookies.value(Self.loginCookie, in: request)?.filter(\.isHexDigit)
         let loginCookie = existing.flatMap { $0.count == 64 ? $0 : nil } ?? provider.random.hex(bytes: 32)
         var response = try renderer.render(

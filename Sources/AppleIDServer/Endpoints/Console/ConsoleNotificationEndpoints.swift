@@ -39,6 +39,12 @@ struct ConsoleNotificationEndpoints {
                 return try await site.show(visit, page, message: site.text("console_sources_checked", visit.locale))
             }
         }
+        router.post("/console/email-sources/dkim") { request, _ in
+            try await site.action(request, page: page) { visit, form in
+                try await site.provider.setDKIMKey(form.dkim, forEmailSource: form.value ?? "", teamID: visit.teamID)
+                return try await site.show(visit, page, message: site.text("console_dkim_saved", visit.locale))
+            }
+        }
         router.post("/console/email-sources/remove") { request, _ in
             try await site.action(request, page: page) { visit, form in
                 try await site.provider.removeEmailSource(form.value ?? "", teamID: visit.teamID)
@@ -60,7 +66,7 @@ struct ConsoleNotificationEndpoints {
             SourceRow(
                 value: $0.value, kind: $0.isAddress ? "address" : "domain", status: $0.check.rawValue,
                 check: site.text("console_check_" + $0.check.rawValue.replacingOccurrences(of: "-", with: "_"), visit.locale),
-                checkedAt: $0.checkedAt?.ISO8601Format() ?? "")
+                checkedAt: $0.checkedAt?.ISO8601Format() ?? "", dkim: $0.dkimPublicKey != nil)
         }
         let content = NotificationsContent(
             groups: groups, sources: sources, hasSources: !sources.isEmpty, sourceCount: sources.count,
@@ -109,6 +115,8 @@ struct SourceRow: Sendable {
     /// The check as the page's language says it.
     let check: String
     let checkedAt: String
+    /// Whether the relay requires the source's mail to carry a DKIM signature.
+    let dkim: Bool
 }
 
 struct NotificationsContent: Sendable {

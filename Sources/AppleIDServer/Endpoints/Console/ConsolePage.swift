@@ -56,6 +56,8 @@ struct ConsoleForm: Decodable, Sendable {
     var groupID: String?
     var url: String?
     var sources: String?
+    /// An e-mail source's DKIM public key (blank: DKIM off).
+    var dkim: String?
     var value: String?
     var name: String?
     /// The new password's confirmation, and the current password when changing it.
@@ -67,7 +69,7 @@ struct ConsoleForm: Decodable, Sendable {
     var signInWithApple: String?
 
     enum CodingKeys: String, CodingKey {
-        case csrf, locale, email, password, description, identifier, domains, url, sources, value, name, confirm, current, type, go
+        case csrf, locale, email, password, description, identifier, domains, url, sources, dkim, value, name, confirm, current, type, go
         case teamID = "team_id"
         case bundleID = "bundle_id"
         case primaryAppID = "primary_app_id"

@@ -14,6 +14,7 @@ struct ConsoleRoutes {
         ConsoleKeyRegisterEndpoints(site: site).register(on: router)
         ConsoleNotificationEndpoints(site: site).register(on: router)
         ConsoleRequestEndpoints(site: site).register(on: router)
+        ConsoleRelayEndpoints(site: site).register(on: router)
         ConsoleTransferEndpoints(site: site).register(on: router)
         ConsoleMemberEndpoints(site: site).register(on: router)
         ConsoleInvitationEndpoints(site: site).register(on: router)

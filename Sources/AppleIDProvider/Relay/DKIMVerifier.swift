@@ -1,0 +1,181 @@
+import Crypto
+import Foundation
+import SMTPWire
+import _CryptoExtras
+
+/// Checks a message's DKIM signature (RFC 6376) against the RSA key registered with an e-mail
+/// source, rather than one looked up in DNS: the developer registers the key with the source, as the
+/// SPF check registers the domain. `rsa-sha256` only (RFC 8301 retires `rsa-sha1`); the `simple` and
+/// `relaxed` canonicalizations of headers and body (§3.4).
+enum DKIMVerifier {
+    /// Why a message did not verify, for the log and the SMTP reply.
+    enum Failure: Error, Sendable, Hashable {
+        case unsigned
+        case malformed(String)
+        case wrongDomain(String)
+        case expired
+        case bodyHashMismatch
+        case badSignature
+
+        var reason: String {
+            switch self {
+            case .unsigned: "the message has no DKIM-Signature"
+            case .malformed(let why): "its DKIM-Signature is malformed (\(why))"
+            case .wrongDomain(let domain): "it is signed for d=\(domain), not the sender's domain"
+            case .expired: "its DKIM-Signature has expired"
+            case .bodyHashMismatch: "the body does not match its DKIM body hash"
+            case .badSignature: "its DKIM signature does not verify with the registered key"
+            }
+        }
+    }
+
+    /// Passes when one of the message's DKIM-Signature fields, signed for `senderDomain` or a domain
+    /// above it (§6.1.1, the `From` alignment mail providers expect), verifies with `key`.
+    static func verify(_ message: [UInt8], key: _RSA.Signing.PublicKey, senderDomain: String, now: Date) -> Result<Void, Failure> {
+        let headers = MessageHeaders.parse(message)
+        let signatures = headers.fields.indices.filter { headers.fields[$0].name.lowercased() == "dkim-signature" }
+        guard !signatures.isEmpty else { return .failure(.unsigned) }
+        var firstFailure: Failure?
+        for index in signatures {
+            switch verify(signatureAt: index, headers: headers, message: message, key: key, senderDomain: senderDomain, now: now) {
+            case .success: return .success(())
+            case .failure(let failure): firstFailure = firstFailure ?? failure
+            }
+        }
+        return .failure(firstFailure ?? .unsigned)
+    }
+
+    private static func verify(
+        signatureAt index: Int, headers: MessageHeaders, message: [UInt8], key: _RSA.Signing.PublicKey, senderDomain: String, now: Date
+    ) -> Result<Void, Failure> {
+        let field = headers.fields[index]
+        let tags = tagList(field.value)
+        guard tags["v"] == "1" else { return .failure(.malformed("v is not 1")) }
+        guard tags["a"]?.lowercased() == "rsa-sha256" else { return .failure(.malformed("a is not rsa-sha256")) }
+        guard let domain = tags["d"]?.lowercased(), !domain.isEmpty else { return .failure(.malformed("no d")) }
+        guard senderDomain == domain || senderDomain.hasSuffix("." + domain) else { return .failure(.wrongDomain(domain)) }
+        guard let signed = tags["h"]?.split(separator: ":").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }),
+            signed.contains("from")
+        else { return .failure(.malformed("h does not sign From")) }
+        guard let bodyHash = tags["bh"].flatMap({ Data(base64Encoded: $0) }), let signature = tags["b"].flatMap({ Data(base64Encoded: $0) })
+        else { return .failure(.malformed("bh or b is not base64")) }
+        if let expiry = tags["x"].flatMap(TimeInterval.init), Date(timeIntervalSince1970: expiry) < now { return .failure(.expired) }
+        let modes = (tags["c"] ?? "simple/simple").lowercased().split(separator: "/").map(String.init)
+        guard let headerMode = Canonicalization(rawValue: modes.first ?? "simple"),
+            let bodyMode = Canonicalization(rawValue: modes.count > 1 ? modes[1] : "simple")
+        else { return .failure(.malformed("unknown canonicalization")) }
+
+        var body = bodyMode.body(message[headers.bodyStart...])
+        if let length = tags["l"].flatMap(Int.init) {
+            guard length <= body.count else { return .failure(.bodyHashMismatch) }
+            body = Array(body.prefix(length))
+        }
+        guard Data(SHA256.hash(data: body)) == bodyHash else { return .failure(.bodyHashMismatch) }
+
+        var data: [UInt8] = []
+        var used = Set<Int>()
+        for name in signed {
+            // The last unused instance of each named field, from the bottom up (§5.4.2).
+            guard
+                let match = headers.fields.indices.last(where: { !used.contains($0) && $0 != index && headers.fields[$0].name.lowercased() == name })
+            else { continue }
+            used.insert(match)
+            data += headerMode.header(headers.fields[match].raw)
+        }
+        var own = headerMode.header(withoutSignatureValue(field.raw))
+        while own.last == UInt8(ascii: "\n") || own.last == UInt8(ascii: "\r") { own.removeLast() }
+        data += own
+        let valid = key.isValidSignature(
+            _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: data), padding: .insecurePKCS1v1_5)
+        return valid ? .success(()) : .failure(.badSignature)
+    }
+
+    /// `v=1; a=rsa-sha256; b=AB CD` → `["v": "1", "a": "rsa-sha256", "b": "ABCD"]` (§3.2); white
+    /// space inside a value is folding, and dropped.
+    static func tagList(_ value: String) -> [String: String] {
+        var tags: [String: String] = [:]
+        for piece in value.split(separator: ";") {
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            let name = piece[..<equals].trimmingCharacters(in: .whitespacesAndNewlines)
+            tags[name] = String(piece[piece.index(after: equals)...].filter { !$0.isWhitespace })
+        }
+        return tags
+    }
+
+    /// The field's bytes with the value of its `b=` tag emptied, all else kept byte for byte (§3.5).
+    static func withoutSignatureValue(_ raw: ArraySlice<UInt8>) -> [UInt8] {
+        let bytes = Array(raw)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return bytes }
+        var tagStart = colon + 1
+        while tagStart < bytes.count {
+            let tagEnd = bytes[tagStart...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            let tag = bytes[tagStart..<tagEnd]
+            if let equals = tag.firstIndex(of: UInt8(ascii: "=")),
+                String(decoding: bytes[tagStart..<equals], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "b"
+            {
+                // Keep the line end that closes the field when `b=` is its last tag.
+                var valueEnd = tagEnd
+                while valueEnd > equals + 1, bytes[valueEnd - 1] == UInt8(ascii: "\n") || bytes[valueEnd - 1] == UInt8(ascii: "\r") {
+                    valueEnd -= 1
+                }
+                return Array(bytes[...equals]) + Array(bytes[valueEnd...])
+            }
+            tagStart = tagEnd + 1
+        }
+        return bytes
+    }
+}
+
+/// RFC 6376 §3.4: how header fields and the body are made canonical before hashing.
+enum Canonicalization: String {
+    case simple
+    case relaxed
+
+    func header(_ raw: some Collection<UInt8>) -> [UInt8] {
+        let bytes = Array(raw)
+        guard self == .relaxed, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return bytes }
+        let name = String(decoding: bytes[..<colon], as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+        let unfolded = bytes[(colon + 1)...].filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
+        return Array(name.utf8) + [UInt8(ascii: ":")] + Self.compressed(unfolded).trimmingSpaces + Array("\r\n".utf8)
+    }
+
+    func body(_ raw: some Collection<UInt8>) -> [UInt8] {
+        var lines = Self.lines(Array(raw))
+        if self == .relaxed { lines = lines.map { Self.compressed($0).trimmingTrailingSpaces } }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        if lines.isEmpty { return self == .simple ? Array("\r\n".utf8) : [] }
+        return lines.flatMap { $0 + Array("\r\n".utf8) }
+    }
+
+    /// The body's lines without their line ends (CRLF, or a bare LF as lenient receivers take it).
+    private static func lines(_ body: [UInt8]) -> [[UInt8]] {
+        var lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line)
+        }
+        if body.last == UInt8(ascii: "\n") { lines.removeLast() }
+        return lines
+    }
+
+    /// Each run of spaces and tabs as one space.
+    private static func compressed(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        for byte in bytes {
+            let space = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+            if space {
+                if out.last != UInt8(ascii: " ") { out.append(UInt8(ascii: " ")) }
+            } else {
+                out.append(byte)
+            }
+        }
+        return out
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate var trimmingSpaces: [UInt8] { Array(trimmingTrailingSpaces.drop { $0 == UInt8(ascii: " ") }) }
+    fileprivate var trimmingTrailingSpaces: [UInt8] {
+        var copy = self
+        while copy.last == UInt8(ascii: " ") { copy.removeLast() }
+        return copy
+    }
+}
