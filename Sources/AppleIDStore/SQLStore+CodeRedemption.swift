@@ -4,31 +4,79 @@ import Foundation
 import SQLKit
 
 extension SQLStore {
-    /// One `UPDATE … RETURNING` on the writer, whose `WHERE` holds every condition of a successful
-    /// redemption (so a code that fails one is left as it was), then the grant by its primary key (on
-    /// a SQLite reader, or any pooled connection). The grant's columns are not returned by the
-    /// `UPDATE` itself: SQLite prepares every statement afresh, and fifteen scalar subqueries cost more
-    /// to parse than the second statement costs to run.
+    /// The code consumed, its grant read and the exchange's tokens inserted, as one unit: on
+    /// PostgreSQL one statement (one round trip) whose data-modifying CTEs share one snapshot; on
+    /// SQLite one transaction on the writer. Both run the same three pieces of SQL: the consuming
+    /// `UPDATE`, the grant by its key, the tokens' `INSERT … SELECT`. A failed insert rolls the
+    /// consumption back, so the client's retry finds the code unconsumed instead of taking it for a
+    /// replay.
     ///
     /// `IS NOT DISTINCT FROM` compares optional columns with absent counting as equal (SQLite ≥ 3.39,
     /// PostgreSQL). Text comparison is byte for byte in both (SQLite's BINARY collation, PostgreSQL's
     /// deterministic ones).
-    public func redeemCode(hash: String, binding: CodeBinding, at date: Date, validAt: Date) async throws -> RedeemedCode? {
-        let query: SQLQueryString = """
-            UPDATE authorization_codes SET consumed_at = \(bind: date.sqlSeconds)
-            WHERE code_hash = \(bind: hash) AND consumed_at IS NULL
-                AND client_id = \(bind: binding.clientID.rawValue)
-                AND redirect_uri IS NOT DISTINCT FROM \(bind: binding.redirectURI)
-                AND code_challenge IS NOT DISTINCT FROM \(bind: binding.codeChallenge)
-                AND expires_at > \(bind: validAt.sqlSeconds)
-                AND EXISTS (SELECT 1 FROM grants WHERE grants.id = authorization_codes.grant_id AND grants.revoked_at IS NULL)
-            RETURNING *
-            """
-        guard let code = try await db.raw(query).first(decoding: CodeRow.self)?.record() else { return nil }
-        // The grant was live a moment ago and grants are never deleted; a revocation since then is
-        // after this redemption, whose tokens are then dead on arrival (the replay rule).
-        guard let grant = try await grant(id: code.grantID) else { throw RedeemedCodeWithoutGrant(grantID: code.grantID) }
-        return RedeemedCode(code: code, grant: grant)
+    public func redeemCode(
+        hash: String, binding: CodeBinding, at date: Date, validAt: Date, issuing tokens: [NewToken]
+    ) async throws -> RedeemedCode? {
+        let consumption = Self.consumption(hash: hash, binding: binding, at: date, validAt: validAt)
+        if db.dialect.name == "postgresql" {
+            // A data-modifying CTE runs whether or not the query reads it, on the statement's snapshot.
+            let issuing: SQLQueryString =
+                tokens.isEmpty ? "" : ", issued AS (\(Self.tokenInsert(tokens, underGrant: "(SELECT grant_id FROM redeemed)")))"
+            let query: SQLQueryString = """
+                WITH redeemed AS (\(consumption))\(issuing) \
+                SELECT \(Self.redeemedColumns), grants.* FROM redeemed JOIN grants ON grants.id = redeemed.grant_id
+                """
+            guard let row = try await db.raw(query).first() else { return nil }
+            return RedeemedCode(
+                code: try row.decode(model: CodeRow.self, prefix: Self.redeemedPrefix).record(), grant: try row.decode(model: GrantRow.self).grant())
+        }
+        return try await transaction { db in
+            guard let code = try await db.raw(consumption).first(decoding: CodeRow.self)?.record() else { return nil }
+            // The grant was live a moment ago, in this transaction, and grants are never deleted.
+            guard let grant = try await Self.row(GrantRow.self, from: GrantRow.table, where: "id", equals: code.grantID, on: db)?.grant()
+            else { throw RedeemedCodeWithoutGrant(grantID: code.grantID) }
+            if !tokens.isEmpty { try await db.raw(Self.tokenInsert(tokens, underGrant: "\(bind: grant.id)")).run() }
+            return RedeemedCode(code: code, grant: grant)
+        }
+    }
+
+    /// `UPDATE … RETURNING *` of the code, whose `WHERE` holds every condition of a successful
+    /// redemption, so a code that fails one is left as it was (and the caller tells why step by step).
+    static func consumption(hash: String, binding: CodeBinding, at date: Date, validAt: Date) -> SQLQueryString {
+        """
+        UPDATE authorization_codes SET consumed_at = \(bind: date.sqlSeconds) \
+        WHERE code_hash = \(bind: hash) AND consumed_at IS NULL \
+        AND client_id = \(bind: binding.clientID.rawValue) \
+        AND redirect_uri IS NOT DISTINCT FROM \(bind: binding.redirectURI) \
+        AND code_challenge IS NOT DISTINCT FROM \(bind: binding.codeChallenge) \
+        AND expires_at > \(bind: validAt.sqlSeconds) \
+        AND EXISTS (SELECT 1 FROM grants WHERE grants.id = authorization_codes.grant_id AND grants.revoked_at IS NULL) \
+        RETURNING *
+        """
+    }
+
+    /// `INSERT … SELECT` of `tokens` under the grant whose id is `grantID` (an expression), with that
+    /// grant's client: nothing is inserted when there is no such grant. One `SELECT` per token, each
+    /// finding the grant by its key; the expiry is cast because a `NULL` alone has no type in
+    /// PostgreSQL.
+    static func tokenInsert(_ tokens: [NewToken], underGrant grantID: SQLQueryString) -> SQLQueryString {
+        var query: SQLQueryString = "INSERT INTO tokens (token_hash, kind, grant_id, client_id, created_at, expires_at) "
+        for (index, token) in tokens.enumerated() {
+            query += index == 0 ? "" : " UNION ALL "
+            query += """
+                SELECT \(bind: token.tokenHash), \(bind: token.kind.rawValue), id, client_id, \(bind: token.createdAt.sqlSeconds), \
+                CAST(\(bind: token.expiresAt?.sqlSeconds) AS DOUBLE PRECISION) FROM grants WHERE id = \(grantID)
+                """
+        }
+        return query
+    }
+
+    /// The consumed code's columns in the PostgreSQL statement's answer, renamed apart from the
+    /// grant's (both have `client_id`).
+    static let redeemedPrefix = "redeemed_"
+    static let redeemedColumns: SQLQueryString = CodeRow.CodingKeys.allCases.enumerated().reduce(into: "") { list, column in
+        list += column.offset == 0 ? "" : ", "
+        list += "redeemed.\(ident: column.element.rawValue) AS \(ident: SQLStore.redeemedPrefix + column.element.rawValue)"
     }
 }
 

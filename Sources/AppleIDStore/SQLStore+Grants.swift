@@ -175,7 +175,7 @@ struct CodeRow: Codable, Sendable {
     var expiresAt: Double
     var consumedAt: Double?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case nonce
         case codeHash = "code_hash"
         case grantID = "grant_id"

@@ -66,6 +66,13 @@ public final class SQLStore: Sendable {
     func row<Row: Decodable>(
         _ type: Row.Type, from table: String, where column: String, equals value: String
     ) async throws -> Row? {
+        try await Self.row(type, from: table, where: column, equals: value, on: db)
+    }
+
+    /// ``row(_:from:where:equals:)`` on `db` (a transaction's connection).
+    static func row<Row: Decodable>(
+        _ type: Row.Type, from table: String, where column: String, equals value: String, on db: any SQLDatabase
+    ) async throws -> Row? {
         try await db.select().column("*").from(table)
             .where(column, .equal, value)
             .limit(1)

@@ -3,24 +3,41 @@ import AppleIDProvider
 import Foundation
 import Testing
 
-/// `redeemCode(hash:binding:at:validAt:)`: the one-statement fast path of a code exchange.
+/// `redeemCode(hash:binding:at:validAt:issuing:)`: the fast path of a code exchange, one unit.
 extension StoreConformanceTests {
     static let binding = CodeBinding(
         clientID: "com.example.web", redirectURI: "https://example.com/cb", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
 
-    @Test("a code bound to the request, live, under a live grant is consumed and comes back with its grant", arguments: StoreKind.available)
+    /// An exchange's access and refresh token, made before the redemption.
+    static func newTokens(_ name: String = "1") -> [NewToken] {
+        [
+            NewToken(tokenHash: "access-\(name)", kind: .access, createdAt: Fixture.date(1), expiresAt: Fixture.date(3601)),
+            NewToken(tokenHash: "refresh-\(name)", kind: .refresh, createdAt: Fixture.date(1), expiresAt: nil),
+        ]
+    }
+
+    @Test(
+        "a code bound to the request, live, under a live grant is consumed, comes back with its grant and its tokens are stored",
+        arguments: StoreKind.available)
     func redeemReturnsCodeAndGrant(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let grant = Fixture.grant(id: "grant-1")
             try await store.save(grant)
             try await store.save(Fixture.code())
             let redeemed = try #require(
-                try await store.redeemCode(hash: "code-hash-1", binding: Self.binding, at: Fixture.date(2), validAt: Fixture.date(1)))
+                try await store.redeemCode(
+                    hash: "code-hash-1", binding: Self.binding, at: Fixture.date(2), validAt: Fixture.date(1), issuing: Self.newTokens()))
             #expect(redeemed.grant == grant)
+            for token in Self.newTokens() {
+                #expect(try await store.token(hash: token.tokenHash) == token.record(under: grant), "under the grant, for its client")
+            }
             #expect(redeemed.code == Fixture.code(consumedAt: Fixture.date(2)))
             #expect(try await store.authorizationCode(hash: "code-hash-1")?.consumedAt == Fixture.date(2))
             // Once only.
-            #expect(try await store.redeemCode(hash: "code-hash-1", binding: Self.binding, at: Fixture.date(3), validAt: Fixture.date(3)) == nil)
+            #expect(
+                try await store.redeemCode(
+                    hash: "code-hash-1", binding: Self.binding, at: Fixture.date(3), validAt: Fixture.date(3), issuing: Self.newTokens("2")) == nil)
+            #expect(try await store.token(hash: "access-2") == nil)
             #expect(
                 try await store.consumeCode(hash: "code-hash-1", at: Fixture.date(4)) == .alreadyConsumed(Fixture.code(consumedAt: Fixture.date(2))))
         }
@@ -46,9 +63,15 @@ extension StoreConformanceTests {
             case .expired: validAt = Fixture.date(300)
             case .revokedGrant: break
             }
-            #expect(try await store.redeemCode(hash: "code-hash-1", binding: binding, at: Fixture.date(2), validAt: validAt) == nil)
+            #expect(
+                try await store.redeemCode(hash: "code-hash-1", binding: binding, at: Fixture.date(2), validAt: validAt, issuing: Self.newTokens())
+                    == nil)
             #expect(try await store.authorizationCode(hash: "code-hash-1") == Fixture.code())
-            #expect(try await store.redeemCode(hash: "unknown", binding: Self.binding, at: Fixture.date(2), validAt: Fixture.date(1)) == nil)
+            #expect(try await store.token(hash: "access-1") == nil, "no token without the code")
+            #expect(
+                try await store.redeemCode(
+                    hash: "unknown", binding: Self.binding, at: Fixture.date(2), validAt: Fixture.date(1), issuing: Self.newTokens()) == nil)
+            #expect(try await store.token(hash: "refresh-1") == nil)
         }
     }
 
@@ -63,7 +86,8 @@ extension StoreConformanceTests {
             try await store.save(native)
             let binding = CodeBinding(clientID: "com.example.web", redirectURI: nil, codeChallenge: nil)
             #expect(
-                try await store.redeemCode(hash: "native", binding: binding, at: Fixture.date(2), validAt: Fixture.date(1))?.code.consumedAt
+                try await store.redeemCode(hash: "native", binding: binding, at: Fixture.date(2), validAt: Fixture.date(1), issuing: [])?.code
+                    .consumedAt
                     == Fixture.date(2))
         }
     }
@@ -76,13 +100,36 @@ extension StoreConformanceTests {
             let winners = try await withThrowingTaskGroup(of: RedeemedCode?.self) { group in
                 for index in 0..<50 {
                     group.addTask {
-                        try await store.redeemCode(hash: "code-hash-1", binding: Self.binding, at: Fixture.date(Double(index)), validAt: Fixture.t0)
+                        try await store.redeemCode(
+                            hash: "code-hash-1", binding: Self.binding, at: Fixture.date(Double(index)), validAt: Fixture.t0,
+                            issuing: Self.newTokens("\(index)"))
                     }
                 }
                 return try await group.reduce(into: [RedeemedCode]()) { if let redeemed = $1 { $0.append(redeemed) } }
             }
             #expect(winners.count == 1)
             #expect(try await store.authorizationCode(hash: "code-hash-1")?.consumedAt == winners.first?.code.consumedAt)
+            var stored = 0
+            for index in 0..<50 where try await store.token(hash: "access-\(index)") != nil { stored += 1 }
+            #expect(stored == 1, "only the winner's tokens are stored")
+        }
+    }
+
+    @Test("a redemption whose token cannot be stored (its hash is taken) consumes nothing and stores nothing", arguments: StoreKind.available)
+    func redeemWithTakenTokenHashChangesNothing(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let grant = Fixture.grant(id: "grant-1")
+            try await store.save(grant)
+            try await store.save(Fixture.code())
+            let taken = Self.newTokens()[1].record(under: grant)
+            try await store.insert([taken])
+            await #expect(throws: (any Error).self) {
+                try await store.redeemCode(
+                    hash: "code-hash-1", binding: Self.binding, at: Fixture.date(2), validAt: Fixture.date(1), issuing: Self.newTokens())
+            }
+            #expect(try await store.authorizationCode(hash: "code-hash-1") == Fixture.code(), "still redeemable")
+            #expect(try await store.token(hash: "access-1") == nil, "the other token is not stored either")
+            #expect(try await store.token(hash: "refresh-1") == taken)
         }
     }
 }

@@ -45,6 +45,26 @@ struct TransactionFailureTests {
         }
     }
 
+    /// Issue 24: consuming the code and inserting its tokens are one unit. Were the code burnt by a
+    /// failed exchange, the client's retry would look like a replay and revoke the grant.
+    @Test("a code exchange whose token insert fails leaves the code redeemable, and the retry revokes nothing", arguments: StoreKind.available)
+    func codeExchange(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let exchange = try await CodeExchangeFixture.start(on: store)
+            try await store.insert([CodeExchangeFixture.takenAccessToken])
+            exchange.random.repeats = true
+            let failed = try #require(await exchange.redeem().failure, "the access token's hash is taken, so the insert fails")
+            #expect(failed.code == .serverError)
+            let code = try #require(try await store.authorizationCode(hash: OpaqueToken.hash(CodeExchangeFixture.code)))
+            #expect(code.consumedAt == nil, "the failed exchange left the code unconsumed")
+
+            exchange.random.repeats = false
+            let tokens = try await exchange.redeem().get()
+            #expect(try await store.grant(id: "grant-1")?.revokedAt == nil, "the retry is no replay: nothing is revoked")
+            #expect(try await store.token(hash: OpaqueToken.hash(tokens.accessToken))?.grantID == "grant-1")
+        }
+    }
+
     @Test("a revocation (stop using) whose second write fails keeps the grant live and the consent", arguments: StoreKind.sqlKinds)
     func revocation(kind: StoreKind) async throws {
         try await kind.withSQLStore { store in

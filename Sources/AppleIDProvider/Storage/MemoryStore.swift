@@ -155,11 +155,15 @@ extension MemoryStore: GrantStore {
         }
     }
 
-    public func redeemCode(hash: String, binding: CodeBinding, at date: Date, validAt: Date) async throws -> RedeemedCode? {
-        state.withLock { state in
+    public func redeemCode(
+        hash: String, binding: CodeBinding, at date: Date, validAt: Date, issuing tokens: [NewToken]
+    ) async throws -> RedeemedCode? {
+        try state.withLock { state in
             guard var code = state.codes[hash], code.consumedAt == nil, binding.matches(code), code.expiresAt > validAt,
                 let grant = state.grants[code.grantID], grant.revokedAt == nil
             else { return nil }
+            // Checked before anything changes, so a refused insert leaves the code unconsumed.
+            try state.insert(tokens.map { $0.record(under: grant) })
             code.consumedAt = date
             state.codes[hash] = code
             return RedeemedCode(code: code, grant: grant)
@@ -167,9 +171,7 @@ extension MemoryStore: GrantStore {
     }
 
     public func insert(_ tokens: [TokenRecord]) async throws {
-        state.withLock { state in
-            for token in tokens { state.tokens[token.tokenHash] = token }
-        }
+        try state.withLock { try $0.insert(tokens) }
     }
     public func token(hash: String) async throws -> TokenRecord? { state.withLock { $0.tokens[hash] } }
 }
@@ -197,4 +199,16 @@ extension MemoryStore: SigningKeyStore {
     }
 
     public func save(_ key: SigningKeyRecord) async throws { state.withLock { $0.signingKeys[key.id] = key } }
+}
+
+extension MemoryStore.State {
+    /// Inserts all of `tokens` or, when a hash is stored already (or twice among them), none: as the
+    /// SQL stores' primary key refuses it.
+    mutating func insert(_ tokens: [TokenRecord]) throws {
+        let hashes = Set(tokens.map(\.tokenHash))
+        guard hashes.count == tokens.count, hashes.allSatisfy({ self.tokens[$0] == nil }) else {
+            throw StoreError.conflict("a token with this hash is stored already")
+        }
+        for token in tokens { self.tokens[token.tokenHash] = token }
+    }
 }

@@ -55,13 +55,14 @@ public protocol GrantStore: Sendable {
     /// ``CodeRedemption/redeemed(_:)``.
     func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption
     /// The exchange's fast path, as one atomic step: consumes the code at `date` only if it is
-    /// unconsumed, bound to `binding`, unexpired at `validAt` and its grant is not revoked, and
-    /// returns it with the grant. `nil` when any of that does not hold; nothing changed then, and
-    /// the caller goes step by step (read, check, ``consumeCode(hash:at:)``) to learn which.
-    /// Of any number of concurrent callers at most one gets the code.
-    func redeemCode(hash: String, binding: CodeBinding, at date: Date, validAt: Date) async throws -> RedeemedCode?
-    /// Inserts new tokens (every hash is new): one statement for the access and refresh token of
-    /// an exchange.
+    /// unconsumed, bound to `binding`, unexpired at `validAt` and its grant is not revoked, stores
+    /// `tokens` under that grant, and returns the code with the grant. `nil` when any of that does
+    /// not hold; nothing changed then, and the caller goes step by step (read, check,
+    /// ``consumeCode(hash:at:)``) to learn which. When storing the tokens fails, the code is not
+    /// consumed either. Of any number of concurrent callers at most one gets the code.
+    func redeemCode(hash: String, binding: CodeBinding, at date: Date, validAt: Date, issuing tokens: [NewToken]) async throws -> RedeemedCode?
+    /// Inserts new tokens: one statement. A hash that is stored already is refused (the SQL stores'
+    /// primary key), and nothing is inserted then.
     func insert(_ tokens: [TokenRecord]) async throws
     func token(hash: String) async throws -> TokenRecord?
 }

@@ -16,21 +16,25 @@ struct AuthorizationCodeGrant: Sendable {
         let codeHash = OpaqueToken.hash(code)
         let binding = CodeBinding(
             clientID: client.id, redirectURI: request.redirectURI, codeChallenge: request.codeVerifier.map(TokenHash.pkceChallenge(forVerifier:)))
-        // The common case costs one statement: consume the code if everything about it is right, and
-        // read its grant with it. Anything else is told apart step by step below, with the same rules.
+        // The tokens are made first, so that consuming the code and storing them are one step: were
+        // the code consumed and the insert then to fail, the client's retry would look like a replay
+        // and revoke the grant. The common case is that one step, which also reads the grant; anything
+        // else is told apart step by step below, with the same rules.
+        let minted = tokens.make(now: now, withRefreshToken: true)
         let redeemed: RedeemedCode
-        if let fast = try await store.redeemCode(hash: codeHash, binding: binding, at: clock.now(), validAt: now) {
+        if let fast = try await store.redeemCode(hash: codeHash, binding: binding, at: clock.now(), validAt: now, issuing: minted.tokens) {
             redeemed = fast
         } else {
             redeemed = try await redeemStepByStep(codeHash: codeHash, request: request, client: client, now: now)
+            try await tokens.store(minted, under: redeemed.grant)
         }
-        let (accessToken, refreshToken) = try await tokens.issue(for: redeemed.grant, now: now, withRefreshToken: true)
+        let accessToken = minted.accessToken
         let kind = IdentityTokenFactory.Kind.authorization(nonce: redeemed.code.nonce, code: nil, accessToken: accessToken)
         let idToken =
             try fault.map { try idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind, fault: $0) }
             ?? idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind)
         return TokenResponse(
-            accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: refreshToken, idToken: idToken)
+            accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: minted.refreshToken, idToken: idToken)
     }
 
     /// Redeems a code the fast path refused, or throws the reason it is refused.

@@ -24,7 +24,7 @@ public struct CodeBinding: Sendable, Hashable {
     }
 }
 
-/// A code consumed by ``GrantStore/redeemCode(hash:binding:at:validAt:)``, with the grant it was
+/// A code consumed by ``GrantStore/redeemCode(hash:binding:at:validAt:issuing:)``, with the grant it was
 /// issued under (live when the code was consumed).
 public struct RedeemedCode: Sendable, Hashable {
     public var code: AuthorizationCodeRecord

@@ -109,3 +109,26 @@ public struct TokenRecord: Codable, Sendable, Hashable {
         self.expiresAt = expiresAt
     }
 }
+
+/// An access or refresh token made before the grant it belongs to is read: a code exchange hands its
+/// tokens to ``GrantStore/redeemCode(hash:binding:at:validAt:issuing:)``, which files them under the
+/// code's grant (and that grant's client) in the step that consumes the code.
+public struct NewToken: Sendable, Hashable {
+    public var tokenHash: String
+    public var kind: TokenRecord.Kind
+    public var createdAt: Date
+    /// `nil` for refresh tokens.
+    public var expiresAt: Date?
+
+    public init(tokenHash: String, kind: TokenRecord.Kind, createdAt: Date, expiresAt: Date?) {
+        self.tokenHash = tokenHash
+        self.kind = kind
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    /// This token's record under `grant`, issued to the grant's client.
+    public func record(under grant: Grant) -> TokenRecord {
+        TokenRecord(tokenHash: tokenHash, kind: kind, grantID: grant.id, clientID: grant.clientID, createdAt: createdAt, expiresAt: expiresAt)
+    }
+}

@@ -22,7 +22,7 @@ struct RefreshTokenGrant: Sendable {
         guard let grant = try await store.grant(id: record.grantID), grant.revokedAt == nil else {
             throw OAuthError.invalidGrant(AppleErrorDescription.tokenExpiredOrRevoked, reason: "the refresh token was revoked")
         }
-        let (accessToken, _) = try await tokens.issue(for: grant, now: now, withRefreshToken: false)
+        let accessToken = try await tokens.issue(for: grant, now: now, withRefreshToken: false).accessToken
         let idToken = try idTokens.make(for: grant, client: client, now: now, kind: .refresh(accessToken: accessToken))
         return TokenResponse(accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: nil, idToken: idToken)
     }
