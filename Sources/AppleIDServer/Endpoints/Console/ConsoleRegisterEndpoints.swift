@@ -24,23 +24,23 @@ struct ConsoleRegisterEndpoints {
         try await site.action(request, page: firstStep) { visit, form in
             var draft = IdentifierDraft(form, kind: kind)
             if kind != nil { draft.signInWithApple = true }
-            let target = form.go.flatMap(IdentifierDraft.Step.init(rawValue:)) ?? .register
+            let wantedStep = form.go.flatMap(IdentifierDraft.Step.init(rawValue:)) ?? .register
             guard let chosen = draft.kind else { return try await site.render(visit, try await page(.type, draft: nil, visit: visit)) }
-            if target > .details {
+            if wantedStep > .details {
                 try await passing(.details, draft, visit) {
                     try await site.provider.checkNewIdentifier(
                         draft.identifier, description: draft.description, kind: chosen == .app ? .app : .service)
                 }
             }
             var reviewed: RegisteredClient?
-            if target > .capabilities {
+            if wantedStep > .capabilities {
                 reviewed = try await passing(.capabilities, draft, visit) {
                     guard draft.signInWithApple else { throw ConsoleError.invalid(site.text("console_capability_required", visit.locale)) }
                     return try await review(draft, visit: visit)
                 }
             }
-            guard target == .register, let reviewed else {
-                return try await site.render(visit, try await page(target, draft: draft, visit: visit, reviewed: reviewed, arriving: true))
+            guard wantedStep == .register, let reviewed else {
+                return try await site.render(visit, try await page(wantedStep, draft: draft, visit: visit, reviewed: reviewed, arriving: true))
             }
             let client = try await passing(.review, draft, visit, reviewed: reviewed) { try await create(draft, visit: visit) }
             let path = client.kind == .app ? "/console/app-ids/" : "/console/services-ids/"
