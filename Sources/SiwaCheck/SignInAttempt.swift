@@ -40,6 +40,10 @@ struct SignInAttempt: Sendable {
                 page = try await browser.postForm(action.absoluteString, fields: form.fields, crossSite: false, follow: stopAtAuthorize)
             }
         }
+        // A page whose sign-in is Sign in with Apple JS: the request its script would send.
+        if authorize == nil, (200..<300).contains(page.status), let scripted = try JSSignInPage.authorizeRequest(in: page.body) {
+            return SignInAttempt(browser: browser, request: scripted)
+        }
         // Read as the server reads it (`+` is a space: Python's urlencode writes `code+id_token`).
         guard let authorize, let query = URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.percentEncodedQuery,
             let request = try? FormFields.parse(query)

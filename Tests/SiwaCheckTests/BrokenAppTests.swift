@@ -59,6 +59,16 @@ struct BrokenAppTests {
         #expect(results.filter { $0.outcome == .notRun }.map(\.check) == AppChecker.notificationChecks)
     }
 
+    @Test(
+        "a start page that signs in with Sign in with Apple JS is read as its script would send the request",
+        arguments: [(nil, "/login-js"), (nil, "/login-js?init"), (TutorialApp.Flaw.noStateCheck, "/login-js")])
+    func scriptedStartPage(flaw: TutorialApp.Flaw?, start: String) async throws {
+        let results = try await Self.check(flaw, start: start)
+        let failed = Set(results.filter { $0.outcome == .failed }.map(\.check))
+        #expect(failed == Self.expectedFailures(flaw), "\(results.filter { $0.outcome == .failed }.map { "\($0.check.rawValue): \($0.detail)" })")
+        #expect(results.filter { $0.outcome == .notRun }.map(\.check.rawValue) == [])
+    }
+
     @Test("a baseline that fails says why from the server's side: a client secret under an unknown Key ID")
     func baselineDiagnosis() async throws {
         let results = try await Self.check(nil, keyID: "WRONGKEY00")
@@ -79,7 +89,9 @@ struct BrokenAppTests {
     }
 
     /// Runs every check against a tutorial app with `flaw`, on an emulated Apple ID server.
-    static func check(_ flaw: TutorialApp.Flaw?, keyID: String? = nil, signedInWhen: SignedInTest? = nil) async throws -> [CheckResult] {
+    static func check(
+        _ flaw: TutorialApp.Flaw?, keyID: String? = nil, signedInWhen: SignedInTest? = nil, start: String = "/login"
+    ) async throws -> [CheckResult] {
         try await withAppleIDEmulator { apple in
             try await apple.createUser(appleID: "attacker@example.com", firstName: "Eve", lastName: "Attacker")
             try await Self.addSchool(to: apple)
@@ -92,7 +104,7 @@ struct BrokenAppTests {
             return try await app.serve { base in
                 _ = try await apple.provider.addReturnURL(app.redirectURI, servicesID: ClientID(rawValue: apple.servicesID))
                 var options = CheckOptions(
-                    start: base + "/login", probe: base + "/me", server: apple.baseURL, adminToken: apple.adminToken,
+                    start: base + start, probe: base + "/me", server: apple.baseURL, adminToken: apple.adminToken,
                     victim: apple.defaultUser.appleID, attacker: "attacker@example.com")
                 if var test = signedInWhen {
                     if case .redirect(let path) = test { test = .redirect(base + path) }

@@ -60,3 +60,29 @@ struct CheckReportTests {
         #expect(ServerAdmin.newEntries(log, since: []).count == 3)
     }
 }
+
+@Suite("siwa check reads a Sign in with Apple JS page")
+struct JSSignInPageTests {
+    @Test("meta tags, unescaped, give the request the script would send with form_post")
+    func metaTags() throws {
+        let html = """
+            <meta name="appleid-signin-client-id" content="com.example.web"><meta content='name email' name='appleid-signin-scope'>
+            <meta name="appleid-signin-redirect-uri" content="https://example.com/cb?a=1&amp;b=2"><meta name="appleid-signin-state" content="s1">
+            """
+        let request = try #require(try JSSignInPage.authorizeRequest(in: html))
+        #expect(request["client_id"] == "com.example.web")
+        #expect(request["redirect_uri"] == "https://example.com/cb?a=1&b=2")
+        #expect(request["scope"] == "name email")
+        #expect(request["state"] == "s1")
+        #expect(request["nonce"] == nil)
+        #expect(request["response_type"] == "code id_token")
+        #expect(request["response_mode"] == "form_post")
+    }
+
+    @Test("a popup page is refused with a reason, a page without the script's configuration is not a JS page")
+    func popupAndNone() throws {
+        let popup = "<script>AppleID.auth.init({clientId : \"a.b\", redirectURI: 'https://x.example/cb', usePopup : true})</script>"
+        #expect(throws: JSSignInPage.PopupOnly.self) { try JSSignInPage.authorizeRequest(in: popup) }
+        #expect(try JSSignInPage.authorizeRequest(in: "<meta name=\"description\" content=\"shop\">") == nil)
+    }
+}

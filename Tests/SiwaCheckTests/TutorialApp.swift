@@ -57,6 +57,7 @@ final class TutorialApp: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/login") { request, _ in try self.login(request) }
+        router.get("/login-js") { request, _ in try self.login(request, script: request.uri.query == "init" ? .initOptions : .metaTags) }
         router.post("/callback") { request, context in try await self.callback(request, context: context) }
         router.get("/me") { request, _ in
             guard let session = self.session(of: request), let subject = session.subject else { return Response(status: .unauthorized) }
@@ -71,7 +72,10 @@ final class TutorialApp: Sendable {
         request.cookies["sid"].flatMap { cookie in sessions.withLock { $0[cookie.value] } }
     }
 
-    private func login(_ request: Request) throws -> Response {
+    /// How a start page configures Sign in with Apple JS instead of redirecting.
+    enum ScriptStyle { case metaTags, initOptions }
+
+    private func login(_ request: Request, script: ScriptStyle? = nil) throws -> Response {
         let sid = request.cookies["sid"]?.value ?? Self.random()
         let state = Self.random()
         let nonce = Self.random()
@@ -86,7 +90,9 @@ final class TutorialApp: Sendable {
             .init(name: "response_type", value: "code id_token"), .init(name: "response_mode", value: "form_post"),
             .init(name: "scope", value: "name email"), .init(name: "state", value: state), .init(name: "nonce", value: nonce),
         ]
-        var response = Response(status: .found, headers: [.location: components.url!.absoluteString])
+        var response =
+            script.map { Self.scriptPage($0, settings: settings, redirectURI: redirectURI, state: state, nonce: nonce) }
+            ?? Response(status: .found, headers: [.location: components.url!.absoluteString])
         response.setCookie(Cookie(name: "sid", value: sid, path: "/", httpOnly: true))
         return response
     }
@@ -151,6 +157,32 @@ final class TutorialApp: Sendable {
         var response = Response(status: .seeOther, headers: [.location: "/me"])
         response.setCookie(Cookie(name: "sid", value: sid, path: "/", httpOnly: true))
         return response
+    }
+
+    /// A sign-in page that loads the server's script, configured by meta tags or `AppleID.auth.init`.
+    static func scriptPage(_ style: ScriptStyle, settings: Settings, redirectURI: String, state: String, nonce: String) -> Response {
+        let configuration: String
+        switch style {
+        case .metaTags:
+            configuration = """
+                <meta name="appleid-signin-client-id" content="\(settings.clientID)">
+                <meta name="appleid-signin-scope" content="name email">
+                <meta name="appleid-signin-redirect-uri" content="\(redirectURI)">
+                <meta name="appleid-signin-state" content="\(state)">
+                <meta name="appleid-signin-nonce" content="\(nonce)">
+                <meta name="appleid-signin-use-popup" content="false">
+                """
+        case .initOptions:
+            configuration = """
+                <script>AppleID.auth.init({ clientId: '\(settings.clientID)', scope: 'name email', redirectURI: "\(redirectURI)",
+                  state: '\(state)', nonce: '\(nonce)', usePopup: false });</script>
+                """
+        }
+        let html = """
+            <html><head><script src="\(settings.server)/appleid/1/auth.js"></script>\(configuration)</head>
+            <body><div id="appleid-signin" data-color="black"></div></body></html>
+            """
+        return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     static func page(_ status: HTTPResponse.Status, _ text: String) -> Response {
