@@ -93,12 +93,12 @@ public final class AppleIDProvider: Sendable {
 
     /// Runs the authorization checks (spec §3.1).
     public func validate(_ request: AuthorizationRequest) async throws -> AuthorizationValidation {
-        let validation = try await pipeline.validate(request)
+        let (validation, client) = try await pipeline.validate(request)
         switch validation {
-        case .valid: await logRequest(.authorize, clientID: request.clientID, refusal: nil)
+        case .valid: await logRequest(.authorize, client: client, refusal: nil)
         case .rejected(let error), .redirectedError(let error, _):
             logger.info("authorize refused", metadata: ["client_id": "\(request.clientID ?? "-")", "reason": "\(error.reason)"])
-            await logRequest(.authorize, clientID: request.clientID, refusal: error)
+            await logRequest(.authorize, client: client, refusal: error)
         }
         return validation
     }

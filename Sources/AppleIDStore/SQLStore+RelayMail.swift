@@ -125,4 +125,8 @@ extension SQLStore: RelayMailStore {
             .orderBy("at", .descending).orderBy("id", .descending).limit(limit)
             .all(decoding: RelayRefusalRow.self).map { $0.record() }
     }
+
+    public func purgeRelayRefusals(before date: Date) async throws -> Int {
+        try await db.delete(from: RelayRefusalRow.table).where("at", .lessThan, date.sqlSeconds).returning("id").all().count
+    }
 }

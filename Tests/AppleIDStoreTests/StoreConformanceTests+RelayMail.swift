@@ -153,4 +153,23 @@ extension StoreConformanceTests {
             #expect(try await store.relayMail(.team("OTHER12345"), limit: 10).isEmpty)
         }
     }
+
+    @Test("refusals recorded before the cut-off are purged, of every team; the recent ones stay", arguments: StoreKind.available)
+    func purgeRelayRefusals(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            func refusal(_ id: String, team: TeamID, at offset: TimeInterval) -> RelayRefusalRecord {
+                RelayRefusalRecord(
+                    id: id, teamID: team, sender: "spam@elsewhere.com", recipient: "abc@relay.test",
+                    reply: "550 5.7.1 Sender not registered for this relay", at: Fixture.date(offset))
+            }
+            let recent = refusal("recent", team: "TEAM123456", at: 100)
+            for record in [refusal("old", team: "TEAM123456", at: 0), refusal("old-other", team: "OTHER12345", at: 50), recent] {
+                try await store.recordRelayRefusal(record)
+            }
+            #expect(try await store.purgeRelayRefusals(before: Fixture.date(100)) == 2)
+            #expect(try await store.relayRefusals(teamID: "TEAM123456", since: Fixture.date(-1), limit: 10) == [recent])
+            #expect(try await store.relayRefusals(teamID: "OTHER12345", since: Fixture.date(-1), limit: 10).isEmpty)
+            #expect(try await store.purgeRelayRefusals(before: Fixture.date(100)) == 0)
+        }
+    }
 }

@@ -16,16 +16,22 @@ struct AuthorizationPipeline: Sendable {
 
     let registry: any RegistryStore
 
-    /// The validated request, or the error with where it may be shown.
-    func validate(_ request: AuthorizationRequest) async throws -> AuthorizationValidation {
+    /// The validated request, or the error with where it may be shown; with the registered client the
+    /// request names, if any, so that the request log records it without a second lookup.
+    func validate(_ request: AuthorizationRequest) async throws -> (validation: AuthorizationValidation, client: RegisteredClient?) {
         guard let rawClientID = request.clientID, !rawClientID.isEmpty else {
-            return .rejected(.invalidRequest("client_id is missing"))
+            return (.rejected(.invalidRequest("client_id is missing")), nil)
         }
         guard let client = try await registry.client(ClientID(rawValue: rawClientID)) else {
-            return .rejected(.invalidClient("client_id \(rawClientID) is not a registered App ID or Services ID"))
+            return (.rejected(.invalidClient("client_id \(rawClientID) is not a registered App ID or Services ID")), nil)
         }
+        return (Self.check(request, client: client), client)
+    }
+
+    /// Runs the checks in order for the request of a registered client.
+    private static func check(_ request: AuthorizationRequest, client: RegisteredClient) -> AuthorizationValidation {
         var context = AuthorizationCheckContext(request: request, client: client)
-        for check in Self.checks {
+        for check in checks {
             do {
                 try check.check(&context)
             } catch {

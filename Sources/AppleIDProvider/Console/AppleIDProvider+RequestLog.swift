@@ -8,19 +8,25 @@ extension AppleIDProvider {
     /// write never fails a request.
     func logRequest(_ endpoint: RequestLogEntry.Endpoint, clientID rawClientID: String?, refusal: OAuthError?, unverified: Bool = false) async {
         guard let rawClientID, !rawClientID.isEmpty, rawClientID.count <= 255 else { return }
-        let now = clock.now()
         do {
-            let clientID = ClientID(rawValue: rawClientID)
-            guard try await registryCache.client(clientID, now: now) != nil else { return }
-            let proven = !unverified && Self.isProven(endpoint, refusal: refusal)
-            guard proven || unprovenRequestLimit.admit(clientID, now: now) else { return }
-            let entry = RequestLogEntry(
-                clientID: clientID, endpoint: endpoint, at: now, outcome: refusal?.code.rawValue ?? "ok", reason: refusal?.reason ?? "",
-                isProven: proven)
-            if requestLogBuffer.append(entry) { await flushRequestLog() }
+            let client = try await registryCache.client(ClientID(rawValue: rawClientID), now: clock.now())
+            await logRequest(endpoint, client: client, refusal: refusal, unverified: unverified)
         } catch {
             logger.warning("request not logged", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }
+    }
+
+    /// Records a request whose client the endpoint has already looked up (`nil`: not registered, so
+    /// nothing is recorded).
+    func logRequest(_ endpoint: RequestLogEntry.Endpoint, client: RegisteredClient?, refusal: OAuthError?, unverified: Bool = false) async {
+        guard let client else { return }
+        let now = clock.now()
+        let proven = !unverified && Self.isProven(endpoint, refusal: refusal)
+        guard proven || unprovenRequestLimit.admit(client.id, now: now) else { return }
+        let entry = RequestLogEntry(
+            clientID: client.id, endpoint: endpoint, at: now, outcome: refusal?.code.rawValue ?? "ok", reason: refusal?.reason ?? "",
+            isProven: proven)
+        if requestLogBuffer.append(entry) { await flushRequestLog() }
     }
 
     /// Whether the request proved its client: on `/auth/authorize` a refusal that may go back to the

@@ -29,4 +29,7 @@ public protocol RelayMailStore: Sendable {
     func recordRelayRefusal(_ refusal: RelayRefusalRecord) async throws
     /// The team's refusals after `date`, newest first.
     func relayRefusals(teamID: TeamID, since date: Date, limit: Int) async throws -> [RelayRefusalRecord]
+    /// Deletes every team's refusals recorded before `date`; returns how many went. The log would
+    /// otherwise grow with every message a stranger sends to a relay address.
+    func purgeRelayRefusals(before date: Date) async throws -> Int
 }

@@ -105,6 +105,14 @@ extension MemoryStore: RelayMailStore {
     public func relayRefusals(teamID: TeamID, since date: Date, limit: Int) async throws -> [RelayRefusalRecord] {
         state.withLock { state in Array(state.relay.refusals.reversed().lazy.filter { $0.teamID == teamID && $0.at > date }.prefix(limit)) }
     }
+
+    public func purgeRelayRefusals(before date: Date) async throws -> Int {
+        state.withLock { state in
+            let before = state.relay.refusals.count
+            state.relay.refusals.removeAll { $0.at < date }
+            return before - state.relay.refusals.count
+        }
+    }
 }
 
 extension MemoryStore.RelayMailState {

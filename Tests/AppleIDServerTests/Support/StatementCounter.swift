@@ -12,6 +12,7 @@ import Synchronization
 final class StatementCounter: SQLDatabaseWrapper, Sendable {
     let wrapped: any SQLDatabase
     private let counts = Mutex((statements: 0, rows: 0))
+    private let ran = Mutex<[String]>([])
     private let failing = Mutex<(@Sendable (String) -> Bool)?>(nil)
 
     init(_ database: any SQLDatabase) { wrapped = database }
@@ -22,6 +23,7 @@ final class StatementCounter: SQLDatabaseWrapper, Sendable {
         let sql = serializer.sql
         guard !["BEGIN", "COMMIT", "ROLLBACK"].contains(sql) else { return try await wrapped.execute(sql: query, onRow) }
         counts.withLock { $0.statements += 1 }
+        ran.withLock { $0.append(sql) }
         if failing.withLock({ $0 })?(sql) == true { throw InjectedStatementFailure(sql: sql) }
         try await wrapped.execute(sql: query) { [self] row in
             counts.withLock { $0.rows += 1 }
@@ -33,8 +35,14 @@ final class StatementCounter: SQLDatabaseWrapper, Sendable {
     var statements: Int { counts.withLock { $0.statements } }
     var rows: Int { counts.withLock { $0.rows } }
 
+    /// How many of the statements since the last ``reset()`` read `table` (`FROM "table"`).
+    func statements(from table: String) -> Int { ran.withLock { $0.filter { $0.contains("FROM \"\(table)\"") }.count } }
+
     /// Forgets what ran so far (the set-up).
-    func reset() { counts.withLock { $0 = (0, 0) } }
+    func reset() {
+        counts.withLock { $0 = (0, 0) }
+        ran.withLock { $0 = [] }
+    }
 
     /// From now on, statements whose SQL `matches` fail.
     func fail(when matches: @escaping @Sendable (String) -> Bool) { failing.withLock { $0 = matches } }
