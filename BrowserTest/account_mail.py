@@ -65,7 +65,13 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.siwa_data_dir, "demo.json"), encoding="utf-8") as file:
         demo = json.load(file)
-    user = demo["users"][-1]
+    # An Apple ID of its own: the demo users may have authorized the app (then no `user` JSON comes)
+    # or received mail (then the inbox is not empty) in the parts that ran before.
+    address = f"mailbox.{os.getpid()}@example.com"
+    user = {"apple_id": address, "email": address, "password": "mailbox-test-password-1"}
+    admin(args.siwa, demo["admin_token"], "POST", "/users", {
+        "apple_id": address, "password": user["password"], "first_name": "Mia", "last_name": "Box",
+        "email": address, "two_factor_enabled": False})
     relay = hidden_address(args.siwa, demo, user)
     admin(args.siwa, demo["admin_token"], "POST", f"/teams/{demo['team_id']}/email-sources", {"sources": "example.com"})
 
