@@ -34,10 +34,11 @@ enum JSSignInPage {
             "use-popup": "usePopup",
         ]
         var options: [String: String] = [:]
-        for tag in matches(of: #"<meta\b[^>]*>"#, in: html) {
-            let attributes = Self.attributes(of: tag)
-            guard let name = attributes["name"], name.hasPrefix("appleid-signin-"),
-                let option = names[String(name.dropFirst("appleid-signin-".count))], let content = attributes["content"]
+        for tag in html.matches(of: #/(?is)<meta\b([^>]*)>/#) {
+            let attributes = String(tag.1)
+            guard let name = StartForm.attribute("name", in: attributes), name.hasPrefix("appleid-signin-"),
+                let option = names[String(name.dropFirst("appleid-signin-".count))],
+                let content = StartForm.attribute("content", in: attributes)
             else { continue }
             options[option] = content
         }
@@ -49,41 +50,10 @@ enum JSSignInPage {
         guard let call = html.range(of: "AppleID.auth.init(") else { return nil }
         let arguments = String(html[call.upperBound...].prefix { $0 != ")" })
         var options: [String: String] = [:]
-        let pattern = #"\b(clientId|redirectURI|scope|state|nonce|usePopup)\s*:\s*(?:"([^"]*)"|'([^']*)'|(true|false)\b)"#
-        for groups in captureGroups(of: pattern, in: arguments) {
-            options[groups[0]] = groups.dropFirst().first { !$0.isEmpty } ?? ""
+        let option = #/\b(clientId|redirectURI|scope|state|nonce|usePopup)\s*:\s*(?:"([^"]*)"|'([^']*)'|(true|false)\b)/#
+        for match in arguments.matches(of: option) {
+            options[String(match.1)] = (match.2 ?? match.3 ?? match.4).map(String.init) ?? ""
         }
         return options["clientId"] == nil ? nil : options
-    }
-
-    /// An HTML tag's attributes, values unescaped (`&amp;`, `&quot;`, `&#39;`, `&lt;`, `&gt;`).
-    static func attributes(of tag: String) -> [String: String] {
-        var attributes: [String: String] = [:]
-        for groups in captureGroups(of: #"([A-Za-z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')"#, in: tag) {
-            let value = groups.dropFirst().first { !$0.isEmpty } ?? ""
-            attributes[groups[0].lowercased()] = unescaped(value)
-        }
-        return attributes
-    }
-
-    static func unescaped(_ text: String) -> String {
-        [("&quot;", "\""), ("&#39;", "'"), ("&#x27;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")].reduce(text) {
-            $0.replacingOccurrences(of: $1.0, with: $1.1)
-        }
-    }
-
-    private static func matches(of pattern: String, in text: String) -> [String] {
-        guard let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return [] }
-        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-            Range($0.range, in: text).map { String(text[$0]) }
-        }
-    }
-
-    /// For each match, its capture groups (an empty string for a group that did not take part).
-    private static func captureGroups(of pattern: String, in text: String) -> [[String]] {
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
-        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
-            (1..<match.numberOfRanges).map { index in Range(match.range(at: index), in: text).map { String(text[$0]) } ?? "" }
-        }
     }
 }
