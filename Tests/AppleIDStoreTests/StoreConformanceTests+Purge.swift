@@ -32,8 +32,8 @@ extension StoreConformanceTests {
             try await store.save(BrowserSession(idHash: "live-session", accountID: "a", authTime: Fixture.t0, expiresAt: now.addingTimeInterval(60)))
 
             #expect(try await store.purgeExpired(now: now, codesExpiredBefore: now.addingTimeInterval(-86_400)) == 4)
-            #expect(try await store.consumeCode(hash: "old-code", at: now) == .unknown)
-            #expect(try await store.consumeCode(hash: "recent-code", at: now) != .unknown)
+            #expect(try await store.authorizationCode(hash: "old-code") == nil)
+            #expect(try await store.authorizationCode(hash: "recent-code") != nil)
             #expect(try await store.token(hash: "old-access") == nil)
             #expect(try await store.token(hash: "live-access") != nil)
             #expect(try await store.token(hash: "refresh") != nil)

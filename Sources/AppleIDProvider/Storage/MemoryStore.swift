@@ -145,16 +145,6 @@ extension MemoryStore: GrantStore {
 
     public func authorizationCode(hash: String) async throws -> AuthorizationCodeRecord? { state.withLock { $0.codes[hash] } }
 
-    public func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption {
-        state.withLock { state in
-            guard var record = state.codes[hash] else { return .unknown }
-            if record.consumedAt != nil { return .alreadyConsumed(record) }
-            record.consumedAt = date
-            state.codes[hash] = record
-            return .redeemed(record)
-        }
-    }
-
     public func redeemCode(
         hash: String, binding: CodeBinding, at date: Date, validAt: Date, issuing tokens: [NewToken]
     ) async throws -> RedeemedCode? {

@@ -51,14 +51,11 @@ public protocol GrantStore: Sendable {
     func save(_ code: AuthorizationCodeRecord) async throws
     /// The code as issued, consumed or not (read before consuming, to check what it is bound to).
     func authorizationCode(hash: String) async throws -> AuthorizationCodeRecord?
-    /// Atomically marks the code consumed. Of any number of concurrent callers, exactly one gets
-    /// ``CodeRedemption/redeemed(_:)``.
-    func consumeCode(hash: String, at date: Date) async throws -> CodeRedemption
-    /// The exchange's fast path, as one atomic step: consumes the code at `date` only if it is
+    /// The exchange's one redemption step, atomic: consumes the code at `date` only if it is
     /// unconsumed, bound to `binding`, unexpired at `validAt` and its grant is not revoked, stores
     /// `tokens` under that grant, and returns the code with the grant. `nil` when any of that does
-    /// not hold; nothing changed then, and the caller goes step by step (read, check,
-    /// ``consumeCode(hash:at:)``) to learn which. When storing the tokens fails, the code is not
+    /// not hold; nothing changed then, and the caller reads the code
+    /// (``authorizationCode(hash:)``) to learn which. When storing the tokens fails, the code is not
     /// consumed either. Of any number of concurrent callers at most one gets the code.
     func redeemCode(hash: String, binding: CodeBinding, at date: Date, validAt: Date, issuing tokens: [NewToken]) async throws -> RedeemedCode?
     /// Inserts new tokens: one statement. A hash that is stored already is refused (the SQL stores'

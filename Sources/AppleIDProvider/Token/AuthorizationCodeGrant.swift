@@ -18,16 +18,10 @@ struct AuthorizationCodeGrant: Sendable {
             clientID: client.id, redirectURI: request.redirectURI, codeChallenge: request.codeVerifier.map(TokenHash.pkceChallenge(forVerifier:)))
         // The tokens are made first, so that consuming the code and storing them are one step: were
         // the code consumed and the insert then to fail, the client's retry would look like a replay
-        // and revoke the grant. The common case is that one step, which also reads the grant; anything
-        // else is told apart step by step below, with the same rules.
+        // and revoke the grant. That step also reads the grant; when it refuses, the code is read
+        // again to tell why, and only a replay writes (its revocation).
         let minted = tokens.make(now: now, withRefreshToken: true)
-        let redeemed: RedeemedCode
-        if let fast = try await store.redeemCode(hash: codeHash, binding: binding, at: clock.now(), validAt: now, issuing: minted.tokens) {
-            redeemed = fast
-        } else {
-            redeemed = try await redeemStepByStep(codeHash: codeHash, request: request, client: client, now: now)
-            try await tokens.store(minted, under: redeemed.grant)
-        }
+        let redeemed = try await redeem(codeHash: codeHash, binding: binding, request: request, client: client, now: now, minted: minted)
         let accessToken = minted.accessToken
         let kind = IdentityTokenFactory.Kind.authorization(nonce: redeemed.code.nonce, code: nil, accessToken: accessToken)
         let idToken =
@@ -37,43 +31,49 @@ struct AuthorizationCodeGrant: Sendable {
             accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: minted.refreshToken, idToken: idToken)
     }
 
-    /// Redeems a code the fast path refused, or throws the reason it is refused.
-    private func redeemStepByStep(codeHash: String, request: TokenRequest, client: RegisteredClient, now: Date) async throws -> RedeemedCode {
-        // The code is read and checked against what it is bound to before it is consumed: a client
-        // that holds someone else's code (even with a valid secret of its own) must neither burn it
-        // nor, through the replay rule below, revoke the grant it belongs to.
+    /// Redeems the code in the store's one atomic step, which stores the tokens too. When that step
+    /// refuses, nothing has changed, and ``refusal(codeHash:request:client:now:)`` reads why. Should it
+    /// find nothing wrong (the code or its grant changed between the two reads), the atomic step is
+    /// tried once more: a code is never consumed apart from the tokens it issues.
+    private func redeem(
+        codeHash: String, binding: CodeBinding, request: TokenRequest, client: RegisteredClient, now: Date, minted: MintedTokens
+    ) async throws -> RedeemedCode {
+        for _ in 0..<2 {
+            if let redeemed = try await store.redeemCode(hash: codeHash, binding: binding, at: clock.now(), validAt: now, issuing: minted.tokens) {
+                return redeemed
+            }
+            try await refusal(codeHash: codeHash, request: request, client: client, now: now)
+        }
+        throw OAuthError.invalidGrant(
+            AppleErrorDescription.codeExpiredOrRevoked, reason: "the code or its authorization changed while it was being redeemed")
+    }
+
+    /// Throws the reason the atomic step refused the code; returns when the code, as read now, would
+    /// be redeemable. Only a replay writes: it revokes the grant.
+    private func refusal(codeHash: String, request: TokenRequest, client: RegisteredClient, now: Date) async throws {
+        // The code is checked against what it is bound to before anything else: a client that holds
+        // someone else's code (even with a valid secret of its own) must not, through the replay rule
+        // below, revoke the grant it belongs to.
         guard let issued = try await store.authorizationCode(hash: codeHash) else {
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the code was never issued")
         }
         try checkBinding(of: issued, request: request, client: client)
-        let record: AuthorizationCodeRecord
-        // Consumption and a replay's revocation read the clock when they happen, not when their
-        // requests began, so a revocation caused by a replay is never older than the redemption it follows.
-        switch try await store.consumeCode(hash: codeHash, at: clock.now()) {
-        case .unknown:
-            throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the code was never issued")
-        case .alreadyConsumed(let used):
+        if issued.consumedAt != nil {
             // A second redemption by the client the code was issued to, with its redirect_uri and
             // verifier, means the code leaked: whoever holds the tokens of the first redemption may
-            // be the thief, so everything that code issued is revoked (RFC 6749 §4.1.2).
-            try await store.revokeGrant(id: used.grantID, at: clock.now())
-            throw OAuthError.invalidGrant(AppleErrorDescription.codeAlreadyUsed, reason: Self.replayReason(used, codeHash: codeHash))
-        case .redeemed(let redeemed):
-            record = redeemed
+            // be the thief, so everything that code issued is revoked (RFC 6749 §4.1.2). The
+            // revocation reads the clock when it happens, so it is never older than the redemption.
+            try await store.revokeGrant(id: issued.grantID, at: clock.now())
+            throw OAuthError.invalidGrant(AppleErrorDescription.codeAlreadyUsed, reason: Self.replayReason(issued, codeHash: codeHash))
         }
-        guard record.expiresAt > now else {
+        guard issued.expiresAt > now else {
             throw OAuthError.invalidGrant(
                 AppleErrorDescription.codeExpiredOrRevoked,
-                reason: "the code expired \(Int(now.timeIntervalSince(record.expiresAt))) s ago")
+                reason: "the code expired \(Int(now.timeIntervalSince(issued.expiresAt))) s ago")
         }
-        // A revocation after this redemption (a concurrent replay of the same code) does not fail
-        // it: the tokens issued below belong to the revoked grant and are dead on arrival, which is
-        // what the replay rule asks. Only a revocation before the redemption refuses the code.
-        let consumedAt = record.consumedAt ?? now
-        guard let grant = try await store.grant(id: record.grantID), grant.revokedAt.map({ $0 >= consumedAt }) ?? true else {
+        guard let grant = try await store.grant(id: issued.grantID), grant.revokedAt == nil else {
             throw OAuthError.invalidGrant(AppleErrorDescription.codeExpiredOrRevoked, reason: "the authorization was revoked")
         }
-        return RedeemedCode(code: record, grant: grant)
     }
 
     /// Which code was reused and when it was first redeemed, for the log and the console's Requests

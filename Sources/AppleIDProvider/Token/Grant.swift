@@ -78,13 +78,6 @@ public struct AuthorizationCodeRecord: Codable, Sendable, Hashable {
     }
 }
 
-/// The outcome of trying to consume a code: exactly one caller ever sees ``redeemed(_:)``.
-public enum CodeRedemption: Sendable, Hashable {
-    case redeemed(AuthorizationCodeRecord)
-    case alreadyConsumed(AuthorizationCodeRecord)
-    case unknown
-}
-
 /// A stored access or refresh token: only the hash of the token is kept.
 public struct TokenRecord: Codable, Sendable, Hashable {
     public enum Kind: String, Codable, Sendable, Hashable {
