@@ -34,6 +34,13 @@ struct TinySMTPClient: ~Copyable {
         try? await channel.channel.close()
     }
 
+    /// A test cut off by its time limit never reaches ``close()``: a writer deinited unfinished stops
+    /// the whole test process (NIO's precondition), so the client finishes it on its way out too.
+    deinit {
+        channel.outbound.finish()
+        channel.channel.close(promise: nil)
+    }
+
     /// The next `count` replies.
     mutating func replies(_ count: Int) async throws -> [SMTPReply] {
         while ready.count < count {
