@@ -67,6 +67,7 @@ extension SQLStore: LifecycleStore {
             try await db.delete(from: ConsentRow.table).where("account_id", .equal, id).run()
             try await db.update(TeamIdentityRow.table).set("relay_forwarding_enabled", to: false).where("account_id", .equal, id).run()
             try await db.delete(from: BrowserSessionRow.table).where("account_id", .equal, id).run()
+            try await db.delete(from: KeychainPasswordRow.table).where("account_id", .equal, id).run()
             try await Self.write(rows, to: db)
         }
     }

@@ -16,7 +16,8 @@ extension SQLStore {
     /// Column types are the portable subset of SQLite and PostgreSQL: `TEXT`, `INTEGER`, `BOOLEAN`,
     /// `DOUBLE PRECISION` (dates, seconds since 1970). JSON values are `TEXT`.
     static let migrations: [SchemaMigration] =
-        (coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations + relayMailMigrations).sorted {
+        (coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations + relayMailMigrations + keychainMigrations)
+        .sorted {
             $0.version < $1.version
         }
 

@@ -101,9 +101,12 @@ struct ClientRow: Codable, Sendable {
     var description: String
     /// JSON array of strings.
     var domains: String
+    /// JSON array of strings (an App ID's associated `webcredentials` domains).
+    var webCredentialsDomains: String
 
     enum CodingKeys: String, CodingKey {
         case id, kind, quirks, description, domains
+        case webCredentialsDomains = "webcredentials_domains"
         case teamID = "team_id"
         case groupID = "group_id"
         case returnURLs = "return_urls"
@@ -118,6 +121,7 @@ struct ClientRow: Codable, Sendable {
         quirks = try JSONColumn.encode(client.quirks)
         description = client.description
         domains = try JSONColumn.encode(client.domains)
+        webCredentialsDomains = try JSONColumn.encode(client.webCredentialsDomains)
     }
 
     func client() throws -> RegisteredClient {
@@ -129,7 +133,8 @@ struct ClientRow: Codable, Sendable {
             returnURLs: try JSONColumn.decode([String].self, from: returnURLs),
             quirks: try JSONColumn.decode(ClientQuirks.self, from: quirks),
             description: description,
-            domains: try JSONColumn.decode([String].self, from: domains)
+            domains: try JSONColumn.decode([String].self, from: domains),
+            webCredentialsDomains: try JSONColumn.decode([String].self, from: webCredentialsDomains)
         )
     }
 }

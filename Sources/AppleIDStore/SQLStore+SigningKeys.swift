@@ -12,6 +12,8 @@ extension SQLStore {
         if keys > 0 { logger.notice("Sealed signing keys that were stored in clear", metadata: ["count": "\(keys)"]) }
         let secrets = try await sealPlaintextTOTPSecrets()
         if secrets > 0 { logger.notice("Sealed TOTP secrets that were stored in clear", metadata: ["count": "\(secrets)"]) }
+        let passwords = try await sealPlaintextKeychainPasswords()
+        if passwords > 0 { logger.notice("Sealed keychain passwords that were stored in clear", metadata: ["count": "\(passwords)"]) }
     }
 }
 

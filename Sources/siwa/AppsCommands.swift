@@ -71,6 +71,9 @@ struct Authorize: AsyncParsableCommand {
     @Option(help: "Native: the app's raw nonce; its SHA-256 is sent, as apps do.") var rawNonce: String?
     @Flag(help: "Hide the e-mail behind a relay address on a first authorization.") var hideEmail = false
     @Flag(help: "Native: only an existing credential (preferImmediatelyAvailableCredentials).") var existingOnly = false
+    @Option(parsing: .upToNextOption, help: "Native: the providers the app asks for, apple-id and/or password (default: apple-id).")
+    var providers: [String] = []
+    @Option(help: "Native: the credential the user picks on the sheet: apple-id, password or password:USER.") var pick: String?
     @Flag(help: "Native: the user cancels the sheet (ASAuthorizationError.canceled).") var cancel = false
     @Option(help: "Web: how many answers (fresh codes), 1 to 1000.") var count: Int?
     @OptionGroup var connection: AdminConnection
@@ -84,7 +87,8 @@ struct Authorize: AsyncParsableCommand {
                 .post, "/admin/native-credentials",
                 [
                     "bundle_id": bundleID, "apple_id": appleID, "scope": scope, "nonce": sentNonce, "hide_email": hideEmail,
-                    "existing_credentials_only": existingOnly, "cancel": cancel,
+                    "existing_only": existingOnly, "cancel": cancel,
+                    "providers": providers.isEmpty ? nil : providers.flatMap { $0.split(separator: ",").map(String.init) }, "pick": pick,
                 ])
             return
         }

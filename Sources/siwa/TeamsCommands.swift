@@ -56,7 +56,7 @@ struct Teams: AsyncParsableCommand {
 
 /// `siwa apps …`: a team's App IDs with Sign in with Apple (the console's Identifiers page).
 struct Apps: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "App IDs with Sign in with Apple.", subcommands: [Add.self])
+    static let configuration = CommandConfiguration(abstract: "App IDs with Sign in with Apple.", subcommands: [Add.self, Webcredentials.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -70,6 +70,17 @@ struct Apps: AsyncParsableCommand {
             try await connection.client().run(
                 .post, "/admin/teams/\(AdminClient.segment(team))/apps",
                 ["bundle_id": bundleID, "description": description ?? bundleID, "grouped_with": groupedWith])
+        }
+    }
+
+    struct Webcredentials: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set an App ID's associated domains for webcredentials: the websites whose keychain passwords the app is offered.")
+        @Argument(help: "The App ID's bundle ID.") var bundleID: String
+        @Argument(help: "The domains (example.com or webcredentials:example.com); none clears them.") var domains: [String] = []
+        @OptionGroup var connection: AdminConnection
+        func run() async throws {
+            try await connection.client().run(.put, "/admin/clients/\(AdminClient.segment(bundleID))/associated-domains", ["webcredentials": domains])
         }
     }
 }

@@ -3,8 +3,8 @@ import ArgumentParser
 /// `siwa users …`: create, list and change Apple IDs, and perform their users' actions.
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Apple IDs on a running server: list, add, change, stop using an app, relay forwarding, delete.",
-        subcommands: [List.self, Code.self, Add.self, Change.self, StopUsing.self, Forwarding.self, Delete.self])
+        abstract: "Apple IDs on a running server: list, add, change, stop using an app, relay forwarding, keychain, delete.",
+        subcommands: [List.self, Code.self, Add.self, Change.self, StopUsing.self, Forwarding.self, Keychain.self, Delete.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the Apple IDs (with the current two-factor code).")

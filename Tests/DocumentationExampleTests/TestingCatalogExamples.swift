@@ -44,3 +44,30 @@ import Testing
         #expect(apple.lastRefusal(clientID: apple.servicesID)?.reason.contains("was already redeemed") == true)
     }
 }
+
+// LaunchCredentialCheck.md, verbatim.
+
+@Test func launchOffersSavedPasswordThenAppleID() async throws {
+    try await withAppleIDEmulator { apple in
+        let appleID = apple.defaultUser.appleID
+        try await apple.associateDomains(webCredentials: ["juice.example.com"])
+        try await apple.saveKeychainPassword(user: "emma", password: "orange-juice", domain: "juice.example.com", for: appleID)
+
+        let first = try await apple.existingCredential(for: appleID)
+        #expect(first.offered == [OfferedCredential(type: .password, user: "emma")])
+        guard case .password(let user, let password) = first.credential else {
+            Issue.record("the saved password is offered")
+            return
+        }
+        #expect(user == "emma" && password == "orange-juice")
+
+        _ = try await apple.signIn(as: appleID, with: try apple.makeClient())
+        let later = try await apple.existingCredential(for: appleID)
+        #expect(later.offered.first == OfferedCredential(type: .appleID))
+        guard case .appleID(let credential) = later.credential else {
+            Issue.record("the Apple ID credential comes first")
+            return
+        }
+        #expect(credential.idToken != nil)
+    }
+}

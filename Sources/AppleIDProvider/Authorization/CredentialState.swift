@@ -45,15 +45,4 @@ extension AppleIDProvider {
         }
         return false
     }
-
-    /// The `preferImmediatelyAvailableCredentials` path: a native credential only when the user already
-    /// authorized the app group, never a consent prompt.
-    public func authorizeNativeWithExistingCredential(
-        bundleID: ClientID, appleID: String, nonce: String?
-    ) async throws -> HeadlessAuthorization? {
-        guard let client = try await store.client(bundleID), let account = try await store.account(appleID: appleID),
-            try await store.consent(accountID: account.id, groupID: client.groupID) != nil
-        else { return nil }
-        return try await authorizeNative(bundleID: bundleID, appleID: appleID, scopes: [], nonce: nonce)
-    }
 }

@@ -4,13 +4,17 @@ import Foundation
 /// Editing and removing identifiers as Apple's portal allows: an App ID's Bundle ID is fixed once
 /// registered (only its description changes here), and an App ID that others depend on cannot go.
 extension AppleIDProvider {
-    /// Changes an App ID's description; a primary App ID's consent name follows it. The Bundle ID
-    /// is the App ID itself and cannot be edited.
-    public func editAppID(_ id: ClientID, teamID: TeamID, description: String) async throws -> RegisteredClient {
+    /// Changes an App ID's description, and its associated `webcredentials` domains when given; a
+    /// primary App ID's consent name follows the description. The Bundle ID is the App ID itself and
+    /// cannot be edited.
+    public func editAppID(
+        _ id: ClientID, teamID: TeamID, description: String, webCredentialsDomains: [String]? = nil
+    ) async throws -> RegisteredClient {
         guard var client = try await store.client(id, teamID: teamID), client.kind == .app else {
             throw ConsoleError.notFound("There is no App ID \(id) in this team.")
         }
         client.description = try Self.describedAs(description)
+        if let webCredentialsDomains { client.webCredentialsDomains = try Self.checkedWebCredentialsDomains(webCredentialsDomains) }
         if client.groupID == client.id, var group = try await store.appGroup(id) {
             group.displayName = client.description
             try await store.save(group)

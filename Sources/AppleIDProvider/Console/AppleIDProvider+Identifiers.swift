@@ -117,11 +117,7 @@ extension AppleIDProvider {
     /// Checks the domains and Return URLs against Apple's rules and the team's limit, then sets them.
     private func applyWebsite(to client: inout RegisteredClient, domains: [String], returnURLs: [String]) async throws {
         guard let team = try await store.team(client.teamID) else { throw ConsoleError.notFound("There is no team \(client.teamID).") }
-        var checkedDomains: [String] = []
-        for domain in domains where !domain.trimmingCharacters(in: .whitespaces).isEmpty {
-            let name = try DomainName.check(domain)
-            if !checkedDomains.contains(name) { checkedDomains.append(name) }
-        }
+        let checkedDomains = try Self.checkedDomainNames(domains)
         var urls: [String] = []
         for url in returnURLs where !url.trimmingCharacters(in: .whitespaces).isEmpty {
             let checked = try ReturnURL.check(url, developmentMode: configuration.developmentMode)
@@ -133,6 +129,17 @@ extension AppleIDProvider {
         }
         client.domains = checkedDomains
         client.returnURLs = urls
+    }
+
+    /// Domain names as the portal takes them, one an entry: blanks skipped, each checked
+    /// (``DomainName/check(_:)``) and lower-cased, duplicates dropped, in the order given.
+    static func checkedDomainNames(_ domains: [String]) throws -> [String] {
+        var checked: [String] = []
+        for domain in domains where !domain.trimmingCharacters(in: .whitespaces).isEmpty {
+            let name = try DomainName.check(domain)
+            if !checked.contains(name) { checked.append(name) }
+        }
+        return checked
     }
 
     func ownServicesID(_ id: ClientID, teamID: TeamID?) async throws -> RegisteredClient {

@@ -19,10 +19,14 @@ public struct RegisteredClient: Codable, Sendable, Hashable {
     public var description: String
     /// A Services ID's "Domains and Subdomains" (bare host names, spec §12).
     public var domains: [String]
+    /// An App ID's associated domains for `webcredentials` (bare host names, as in the app's
+    /// entitlement `webcredentials:example.com`): the device offers the keychain's passwords of
+    /// these websites to the app.
+    public var webCredentialsDomains: [String]
 
     public init(
         id: ClientID, kind: Kind, teamID: TeamID, groupID: ClientID, returnURLs: [String] = [],
-        quirks: ClientQuirks = ClientQuirks(), description: String = "", domains: [String] = []
+        quirks: ClientQuirks = ClientQuirks(), description: String = "", domains: [String] = [], webCredentialsDomains: [String] = []
     ) {
         self.id = id
         self.kind = kind
@@ -32,6 +36,7 @@ public struct RegisteredClient: Codable, Sendable, Hashable {
         self.quirks = quirks
         self.description = description
         self.domains = domains
+        self.webCredentialsDomains = webCredentialsDomains
     }
 
     /// A Services ID disassociated from its primary App ID is its own group: no Return URLs, no

@@ -83,6 +83,7 @@ extension MemoryStore: LifecycleStore {
             state.consents = state.consents.filter { $0.value.accountID != id }
             for (key, identity) in state.identities where identity.accountID == id { state.identities[key]?.relayForwardingEnabled = false }
             state.sessions = state.sessions.filter { $0.value.accountID != id }
+            state.keychain = state.keychain.filter { $0.value.accountID != id }
             for message in messages { state.outbox[message.id] = message }
         }
     }

@@ -33,6 +33,8 @@ public final class MemoryStore: Sendable {
         /// The passes handling pending withdrawals (same shape as the outbox's leases).
         var withdrawalLeases: [UUID: OutboxLease] = [:]
         var relay = RelayMailState()
+        /// Saved passwords by account, domain and user name (``KeychainStore``).
+        var keychain: [String: KeychainPassword] = [:]
     }
 
     let state = Mutex(State())

@@ -91,7 +91,7 @@ public protocol SigningKeyStore: Sendable {
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
     & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & ConsoleStore & RequestLogStore
     & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore & ReadModelStore
-    & OrganizationStore & RelayMailStore
+    & OrganizationStore & RelayMailStore & KeychainStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -133,7 +133,7 @@ public protocol LifecycleStore: Sendable {
     /// Turns relay forwarding for the team identity on or off.
     func setRelayForwarding(_ identity: TeamIdentity, enabled: Bool, notifying messages: [OutboxMessage]) async throws
     /// Deletes the Apple ID: marks it deleted, revokes every grant, forgets every consent, turns off
-    /// every relay address.
+    /// every relay address, empties its keychain.
     func deleteAccount(id: String, at date: Date, notifying messages: [OutboxMessage]) async throws
 }
 

@@ -24,6 +24,23 @@ struct ConsoleEditRemoveTests {
         }
     }
 
+    @Test("an App ID's page records its associated webcredentials domains, checked by the domain rules")
+    func associatedDomains() async throws {
+        try await ConsolePages.signedIn { server, browser, csrf in
+            let path = "/console/app-ids/\(TestServer.bundleID.rawValue)"
+            let saved = try await browser.post(
+                path, form: [("csrf", csrf), ("description", "Juice"), ("webcredentials", "webcredentials:Juice.example.com\nshop.example.com")])
+            #expect(saved.status == .ok)
+            #expect(try await server.provider.store.client(TestServer.bundleID)?.webCredentialsDomains == ["juice.example.com", "shop.example.com"])
+            #expect(try await browser.get(path).text.contains("juice.example.com\nshop.example.com</textarea>"))
+            let refused = try await browser.post(
+                path, form: [("csrf", csrf), ("description", "Juice"), ("webcredentials", "https://juice.example.com")])
+            #expect(refused.status == .badRequest)
+            #expect(HTML.element(id: "error", in: refused.text) == "https://juice.example.com: enter a domain name only, without https:// or a path.")
+            #expect(try await server.provider.store.client(TestServer.bundleID)?.webCredentialsDomains == ["juice.example.com", "shop.example.com"])
+        }
+    }
+
     @Test("removing an App ID that Services IDs are grouped under is refused with the reason, after a confirmation page")
     func removeGroupedPrimaryRefused() async throws {
         try await ConsolePages.signedIn { server, browser, csrf in

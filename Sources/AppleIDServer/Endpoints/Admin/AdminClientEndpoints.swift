@@ -35,6 +35,8 @@ struct AdminClientEndpoints {
         let idTokenLifetime: Int?
         let deletionEvent: String?
         let issuer: String?
+        /// An App ID's associated domains for `webcredentials`.
+        let webCredentialsDomains: [String]
 
         init(_ client: RegisteredClient) {
             clientID = client.id.rawValue
@@ -46,6 +48,7 @@ struct AdminClientEndpoints {
             idTokenLifetime = client.quirks.idTokenLifetime
             deletionEvent = client.quirks.deletionEvent?.rawValue
             issuer = client.quirks.issuer
+            webCredentialsDomains = client.webCredentialsDomains
         }
 
         enum CodingKeys: String, CodingKey {
@@ -57,6 +60,7 @@ struct AdminClientEndpoints {
             case booleansAsStrings = "booleans_as_strings"
             case idTokenLifetime = "id_token_lifetime"
             case deletionEvent = "deletion_event"
+            case webCredentialsDomains = "webcredentials_domains"
         }
     }
 

@@ -67,6 +67,7 @@ struct AdminEndpoints {
         AdminLifecycleEndpoints(provider: provider).register(on: admin)
         AdminOrganizationEndpoints(provider: provider).register(on: admin)
         AdminNativeEndpoints(provider: provider).register(on: admin)
+        AdminKeychainEndpoints(provider: provider).register(on: admin)
         AdminAccountEndpoints(provider: provider).register(on: admin)
         AdminClientEndpoints(provider: provider).register(on: admin)
         AdminTransferEndpoints(provider: provider).register(on: admin)

@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 
 /// An App ID's page: its Bundle ID (fixed once registered, as in Apple's portal), its Sign in with
-/// Apple configuration, and its description, which can be edited.
+/// Apple configuration, and its description and associated `webcredentials` domains, which can be edited.
 struct ConsoleAppIDEndpoints {
     let site: ConsoleSite
 
@@ -18,7 +18,9 @@ struct ConsoleAppIDEndpoints {
         router.post("/console/app-ids/:id") { request, context in
             let id = ClientID(rawValue: try context.parameters.require("id"))
             return try await site.action(request, page: { try await page($0, id: id, kept: $1) }) { visit, form in
-                _ = try await site.provider.editAppID(id, teamID: visit.teamID, description: form.description ?? "")
+                _ = try await site.provider.editAppID(
+                    id, teamID: visit.teamID, description: form.description ?? "",
+                    webCredentialsDomains: form.webcredentials.map { ListField.entries($0) })
                 return try await site.render(visit, try await page(visit, id: id, kept: nil), message: site.text("console_saved", visit.locale))
             }
         }
@@ -31,7 +33,8 @@ struct ConsoleAppIDEndpoints {
                 page: try await ConsoleIdentifierEndpoints(site: site).list(visit, filter: IdentifierFilter()))
         }
         let content = AppIDContent(
-            id: app.id.rawValue, description: kept?.description ?? app.description, isPrimary: app.groupID == app.id, group: app.groupID.rawValue)
+            id: app.id.rawValue, description: kept?.description ?? app.description, isPrimary: app.groupID == app.id, group: app.groupID.rawValue,
+            webCredentials: kept?.webcredentials ?? app.webCredentialsDomains.joined(separator: "\n"))
         return ConsolePage(template: "console_app_id", section: "identifiers", content: content)
     }
 }
@@ -41,4 +44,6 @@ struct AppIDContent: Sendable {
     let description: String
     let isPrimary: Bool
     let group: String
+    /// The associated `webcredentials` domains, one a line.
+    let webCredentials: String
 }

@@ -52,6 +52,8 @@ struct ConsoleForm: Decodable, Sendable {
     var primaryAppID: String?
     var identifier: String?
     var domains: String?
+    /// An App ID's associated `webcredentials` domains, one a line.
+    var webcredentials: String?
     var returnURLs: String?
     var groupID: String?
     var url: String?
@@ -70,6 +72,7 @@ struct ConsoleForm: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case csrf, locale, email, password, description, identifier, domains, url, sources, dkim, value, name, confirm, current, type, go
+        case webcredentials
         case teamID = "team_id"
         case bundleID = "bundle_id"
         case primaryAppID = "primary_app_id"
