@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Juice sends mail through the private relay, in headless Chromium: a second demo Apple ID signs in
-to Juice hiding the e-mail, orders, and the confirmation arrives at the relay address from a
-rewritten sender (`siwa mail wait`; the mailbox page is the next step). Then the person turns
-forwarding off on the Apple ID server's /account page and orders again: the order is kept, and
-Juice's log names why no confirmation went out: the relay's refusal (550, forwarding off) or, when
-the email-disabled notification reached Juice first, that it did not send. Screenshots go to --out.
+to Juice hiding the e-mail and orders. The person then signs in to the Apple ID server's /account,
+opens the mailbox page (/account/mail) and finds the confirmation there from a rewritten sender,
+opens it and types a reply on the page; the reply must reach Juice's sender address through the
+relay, from the relay address and without the person's real address (`siwa mail wait` / `show`).
+Then the person turns forwarding off on /account and orders again: the order is kept, and Juice's
+log names why no confirmation went out: the relay's refusal (550, forwarding off) or, when the
+email-disabled notification reached Juice first, that it did not send. Screenshots go to --out.
 
 Usage: juice_mail.py --juice URL --siwa URL --siwa-data-dir DIR --siwa-bin PATH --juice-log PATH --out DIR
 """
@@ -24,6 +26,7 @@ from apple_id_pages import CODES
 from juice_signin import TIMEOUT, chromium_driver, report_failure
 
 JUICE_SENDER = "orders@juice.example.com"
+CONFIRMATION_SUBJECT = "Your Juice order: Orange Sunrise"
 LOG_TIMEOUT = 30  # seconds for Juice's mailer to log the outcome of a confirmation
 
 
@@ -82,8 +85,8 @@ def sign_in_to_juice_hiding_email(driver, wait, juice, user):
     return wait.until(EC.presence_of_element_located((By.ID, "email"))).text.split(" ")[0]
 
 
-def turn_forwarding_off(driver, wait, siwa, user, relay_address):
-    driver.get(siwa + "/account")
+def sign_in_to_account(driver, wait, siwa, user):
+    driver.get(siwa + "/account?locale=en")
     wait.until(EC.presence_of_element_located((By.ID, "apple_id"))).send_keys(user["apple_id"])
     driver.find_element(By.ID, "password").send_keys(user["password"])
     CODES.wait_for_fresh_code(user["apple_id"])
@@ -92,6 +95,20 @@ def turn_forwarding_off(driver, wait, siwa, user, relay_address):
     driver.find_element(By.ID, "code").send_keys(code)
     CODES.used(user["apple_id"])
     driver.find_element(By.CSS_SELECTOR, "form[action='/account/verify'] button[type=submit]").click()
+    wait.until(EC.presence_of_element_located((By.ID, "confirm")))
+
+
+def confirmation_row(driver, wait):
+    """The confirmation's row in the open mailbox page: the page adds new mail without a reload, so
+    a confirmation still in flight when the page opened shows up by itself."""
+    def row(d):
+        rows = [r for r in d.find_elements(By.CSS_SELECTOR, "#mail-rows tr") if CONFIRMATION_SUBJECT in r.text]
+        return rows[0] if rows else False
+    return wait.until(row)
+
+
+def turn_forwarding_off(driver, wait, siwa, relay_address):
+    driver.get(siwa + "/account?locale=en")
     wait.until(EC.presence_of_element_located((By.ID, "confirm")))
     row = driver.find_element(By.XPATH, f"//tr[td/code[text()='{relay_address}']]")
     row.find_element(By.CSS_SELECTOR, "form[action='/account/relay'] button[type=submit]").click()
@@ -117,25 +134,50 @@ def main():
         assert re.fullmatch(r"[^@\s]+@privaterelay\.[^\s]+", relay_address), f"Juice holds {relay_address!r}, not a relay address"
         shot("juice-mail-1-account")
 
-        step = "order: the confirmation arrives at the relay address from the rewritten sender"
+        step = "order"
         order(driver, wait, juice)
         shot("juice-mail-2-ordered")
-        messages = siwa_mail(args, "wait", "--to", relay_address, "--timeout", "30s")["messages"]
-        confirmation = messages[0]
-        print(f"browser test: confirmation {json.dumps(confirmation)[:400]}")
-        assert confirmation["subject"] == "Your Juice order: Orange Sunrise", f"subject {confirmation['subject']!r}"
-        assert confirmation["direction"] == "forward" and confirmation["delivery"] == "mailbox", confirmation
-        assert "<orders_at_juice_example_com_" in confirmation["from"], f"the sender is not rewritten: {confirmation['from']!r}"
-        assert JUICE_SENDER not in confirmation["from"], "Juice's own address shows through"
+
+        step = "the confirmation in the Apple ID's mailbox page, from the rewritten sender"
+        sign_in_to_account(driver, wait, siwa, user)
+        wait.until(EC.element_to_be_clickable((By.ID, "open-mail"))).click()
+        wait.until(EC.presence_of_element_located((By.ID, "mail-rows")))
+        row = confirmation_row(driver, wait)
+        sender = row.find_element(By.CSS_SELECTOR, "td").text
+        print(f"browser test: the mailbox shows {row.text!r}")
+        assert re.search(r"<orders_at_juice_example_com_\w+@privaterelay\.[^>\s]+>", sender), f"the sender is not rewritten: {sender!r}"
+        assert JUICE_SENDER not in row.text, "Juice's own address shows through"
+        shot("juice-mail-3-mailbox")
+        row.find_element(By.TAG_NAME, "a").click()
+        assert wait.until(EC.presence_of_element_located((By.ID, "mail-subject"))).text == CONFIRMATION_SUBJECT
+        assert sender in driver.find_element(By.ID, "mail-from").text, driver.find_element(By.ID, "mail-from").text
+        shot("juice-mail-4-confirmation")
+
+        step = "reply from the mailbox page: the reply reaches Juice's sender through the relay"
+        since = siwa_mail(args, "list", "--to", JUICE_SENDER)["messages"]
+        # Typed as a person types, two lines: the browser sends the text area's line break as CRLF.
+        driver.find_element(By.ID, "reply-body").send_keys("Thank you!\nCould the juice come before noon?")
+        shot("juice-mail-5-reply-typed")
+        driver.find_element(By.ID, "send-reply").click()
+        assert wait.until(EC.presence_of_element_located((By.ID, "message"))).text == "Your reply was sent."
+        shot("juice-mail-6-replied")
+        replies = [m for m in siwa_mail(args, "wait", "--to", JUICE_SENDER, "--timeout", "30s")["messages"] if m not in since]
+        reply = next(m for m in replies if m["direction"] == "reply")
+        print(f"browser test: reply {json.dumps(reply)[:400]}")
+        assert reply["relay_address"] == relay_address and reply["subject"] == "Re: " + CONFIRMATION_SUBJECT, reply
+        raw = siwa_mail(args, "show", reply["id"])["raw"]
+        assert relay_address in raw and "before noon" in raw, "the reply is not the one typed, from the relay address"
+        real = {user["apple_id"].lower(), user.get("email", user["apple_id"]).lower()}
+        assert not any(address in raw.lower() for address in real), "the reply shows the person's real address to Juice"
 
         step = "forwarding off on /account, as a person"
         log_size = os.path.getsize(args.juice_log)
-        turn_forwarding_off(driver, wait, siwa, user, relay_address)
-        shot("juice-mail-3-forwarding-off")
+        turn_forwarding_off(driver, wait, siwa, relay_address)
+        shot("juice-mail-7-forwarding-off")
 
         step = "order again: kept, and Juice's log names why no confirmation went out"
         order(driver, wait, juice)
-        shot("juice-mail-4-ordered-again")
+        shot("juice-mail-8-ordered-again")
         refused = juice_log_line(args.juice_log, "order confirmation refused", "550", after=log_size)
         skipped = juice_log_line(args.juice_log, "order confirmation not sent", "forwarding off", after=log_size) if refused is None else None
         assert refused or skipped, "Juice logged neither the refusal nor why it did not send"
@@ -143,7 +185,7 @@ def main():
         after = siwa_mail(args, "list", "--to", relay_address)["messages"]
         assert len(after) == 1, f"{len(after)} messages reached the relay address; only the first confirmation should"
         driver.get(juice + "/account")
-        shot("juice-mail-5-account-after")
+        shot("juice-mail-9-account-after")
         print("browser test: Juice sent its confirmation through the relay, and kept the order when forwarding was off")
     except Exception as error:
         report_failure(driver, f"browser test (mail) failed at step '{step}': {error!r}", os.path.join(args.out, "juice-mail-failure.png"))

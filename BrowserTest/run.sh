@@ -3,7 +3,7 @@
 # and drives Juice's sign-in through the Apple ID pages in headless Chromium (BrowserTest/juice_signin.py).
 # The screenshot of the signed-in page is saved to .build/artifacts/juice-signed-in.png.
 # BrowserTest/juice_mail.py then orders with a hidden address and finds Juice's confirmation at the
-# relay (siwa mail wait), turns forwarding off on /account and orders again; screenshots in .build/artifacts/mail/.
+# relay address in the Apple ID's mailbox page, replies from it (the reply must reach Juice's sender through the relay), turns forwarding off on /account and orders again; screenshots in .build/artifacts/mail/.
 # Then BrowserTest/apple_id_pages.py screenshots every Apple ID page of siwa in several locales
 # (PAGE_LOCALES, default en,cs,de,ja,ar: Arabic right to left) into .build/artifacts/pages/, and BrowserTest/school_pages.py
 # the demo school's "at Work & School" pages (SCHOOL_LOCALES, default en,de) beside them. Then BrowserTest/signin_js.py drives the server's
@@ -89,6 +89,7 @@ if runs juice; then
     status=$?
 fi
 if [ "$status" -eq 0 ] && runs mail; then
+    rm -rf "$PWD/.build/artifacts/mail"
     timeout "$TEST_TIMEOUT" "$PYTHON" BrowserTest/juice_mail.py --juice "http://127.0.0.1:$JUICE_PORT" --siwa "http://127.0.0.1:$SIWA_PORT" \
         --siwa-data-dir "$SIWA_DATA" --siwa-bin "$BIN/siwa" --juice-log "$JUICE_DATA/juice.log" --out "$PWD/.build/artifacts/mail"
     status=$?

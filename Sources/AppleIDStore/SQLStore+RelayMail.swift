@@ -24,6 +24,10 @@ extension SQLStore: RelayMailStore {
     }
 
     public func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int {
+        try await Self.relayMessageCount(relayAddress: relayAddress, since: date, on: db)
+    }
+
+    static func relayMessageCount(relayAddress: String, since date: Date, on db: any SQLDatabase) async throws -> Int {
         let row = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from(RelayMessageRow.table)
             .where("relay_address", .equal, relayAddress)
             .where("received_at", .greaterThan, date.sqlSeconds)
@@ -32,14 +36,39 @@ extension SQLStore: RelayMailStore {
         return try row?.decode(column: "count", as: Int.self) ?? 0
     }
 
-    public func accept(_ mail: [AcceptedRelayMail]) async throws {
+    /// Counts and writes in one transaction. SQLite has one writer, so its transactions already take
+    /// turns. PostgreSQL's read-committed transactions would both count before either writes, so each
+    /// first locks its relay addresses (transaction-scoped advisory locks, in one order so that two
+    /// batches cannot wait for each other): a second session counts what the first wrote.
+    public func accept(_ mail: [AcceptedRelayMail], limit: RelayDailyLimit?) async throws -> Bool {
         try await transaction { db in
+            if let limit {
+                let counted = RelayDailyLimit.counted(mail)
+                for (address, count) in counted.sorted(by: { $0.key < $1.key }) {
+                    if db.dialect.name == "postgresql" {
+                        try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: "relay_daily:" + address)))").run()
+                    }
+                    let taken = try await Self.relayMessageCount(relayAddress: address, since: limit.since, on: db)
+                    if taken + count > limit.count { return false }
+                }
+            }
             for accepted in mail { try await Self.insert(accepted, on: db) }
+            return true
         }
     }
 
+    /// The message row, its content a chunk per row as it is read, then its delivery record.
     static func insert(_ accepted: AcceptedRelayMail, on db: any SQLDatabase) async throws {
-        try await db.insert(into: RelayMessageRow.table).model(RelayMessageRow(accepted), with: rowEncoder).run()
+        let id = accepted.mail.message.id
+        try await db.insert(into: RelayMessageRow.table).model(RelayMessageRow(accepted.mail.message), with: rowEncoder).run()
+        var sequence = 0
+        try await accepted.content.forEachChunk { chunk in
+            try await db.insert(into: RelayMessageChunkRow.table).model(
+                RelayMessageChunkRow(messageID: id, sequence: sequence, chunk), with: rowEncoder
+            )
+            .run()
+            sequence += 1
+        }
         try await db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).run()
     }
 
@@ -69,7 +98,11 @@ extension SQLStore: RelayMailStore {
         try await selectMail().where(SQLColumn("id", table: "m"), .equal, SQLBind(id)).first(decoding: RelayMailRow.self)?.mail()
     }
 
+    /// The chunks in order; a message stored before chunks (version 19) has its source in its row.
     public func relayMessageSource(id: String) async throws -> [UInt8]? {
+        let chunks = try await db.select().column("bytes").from(RelayMessageChunkRow.table).where("message_id", .equal, id)
+            .orderBy("sequence").all().map { try $0.decode(column: "bytes", as: String.self) }
+        if !chunks.isEmpty { return chunks.reduce(into: [UInt8]()) { $0 += Data(base64Encoded: $1) ?? Data() } }
         let row = try await db.select().column("source").from(RelayMessageRow.table).where("id", .equal, id).first()
         guard let text = try row?.decode(column: "source", as: String.self) else { return nil }
         return Data(base64Encoded: text).map { Array($0) }

@@ -1,5 +1,6 @@
 /// The schema of ``RelayMailStore`` (version 25): the private relay's reply aliases, messages and
-/// delivery records (the mailboxes and the smarthost queue); and the e-mail sources' DKIM keys (27).
+/// delivery records (the mailboxes and the smarthost queue); the e-mail sources' DKIM keys (27); and
+/// the messages' content in chunks and the refusals' time index (19).
 extension SQLStore {
     static let relayMailMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -63,17 +64,40 @@ extension SQLStore {
             statements: [
                 "ALTER TABLE email_sources ADD COLUMN dkim_public_key TEXT",
                 "CREATE INDEX IF NOT EXISTS relay_messages_team ON relay_messages (team_id, received_at)",
-                """
-                CREATE TABLE IF NOT EXISTS relay_refusals (
-                    id TEXT PRIMARY KEY,
-                    team_id TEXT NOT NULL,
-                    sender TEXT NOT NULL,
-                    recipient TEXT NOT NULL,
-                    reply TEXT NOT NULL,
-                    at DOUBLE PRECISION NOT NULL
-                )
-                """,
+                relayRefusalsTable,
                 "CREATE INDEX IF NOT EXISTS relay_refusals_team ON relay_refusals (team_id, at)",
             ]),
+        // A message's content as it arrives, a chunk per row, written in the transaction that writes
+        // the message and its delivery record: a 25 MB message is never one value in memory. Version
+        // 19 runs before 25 on a new database, so the table cannot reference `relay_messages`
+        // (PostgreSQL checks that a referenced table exists); only the store writes it, with its message.
+        SchemaMigration(
+            version: 19,
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS relay_message_chunks (
+                    message_id TEXT NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    bytes TEXT NOT NULL,
+                    PRIMARY KEY (message_id, sequence)
+                )
+                """,
+                // The daily purge of old refusals reads them by time alone, across teams. The table is
+                // 27's; on a new database 19 runs first and creates it as 27 does.
+                relayRefusalsTable,
+                "CREATE INDEX IF NOT EXISTS relay_refusals_at ON relay_refusals (at)",
+            ]),
     ]
+
+    /// `relay_refusals` as version 27 created it; version 19 indexes it, and runs first on a new database.
+    static let relayRefusalsTable = """
+        CREATE TABLE IF NOT EXISTS relay_refusals (
+            id TEXT PRIMARY KEY,
+            team_id TEXT NOT NULL,
+            sender TEXT NOT NULL,
+            recipient TEXT NOT NULL,
+            reply TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL
+        )
+        """
 }

@@ -86,14 +86,15 @@ struct RelayMessageFields: Codable, Sendable {
     }
 }
 
+/// A message row: its content is in ``RelayMessageChunkRow``s, so `source` (the whole message
+/// before version 19) is left empty.
 struct RelayMessageRow: Encodable, Sendable {
     static let table = "relay_messages"
     var fields: RelayMessageFields
-    var source: String
+    var source = ""
 
-    init(_ accepted: AcceptedRelayMail) {
-        fields = RelayMessageFields(accepted.mail.message)
-        source = Data(accepted.source).base64EncodedString()
+    init(_ message: RelayMessage) {
+        fields = RelayMessageFields(message)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -103,6 +104,25 @@ struct RelayMessageRow: Encodable, Sendable {
     }
 
     enum SourceKey: String, CodingKey { case source }
+}
+
+/// One chunk of a message's content, base64 (binary-safe text in both databases).
+struct RelayMessageChunkRow: Encodable, Sendable {
+    static let table = "relay_message_chunks"
+    var messageID: String
+    var sequence: Int
+    var bytes: String
+
+    enum CodingKeys: String, CodingKey {
+        case sequence, bytes
+        case messageID = "message_id"
+    }
+
+    init(messageID: String, sequence: Int, _ chunk: ArraySlice<UInt8>) {
+        self.messageID = messageID
+        self.sequence = sequence
+        bytes = Data(chunk).base64EncodedString()
+    }
 }
 
 struct RelayDeliveryRow: Codable, Sendable {

@@ -17,7 +17,9 @@ struct SMTPListenerTests {
 
     /// A test server whose Apple ID maria hid her e-mail from the Juice team (source: example.com),
     /// and its SMTP listener on a free port while `body` runs.
-    static func withListener(_ body: @Sendable (TestServer, Int) async throws -> Void) async throws {
+    static func withListener(
+        limits: SMTPLimits = SMTPLimits(), gauge: BufferGauge = BufferGauge(), _ body: @Sendable (TestServer, Int) async throws -> Void
+    ) async throws {
         let server = try await TestServer.make()
         let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
         _ = try await server.provider.store.insertTeamIdentity(
@@ -25,8 +27,8 @@ struct SMTPListenerTests {
         _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let listener = SMTPListener(
-            host: "127.0.0.1", port: 0, relay: server.provider.mailRelay, hostname: "relay.test", logger: Logger(label: "test"),
-            onListening: { continuation.yield($0) })
+            host: "127.0.0.1", port: 0, relay: server.provider.mailRelay, hostname: "relay.test", limits: limits, logger: Logger(label: "test"),
+            gauge: gauge, onListening: { continuation.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await listener.run() }
             var iterator = ports.makeAsyncIterator()

@@ -35,7 +35,7 @@ extension StoreConformanceTests {
             try await store.accept([reply, otherAccount])
 
             #expect(try await store.relayMail(id: "m1") == first.mail)
-            #expect(try await store.relayMessageSource(id: "m1") == first.source)
+            #expect(try await store.relayMessageSource(id: "m1") == (try await first.content.bytes()))
             #expect(try await store.relayMail(id: "none") == nil)
             #expect(try await store.relayMessageSource(id: "none") == nil)
             #expect(try await store.relayMail(.address("abc@relay.test"), limit: 10).map(\.message.id) == ["m2", "m1"])
@@ -170,6 +170,42 @@ extension StoreConformanceTests {
             #expect(try await store.relayRefusals(teamID: "TEAM123456", since: Fixture.date(-1), limit: 10) == [recent])
             #expect(try await store.relayRefusals(teamID: "OTHER12345", since: Fixture.date(-1), limit: 10).isEmpty)
             #expect(try await store.purgeRelayRefusals(before: Fixture.date(100)) == 0)
+        }
+    }
+
+    @Test("a message of several chunks is stored a chunk at a time and comes back byte for byte", arguments: StoreKind.available)
+    func relayMailInChunks(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            // Every byte value, past two chunk boundaries, behind a head of its own.
+            let received = (0..<(2 * RelayMessageChunk.size + 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            var accepted = Self.relayed("big")
+            accepted.content = RelayMessageContent(
+                head: Array("Received: by relay.test\r\n".utf8), received: InMemoryMessage(received), bodyStart: 10)
+            try await store.accept([accepted])
+            let source = try #require(try await store.relayMessageSource(id: "big"))
+            #expect(source.count == accepted.content.count)
+            #expect(source == Array("Received: by relay.test\r\n".utf8) + received[10...])
+        }
+    }
+
+    @Test(
+        "the daily limit is counted and taken in one step: of batches racing for the last place, one is written",
+        arguments: StoreKind.available)
+    func relayDailyLimitIsAtomic(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            let limit = RelayDailyLimit(count: 3, since: Fixture.date(-1))
+            #expect(try await store.accept([Self.relayed("m1"), Self.relayed("m2")], limit: limit))
+            let written = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for racer in 0..<8 { group.addTask { try await store.accept([Self.relayed("r\(racer)")], limit: limit) } }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(written == 1)
+            #expect(try await store.relayMessageCount(relayAddress: "abc@relay.test", since: Fixture.date(-1)) == 3)
+            #expect(try await store.accept([Self.relayed("b1", direction: .bounce)], limit: limit), "bounces do not count")
+            #expect(try await store.accept([Self.relayed("late", at: 10)], limit: RelayDailyLimit(count: 3, since: Fixture.date(5))), "a day later")
+            let batch = [Self.relayed("x1"), Self.relayed("x2"), Self.relayed("x3")]
+            #expect(try await store.accept(batch, limit: RelayDailyLimit(count: 3, since: Fixture.date(5))) == false, "a batch past the limit: none")
+            #expect(try await store.relayMail(id: "x1") == nil)
         }
     }
 }

@@ -14,8 +14,9 @@ enum DKIMVerifier {
         case malformed(String)
         case wrongDomain(String)
         case expired
-        case bodyHashMismatch
-        case badSignature
+        /// The body hash, or the signature, of the signature with this selector (`s=`) is wrong.
+        case bodyHashMismatch(selector: String)
+        case badSignature(selector: String)
 
         var reason: String {
             switch self {
@@ -23,21 +24,25 @@ enum DKIMVerifier {
             case .malformed(let why): "its DKIM-Signature is malformed (\(why))"
             case .wrongDomain(let domain): "it is signed for d=\(domain), not the sender's domain"
             case .expired: "its DKIM-Signature has expired"
-            case .bodyHashMismatch: "the body does not match its DKIM body hash"
-            case .badSignature: "its DKIM signature does not verify with the registered key"
+            case .bodyHashMismatch(let selector): "the body does not match the DKIM body hash of s=\(selector)"
+            case .badSignature(let selector): "its DKIM signature (s=\(selector)) does not verify with the registered key"
             }
         }
     }
 
     /// Passes when one of the message's DKIM-Signature fields, signed for `senderDomain` or a domain
-    /// above it (§6.1.1, the `From` alignment mail providers expect), verifies with `key`.
-    static func verify(_ message: [UInt8], key: _RSA.Signing.PublicKey, senderDomain: String, now: Date) -> Result<Void, Failure> {
-        let headers = MessageHeaders.parse(message)
+    /// above it (§6.1.1, the `From` alignment mail providers expect), verifies with `key`. The key is
+    /// the one registered with the e-mail source, not looked up in DNS, so the signature's selector
+    /// (`s=`) does not choose it; it is required (§3.5) and named in a failure, which tells a
+    /// developer which of their keys signed. The body is hashed as it streams from `message`.
+    static func verify(
+        _ headers: MessageHeaders, message: any MessageSource, key: _RSA.Signing.PublicKey, senderDomain: String, now: Date
+    ) async throws -> Result<Void, Failure> {
         let signatures = headers.fields.indices.filter { headers.fields[$0].name.lowercased() == "dkim-signature" }
         guard !signatures.isEmpty else { return .failure(.unsigned) }
         var firstFailure: Failure?
         for index in signatures {
-            switch verify(signatureAt: index, headers: headers, message: message, key: key, senderDomain: senderDomain, now: now) {
+            switch try await verify(signatureAt: index, headers: headers, message: message, key: key, senderDomain: senderDomain, now: now) {
             case .success: return .success(())
             case .failure(let failure): firstFailure = firstFailure ?? failure
             }
@@ -46,14 +51,16 @@ enum DKIMVerifier {
     }
 
     private static func verify(
-        signatureAt index: Int, headers: MessageHeaders, message: [UInt8], key: _RSA.Signing.PublicKey, senderDomain: String, now: Date
-    ) -> Result<Void, Failure> {
+        signatureAt index: Int, headers: MessageHeaders, message: any MessageSource, key: _RSA.Signing.PublicKey, senderDomain: String,
+        now: Date
+    ) async throws -> Result<Void, Failure> {
         let field = headers.fields[index]
         let tags = tagList(field.value)
         guard tags["v"] == "1" else { return .failure(.malformed("v is not 1")) }
         guard tags["a"]?.lowercased() == "rsa-sha256" else { return .failure(.malformed("a is not rsa-sha256")) }
         guard let domain = tags["d"]?.lowercased(), !domain.isEmpty else { return .failure(.malformed("no d")) }
         guard senderDomain == domain || senderDomain.hasSuffix("." + domain) else { return .failure(.wrongDomain(domain)) }
+        guard let selector = tags["s"], !selector.isEmpty else { return .failure(.malformed("no s=")) }
         guard let signed = tags["h"]?.split(separator: ":").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }),
             signed.contains("from")
         else { return .failure(.malformed("h does not sign From")) }
@@ -65,12 +72,10 @@ enum DKIMVerifier {
             let bodyMode = Canonicalization(rawValue: modes.count > 1 ? modes[1] : "simple")
         else { return .failure(.malformed("unknown canonicalization")) }
 
-        var body = bodyMode.body(message[headers.bodyStart...])
-        if let length = tags["l"].flatMap(Int.init) {
-            guard length <= body.count else { return .failure(.bodyHashMismatch) }
-            body = Array(body.prefix(length))
-        }
-        guard Data(SHA256.hash(data: body)) == bodyHash else { return .failure(.bodyHashMismatch) }
+        var hash = DKIMBodyHash(mode: bodyMode, limit: tags["l"].flatMap(Int.init))
+        try await message.forEachChunk(in: min(headers.bodyStart, message.count)..<message.count) { hash.update($0) }
+        let body = hash.finish()
+        guard body.coversLimit, Data(body.digest) == bodyHash else { return .failure(.bodyHashMismatch(selector: selector)) }
 
         var data: [UInt8] = []
         var used = Set<Int>()
@@ -87,7 +92,7 @@ enum DKIMVerifier {
         data += own
         let valid = key.isValidSignature(
             _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: data), padding: .insecurePKCS1v1_5)
-        return valid ? .success(()) : .failure(.badSignature)
+        return valid ? .success(()) : .failure(.badSignature(selector: selector))
     }
 
     /// `v=1; a=rsa-sha256; b=AB CD` → `["v": "1", "a": "rsa-sha256", "b": "ABCD"]` (§3.2); white
@@ -137,23 +142,6 @@ enum Canonicalization: String {
         let name = String(decoding: bytes[..<colon], as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
         let unfolded = bytes[(colon + 1)...].filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
         return Array(name.utf8) + [UInt8(ascii: ":")] + Self.compressed(unfolded).trimmingSpaces + Array("\r\n".utf8)
-    }
-
-    func body(_ raw: some Collection<UInt8>) -> [UInt8] {
-        var lines = Self.lines(Array(raw))
-        if self == .relaxed { lines = lines.map { Self.compressed($0).trimmingTrailingSpaces } }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        if lines.isEmpty { return self == .simple ? Array("\r\n".utf8) : [] }
-        return lines.flatMap { $0 + Array("\r\n".utf8) }
-    }
-
-    /// The body's lines without their line ends (CRLF, or a bare LF as lenient receivers take it).
-    private static func lines(_ body: [UInt8]) -> [[UInt8]] {
-        var lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line)
-        }
-        if body.last == UInt8(ascii: "\n") { lines.removeLast() }
-        return lines
     }
 
     /// Each run of spaces and tabs as one space.

@@ -102,14 +102,20 @@ public struct RelayMail: Sendable, Hashable {
     }
 }
 
-/// What the relay writes when it accepts a message: the message, its source, its delivery record.
-public struct AcceptedRelayMail: Sendable, Hashable {
+/// What the relay writes when it accepts a message: the message, its content, its delivery record.
+/// The content is read a chunk at a time as the store writes it.
+public struct AcceptedRelayMail: Sendable {
     public var mail: RelayMail
-    public var source: [UInt8]
+    public var content: RelayMessageContent
 
-    public init(mail: RelayMail, source: [UInt8]) {
+    public init(mail: RelayMail, content: RelayMessageContent) {
         self.mail = mail
-        self.source = source
+        self.content = content
+    }
+
+    /// A message held in memory (a bounce, tests).
+    public init(mail: RelayMail, source: [UInt8]) {
+        self.init(mail: mail, content: RelayMessageContent(source))
     }
 }
 

@@ -13,8 +13,12 @@ public protocol RelayMailStore: Sendable {
     /// How many forwards and replies of the relay address were received after `date` (a message
     /// received exactly a day ago no longer counts against the daily limit).
     func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int
-    /// Writes every message with its source and delivery record in one transaction: all or none.
-    func accept(_ mail: [AcceptedRelayMail]) async throws
+    /// Writes every message with its content and delivery record in one transaction: all or none.
+    /// The content is read and written a chunk at a time (``RelayMessageChunk``), never whole.
+    /// With a `limit`, counts each relay address's forwards and replies (``relayMessageCount``) with
+    /// the batch's own in the same step, and writes nothing and returns `false` when one would pass
+    /// it: sessions racing for an address's last message of the day cannot all get it.
+    func accept(_ mail: [AcceptedRelayMail], limit: RelayDailyLimit?) async throws -> Bool
     /// Newest first.
     func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail]
     func relayMail(id: String) async throws -> RelayMail?
@@ -32,4 +36,18 @@ public protocol RelayMailStore: Sendable {
     /// Deletes every team's refusals recorded before `date`; returns how many went. The log would
     /// otherwise grow with every message a stranger sends to a relay address.
     func purgeRelayRefusals(before date: Date) async throws -> Int
+}
+
+extension RelayMailStore {
+    /// Writes every message with its content and delivery record in one transaction, without a limit.
+    public func accept(_ mail: [AcceptedRelayMail]) async throws {
+        _ = try await accept(mail, limit: nil)
+    }
+}
+
+extension RelayDailyLimit {
+    /// How many messages of `mail` count against each relay address: forwards and replies.
+    public static func counted(_ mail: [AcceptedRelayMail]) -> [String: Int] {
+        mail.filter { $0.mail.message.direction != .bounce }.reduce(into: [:]) { $0[$1.mail.message.relayAddress, default: 0] += 1 }
+    }
 }

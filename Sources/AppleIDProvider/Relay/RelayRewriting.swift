@@ -19,20 +19,20 @@ enum RelayRewriting {
         "from", "reply-to", "sender", "return-path", "to", "cc", "received", "x-originating-ip", "x-sender", "disposition-notification-to",
     ]
 
-    /// The message with the `dropped` header fields removed and `added` put first.
-    static func rewrite(_ source: [UInt8], dropping dropped: Set<String>, adding added: [(String, String)]) -> [UInt8] {
-        let headers = MessageHeaders.parse(source)
+    /// The message with the `dropped` header fields removed and `added` put first: a new header
+    /// section, followed by the received message from the end of its fields on, which is not copied.
+    static func rewrite(
+        _ received: any MessageSource, head: ReceivedHead, dropping dropped: Set<String>, adding added: [(String, String)]
+    ) -> RelayMessageContent {
         var out: [UInt8] = []
-        out.reserveCapacity(source.count + 256)
         for (name, value) in added { out += Array("\(name): \(headerSafe(value))\r\n".utf8) }
-        for field in headers.fields where !dropped.contains(field.name.lowercased()) { out += field.raw }
-        // The header section ended in an empty line (kept in the body slice) or at the end.
-        let bodyStart = headers.fields.last.map { $0.raw.endIndex } ?? 0
-        if bodyStart >= source.count || (headers.fields.isEmpty && !source.starts(with: Array("\r\n".utf8))) {
+        for field in head.headers.fields where !dropped.contains(field.name.lowercased()) { out += field.raw }
+        // The header section ended in an empty line (kept in the body part) or at the end.
+        let bodyStart = head.fieldsEnd
+        if bodyStart >= received.count || (head.headers.fields.isEmpty && !head.startsWithLineEnd) {
             out += Array("\r\n".utf8)
         }
-        out += source[bodyStart...]
-        return out
+        return RelayMessageContent(head: out, received: received, bodyStart: bodyStart)
     }
 
     /// The display name of a `From` value (`"News" <news@example.com>` → `News`), or `nil`.

@@ -31,18 +31,25 @@ extension MemoryStore: RelayMailStore {
     }
 
     public func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int {
-        state.withLock { state in
-            state.relay.messages.count { $0.relayAddress == relayAddress && $0.direction != .bounce && $0.receivedAt > date }
-        }
+        state.withLock { $0.relay.count(relayAddress: relayAddress, since: date) }
     }
 
-    public func accept(_ mail: [AcceptedRelayMail]) async throws {
-        try state.withLock { state in
+    public func accept(_ mail: [AcceptedRelayMail], limit: RelayDailyLimit?) async throws -> Bool {
+        // Read before the lock: this store keeps every message in memory anyway.
+        var sources: [String: [UInt8]] = [:]
+        for accepted in mail { sources[accepted.mail.message.id] = try await accepted.content.bytes() }
+        return try state.withLock { state in
             let ids = mail.map(\.mail.message.id)
             guard Set(ids).count == ids.count, !ids.contains(where: { state.relay.deliveries[$0] != nil }) else {
                 throw StoreError.conflict("relay message id taken")
             }
-            for accepted in mail { state.relay.insert(accepted) }
+            if let limit {
+                for (address, count) in RelayDailyLimit.counted(mail) {
+                    if state.relay.count(relayAddress: address, since: limit.since) + count > limit.count { return false }
+                }
+            }
+            for accepted in mail { state.relay.insert(accepted.mail, source: sources[accepted.mail.message.id] ?? []) }
+            return true
         }
     }
 
@@ -92,9 +99,10 @@ extension MemoryStore: RelayMailStore {
     }
 
     public func record(_ delivery: RelayDelivery, bounce: AcceptedRelayMail?) async throws {
+        let source = try await bounce?.content.bytes()
         state.withLock { state in
             state.relay.deliveries[delivery.messageID] = delivery
-            if let bounce { state.relay.insert(bounce) }
+            if let bounce, let source { state.relay.insert(bounce.mail, source: source) }
         }
     }
 
@@ -116,9 +124,13 @@ extension MemoryStore: RelayMailStore {
 }
 
 extension MemoryStore.RelayMailState {
-    mutating func insert(_ accepted: AcceptedRelayMail) {
-        messages.append(accepted.mail.message)
-        deliveries[accepted.mail.message.id] = accepted.mail.delivery
-        sources[accepted.mail.message.id] = accepted.source
+    func count(relayAddress: String, since date: Date) -> Int {
+        messages.count { $0.relayAddress == relayAddress && $0.direction != .bounce && $0.receivedAt > date }
+    }
+
+    mutating func insert(_ mail: RelayMail, source: [UInt8]) {
+        messages.append(mail.message)
+        deliveries[mail.message.id] = mail.delivery
+        sources[mail.message.id] = source
     }
 }

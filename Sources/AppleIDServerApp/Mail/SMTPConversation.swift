@@ -11,11 +11,12 @@ struct SMTPConversation: ~Copyable {
     let logger: Logger
     let start = ContinuousClock.now
     var session: SMTPSession
-    var spool = MessageSpool()
+    var spool: MessageSpool
 
-    init(relay: MailRelay, hostname: String, limits: SMTPLimits, logger: Logger) {
+    init(relay: MailRelay, hostname: String, limits: SMTPLimits, logger: Logger, gauge: BufferGauge) {
         self.relay = relay
         self.logger = logger
+        self.spool = MessageSpool(gauge: gauge)
         self.session = SMTPSession(hostname: hostname, limits: limits, now: .zero)
     }
 
@@ -46,10 +47,12 @@ struct SMTPConversation: ~Copyable {
                 let reply = await answer { try await relay.checkRecipient(recipient.address, sender: sender.address) }
                 events += session.resolve(reply, now: now)
             case .messageComplete(let envelope):
-                let source = try spool.take()
+                // The relay reads the spool in chunks while it decides; the spool is emptied after.
+                let message = spool.message()
                 let reply = await answer {
-                    try await relay.accept(sender: envelope.sender.address, recipients: envelope.recipients.map(\.address), source: source)
+                    try await relay.accept(sender: envelope.sender.address, recipients: envelope.recipients.map(\.address), message: message)
                 }
+                spool.discard()
                 events += session.resolve(reply, now: now)
             case .close:
                 if out.readableBytes > 0 { try await outbound.write(out) }

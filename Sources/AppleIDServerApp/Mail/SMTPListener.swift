@@ -19,10 +19,12 @@ package struct SMTPListener: Service {
     /// Whether a taken port only turns the listener off (the default port, nobody asked for it)
     /// instead of stopping the server.
     package let isOptional: Bool
+    /// Where the connections report the message bytes they hold (tests read its peak).
+    package let gauge: BufferGauge
 
     package init(
         host: String, port: Int, relay: MailRelay, hostname: String, limits: SMTPLimits = SMTPLimits(), logger: Logger,
-        isOptional: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        isOptional: Bool = false, gauge: BufferGauge = BufferGauge(), onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.host = host
         self.port = port
@@ -32,6 +34,7 @@ package struct SMTPListener: Service {
         self.limits = limits
         self.logger = logger
         self.onListening = onListening
+        self.gauge = gauge
     }
 
     package func run() async throws {
@@ -79,7 +82,7 @@ package struct SMTPListener: Service {
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
-                var conversation = SMTPConversation(relay: relay, hostname: hostname, limits: limits, logger: logger)
+                var conversation = SMTPConversation(relay: relay, hostname: hostname, limits: limits, logger: logger, gauge: gauge)
                 try await conversation.run(inbound: inbound, outbound: outbound)
             }
         } catch {

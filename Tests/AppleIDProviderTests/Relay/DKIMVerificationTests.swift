@@ -54,6 +54,20 @@ struct DKIMVerificationTests {
         #expect(foreign.data == 550)
     }
 
+    @Test("the selector (s=) is required (RFC 6376 §3.5), and a refusal names it: the key registered is the one it must match")
+    func selectorRequiredAndNamed() async throws {
+        let relay = try await Self.relayWithKey()
+        let signed = String(decoding: try Self.fixture("signed-relaxed-simple.eml"), as: UTF8.self)
+        let withoutSelector = Array(signed.replacingOccurrences(of: " s=selector1;", with: "").utf8)
+        let missing = try await relay.relay.accept(sender: "orders@shop.example", recipients: [relay.relayAddress], source: withoutSelector)
+        #expect(missing.code == 550)
+        #expect(missing.lines[0].contains("malformed (no s=)"), "\(missing.lines)")
+        let changedBody = Array(signed.replacingOccurrences(of: "on its way", with: "delayed").utf8)
+        let failed = try await relay.relay.accept(sender: "orders@shop.example", recipients: [relay.relayAddress], source: changedBody)
+        #expect(failed.code == 550)
+        #expect(failed.lines[0].contains("s=selector1"), "\(failed.lines)")
+    }
+
     @Test("DKIM is off by default: a source without a key takes unsigned mail; removing the key turns the check off again")
     func offByDefault() async throws {
         let relay = try await Self.relayWithKey()
