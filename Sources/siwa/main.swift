@@ -20,74 +20,50 @@ struct Siwa: AsyncParsableCommand {
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the Apple ID server (SQLite under .siwa/, nothing to configure).")
 
-    @Option(help: "Address to listen on.") var host = "127.0.0.1"
-    @Option(help: "Port to listen on.") var port = 8080
-    @Option(help: "Where the database, the demo key and demo.json live.") var dataDir = ".siwa"
-    @Option(help: "A PostgreSQL URL (postgres://user:password@host:5432/database) instead of SQLite in the data directory.")
-    var database: String?
-    @Option(help: "PostgreSQL only: the most connections this instance opens.") var databasePoolSize = 16
-    @Option(help: "PostgreSQL only: how long a request waits for a free connection before it is answered 503, e.g. 5s.")
-    var databaseWait = "5s"
-    @Option(help: "Issuer of the tokens: the server's URL (default), 'apple' for https://appleid.apple.com, or a URL.")
-    var issuer: String?
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
-    @Option(help: "Log lines as text (default) or json (one object per line, for log shippers).") var logFormat = "text"
-    @Option(help: "Headless mode: approve every authorization as this Apple ID ('first' for the first demo user).")
-    var autoApprove: String?
-    @Option(help: "Bearer token of the admin API (default: the one generated on the first start).") var adminToken: String?
-    @Option(help: "Domain of Hide My Email relay addresses.") var relayDomain: String?
-    @Option(help: "SMTP port of the private e-mail relay on --host (default 2525; 0 turns it off).") var smtpPort: Int?
-    @Option(help: "host:port of an upstream SMTP server for relayed mail (default: the built-in mailboxes).") var smtpSmarthost: String?
-    @Option(help: "DNS server for the e-mail sources' SPF check, host[:port] (default: the first nameserver of /etc/resolv.conf).")
-    var dnsResolver: String?
-    @Flag(
-        inversion: .prefixedNo,
-        help: "Show the current two-factor code and the precise reason of errors on the pages (default: on for a loopback --host only).")
-    var developmentMode: Bool?
-    @Option(help: "The playground, a relying party on the demo Services ID: on or off (default: on for a loopback --host only).")
-    var playground: Switch?
-    @Option(help: "How long an undelivered notification is retried, e.g. 24h (then it is abandoned).") var notificationRetryWindow = "24h"
-    @Option(help: "The longest wait between two delivery attempts, e.g. 1h.") var notificationMaxBackoff = "1h"
-    @Option(help: "How long an instance holds the notifications it is delivering before another instance may take them over.")
-    var notificationLease = "60s"
-    @Option(help: "How long a signing key signs before the next one takes over, e.g. 30d.") var keyRotationInterval = "30d"
-    @Option(help: "How long, at least, the next signing key is published before it signs.") var keyPublicationLead = "1d"
-    @Option(help: "How long a retired signing key stays in /auth/keys.") var retiredKeyRetention = "7d"
-    @Option(help: "How often to check whether the keys are due and to read them again (what other instances rotated).")
-    var keyCheckInterval = "10s"
+    // No defaults here: an option given beats SIWA_* and the file, which beat the defaults
+    // (ServeSettingKey holds them, and the help shows them).
+    @Option(help: .init(ServeSettingKey.host.help)) var host: String?
+    @Option(help: .init(ServeSettingKey.port.help)) var port: Int?
+    @Option(help: .init(ServeSettingKey.dataDirectory.help)) var dataDir: String?
+    @Option(help: .init(ServeSettingKey.databaseURL.help)) var database: String?
+    @Option(help: .init(ServeSettingKey.databasePoolSize.help)) var databasePoolSize: Int?
+    @Option(help: .init(ServeSettingKey.databaseWait.help)) var databaseWait: String?
+    @Option(help: .init(ServeSettingKey.issuer.help)) var issuer: String?
+    @Option(help: .init(ServeSettingKey.logLevel.help)) var logLevel: String?
+    @Option(help: .init(ServeSettingKey.logFormat.help)) var logFormat: String?
+    @Option(help: .init(ServeSettingKey.autoApprove.help)) var autoApprove: String?
+    @Option(help: .init(ServeSettingKey.adminToken.help)) var adminToken: String?
+    @Option(help: .init(ServeSettingKey.relayDomain.help)) var relayDomain: String?
+    @Option(help: .init(ServeSettingKey.smtpPort.help)) var smtpPort: Int?
+    @Option(help: .init(ServeSettingKey.smtpSmarthost.help)) var smtpSmarthost: String?
+    @Option(help: .init(ServeSettingKey.dnsResolver.help)) var dnsResolver: String?
+    @Flag(inversion: .prefixedNo, help: .init(ServeSettingKey.developmentMode.help)) var developmentMode: Bool?
+    @Option(help: .init(ServeSettingKey.playground.help)) var playground: Switch?
+    @Option(help: .init(ServeSettingKey.notificationRetryWindow.help)) var notificationRetryWindow: String?
+    @Option(help: .init(ServeSettingKey.notificationMaxBackoff.help)) var notificationMaxBackoff: String?
+    @Option(help: .init(ServeSettingKey.notificationLease.help)) var notificationLease: String?
+    @Option(help: .init(ServeSettingKey.keyRotationInterval.help)) var keyRotationInterval: String?
+    @Option(help: .init(ServeSettingKey.keyPublicationLead.help)) var keyPublicationLead: String?
+    @Option(help: .init(ServeSettingKey.retiredKeyRetention.help)) var retiredKeyRetention: String?
+    @Option(help: .init(ServeSettingKey.keyCheckInterval.help)) var keyCheckInterval: String?
+    @Option(name: .long, help: "A YAML or JSON file; its server: section holds settings (after the options and SIWA_* variables).")
+    var config: String?
 
     func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ValidationError("unknown log level \(logLevel)")
+        do {
+            let settings = try ServeSettings.read(arguments: arguments, environment: ProcessInfo.processInfo.environment, configFile: config)
+            Self.bootstrapLogging(level: settings.logLevel, json: settings.logFormat == .json)
+            try settings.validate()
+            try await ServerBootstrap.run(settings)
+        } catch let error as StartupError {
+            // One line that names the setting to change, and exit 1.
+            FileHandle.standardError.write(Data("siwa serve: \(error)\n".utf8))
+            throw ExitCode.failure
         }
-        var settings = ServeSettings()
-        settings.host = host
-        settings.port = port
-        settings.dataDirectory = dataDir
-        settings.databaseURL = database
-        guard let wait = Secret.seconds(databaseWait), wait > 0, wait <= 60 else {
-            throw ValidationError("--database-wait is a duration from 1s to 60s, such as 5s")
-        }
-        settings.databasePool.leaseTimeout = .seconds(wait)
-        settings.databasePool.maximumConnections = databasePoolSize
-        settings.issuer = issuer
-        settings.logLevel = level
-        settings.autoApprove = autoApprove
-        settings.adminToken = adminToken
-        settings.relayDomain = relayDomain
-        settings.smtpPort = smtpPort
-        settings.smtpSmarthost = smtpSmarthost
-        settings.dnsResolver = dnsResolver
-        settings.developmentMode = developmentMode
-        settings.playground = playground.map { $0 == .on }
-        guard let window = Secret.seconds(notificationRetryWindow), let backoff = Secret.seconds(notificationMaxBackoff)
-        else { throw ValidationError("--notification-retry-window and --notification-max-backoff are durations such as 30m, 24h, 2d") }
-        settings.deliveryPolicy.deliveryWindow = TimeInterval(window)
-        settings.deliveryPolicy.maximumDelay = TimeInterval(backoff)
-        try applyInstanceOptions(to: &settings)
-        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json") }
-        let json = logFormat == "json"
-        // Every line logged while a request is handled carries its request_id.
+    }
+
+    /// Every line logged while a request is handled carries its request_id.
+    static func bootstrapLogging(level: Logger.Level, json: Bool) {
         LoggingSystem.bootstrap(
             { label, provider in
                 var handler: any LogHandler =
@@ -97,14 +73,6 @@ struct Serve: AsyncParsableCommand {
                 handler.logLevel = level
                 return handler
             }, metadataProvider: RequestIdentity.metadataProvider)
-        do {
-            try settings.validate()
-            try await ServerBootstrap.run(settings)
-        } catch let error as StartupError {
-            // One line that names the setting to change, and exit 1.
-            FileHandle.standardError.write(Data("siwa serve: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
     }
 }
 
@@ -138,13 +106,7 @@ struct Secret: AsyncParsableCommand {
         }
     }
 
-    static func seconds(_ text: String) -> Int? {
-        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        guard let unit = text.last, let factor = units[unit], let value = Int(text.dropLast()) else { return Int(text) }
-        // Typed by a person: a product past Int's range is no duration (and must not trap).
-        let (seconds, overflow) = value.multipliedReportingOverflow(by: factor)
-        return overflow ? nil : seconds
-    }
+    static func seconds(_ text: String) -> Int? { DurationText.seconds(text) }
 }
 
 // main.swift is top-level code once the target has several files: `@main` is refused there, and a

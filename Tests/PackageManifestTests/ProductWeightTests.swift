@@ -31,6 +31,14 @@ struct ProductWeightTests {
         #expect(http.isEmpty, "AppleIDProvider reaches \(http.map(\.description).sorted())")
     }
 
+    @Test("settings are read in the composition root: the engine links no swift-configuration and no Yams")
+    func engineReadsNoConfiguration() throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        let configuration = graph.closure(of: "AppleIDProvider").filter { $0.package == "swift-configuration" || $0.package == "Yams" }
+        #expect(configuration.isEmpty, "AppleIDProvider reaches \(configuration.map(\.description).sorted())")
+        #expect(graph.closure(of: "AppleIDServerApp").contains { $0.package == "swift-configuration" }, "the reader sees the edge")
+    }
+
     @Test("the reader sees what the manifest declares: the server app reaches the renderer, PostgreSQL and Hummingbird")
     func readerFindsKnownEdges() throws {
         var graph = try ManifestGraph(root: Self.packageRoot)

@@ -29,6 +29,9 @@ struct CLITests {
                 "cannot reach http://127.0.0.1:9: connection refused (is `siwa serve` running there?)"
             ),
             (["serve", "--port", "99999"], "--port 99999 is not a port: choose one from 1 to 65535"),
+            // Issue 26: one reader for options, SIWA_* and the file; its errors name where the value was given.
+            (["serve", "--log-level", "loud"], "siwa serve: --log-level loud is not a log level"),
+            (["serve", "--config", "/nonexistent/siwa.yaml"], "cannot read the configuration file /nonexistent/siwa.yaml: there is no such file"),
         ])
     func messages(_ testCase: ([String], String)) throws {
         #expect(FileManager.default.isExecutableFile(atPath: SiwaFixtures.siwaURL.path), "build siwa first: swift build --build-tests")

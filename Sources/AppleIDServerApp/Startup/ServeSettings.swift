@@ -19,6 +19,8 @@ public struct ServeSettings: Sendable {
     /// `nil`: the server's own URL; `"apple"`: `https://appleid.apple.com`; otherwise the URL given.
     public var issuer: String?
     public var logLevel: Logger.Level = .info
+    /// How log lines are written.
+    public var logFormat = LogFormat.text
     /// Headless mode: an Apple ID, or `first` for the first demo user.
     public var autoApprove: String?
     /// The admin API's bearer token; `nil` uses the one generated on the first start.
@@ -50,6 +52,11 @@ public struct ServeSettings: Sendable {
     public var machineName = ProcessInfo.processInfo.hostName
 
     public init() {}
+
+    /// Log lines as text, or one JSON object per line for log shippers.
+    public enum LogFormat: String, Sendable {
+        case text, json
+    }
 
     /// Whether `host` means every address of this machine: nobody can reach `0.0.0.0` or `::`, so it
     /// is never a URL's host.
