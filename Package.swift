@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -118,7 +119,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
-            resources: [.copy("Templates"), .copy("Locales"), .copy("Scripts")]
+            resources: [.copy("Templates"), .copy("Locales"), .copy("Scripts"), .copy("OpenAPI")]
         ),
         // The composition root of `siwa serve`: start-up, seeding, the SQL stores, the DNS adapter, and
         // what only a served instance adds to the router (button images, `/metrics`). The emulator
@@ -343,6 +344,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // Only to read the admin API's OpenAPI document (AdminOpenAPITests).
+                .product(name: "Yams", package: "Yams"),
             ],
             // The keys are read from their path (Fixtures.directory), not bundled.
             exclude: ["Fixtures"]
