@@ -5,8 +5,8 @@ import Hummingbird
 /// rest of `/admin`.
 ///
 /// The document is written by hand and kept true by a test (`AdminOpenAPITests`): every registered
-/// `/admin` route is in it and nothing else, and each request body's properties are the keys its
-/// Swift type reads. We chose that over swift-openapi-generator because the generator would mean a
+/// `/admin` route is in it and nothing else, each request body's properties are the keys its Swift
+/// type reads, and a scripted session's answers fit their schemas. We chose that over swift-openapi-generator because the generator would mean a
 /// build plugin on every build and a rewrite of every admin handler onto generated types, while the
 /// handlers already decode into small types that call one engine operation each.
 struct AdminOpenAPIEndpoint {
