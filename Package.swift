@@ -121,7 +121,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
-            resources: [.copy("Templates"), .copy("Locales"), .copy("Scripts")]
+            resources: [.copy("Templates"), .copy("Locales"), .copy("Scripts"), .copy("OpenAPI")]
         ),
         // The composition root of `siwa serve`: start-up, seeding, the SQL stores, the DNS adapter, and
         // what only a served instance adds to the router (button images, `/metrics`). The emulator
@@ -350,6 +350,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                // Only to read the admin API's OpenAPI document (AdminOpenAPITests).
+                .product(name: "Yams", package: "Yams"),
             ],
             // The keys are read from their path (Fixtures.directory), not bundled.
             exclude: ["Fixtures"]

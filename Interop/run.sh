@@ -51,18 +51,11 @@ DATA_DIR="$(mktemp -d "${TMPDIR:-/tmp}/siwa-interop.XXXXXX")"
 LOG="$(mktemp "${TMPDIR:-/tmp}/siwa-interop-log.XXXXXX")"
 SERVER_PID=""
 
+# shellcheck source=Interop/wait_ready.sh
+. "$(dirname "$0")/wait_ready.sh"
+
 cleanup() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        # The server runs in its own process group when setsid exists, so that
-        # a wrapper (swift run) and the server both go.
-        kill -TERM -- "-$SERVER_PID" 2>/dev/null || kill -TERM "$SERVER_PID" 2>/dev/null
-        for _ in $(seq 1 50); do
-            kill -0 "$SERVER_PID" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -KILL -- "-$SERVER_PID" 2>/dev/null || kill -KILL "$SERVER_PID" 2>/dev/null
-        wait "$SERVER_PID" 2>/dev/null
-    fi
+    stop_in_background
     if [ "${KEEP_DATA:-0}" = "1" ]; then
         echo "run.sh: kept data dir $DATA_DIR and server log $LOG" >&2
     else
@@ -88,8 +81,6 @@ else
 fi
 SERVER_PID=$!
 
-# shellcheck source=Interop/wait_ready.sh
-. "$(dirname "$0")/wait_ready.sh"
 wait_until_ready run.sh
 
 echo "run.sh: server ready on port $PORT"

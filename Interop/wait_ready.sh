@@ -36,3 +36,17 @@ start_in_background() {
     fi
     SERVER_PID=$!
 }
+
+# Stops what start_in_background started: SIGTERM to its process group (or the process), 5 s to go,
+# then SIGKILL. Needs: SERVER_PID (empty: nothing to stop).
+stop_in_background() {
+    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM -- "-$SERVER_PID" 2>/dev/null || kill -TERM "$SERVER_PID" 2>/dev/null
+        for _ in $(seq 1 50); do
+            kill -0 "$SERVER_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL -- "-$SERVER_PID" 2>/dev/null || kill -KILL "$SERVER_PID" 2>/dev/null
+        wait "$SERVER_PID" 2>/dev/null
+    fi
+}

@@ -73,6 +73,9 @@ struct AdminAccountEndpoints {
         }
     }
 
+    struct ClockAdvance: Decodable { let seconds: Double }
+    struct ClockSetting: Decodable { let time: String }
+
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/users") { _, _ in
             let views = try await provider.accountListings().map { listing in
@@ -114,8 +117,7 @@ struct AdminAccountEndpoints {
             return try AdminEndpoints.json(view(account))
         }
         admin.post("/clock/advance") { request, context in
-            struct Advance: Decodable { let seconds: Double }
-            let advance = try await request.decode(as: Advance.self, context: context)
+            let advance = try await request.decode(as: ClockAdvance.self, context: context)
             // Bounded: a later `Int(now.timeIntervalSince1970)` must not trap on a date past Int's range.
             // Negative goes back (`siwa clock advance -10s`): a token issued "in the future" is a test too.
             guard advance.seconds != 0, abs(advance.seconds) <= AdminEndpoints.longestClockAdvance else {
@@ -130,8 +132,7 @@ struct AdminAccountEndpoints {
         }
         admin.post("/clock/reset") { _, _ in try clockChange { $0.reset() } }
         admin.post("/clock/set") { request, context in
-            struct SetTime: Decodable { let time: String }
-            let order = try await request.decode(as: SetTime.self, context: context)
+            let order = try await request.decode(as: ClockSetting.self, context: context)
             guard let date = ISO8601DateFormatter().date(from: order.time),
                 abs(date.timeIntervalSinceNow) <= AdminEndpoints.longestClockAdvance
             else {
