@@ -18,6 +18,14 @@ let package = Package(
         .library(name: "SignInWithAppleSQL", targets: ["SignInWithAppleSQL"]),
         .library(name: "SMTPWire", targets: ["SMTPWire"]),
     ],
+    traits: [
+        // On by default: Linux builds sign id_tokens with the system's OpenSSL 3 (libcrypto, Debian's
+        // libssl-dev), which uses AVX-512 IFMA where the CPU has it. A trait cannot be on by platform,
+        // so the dependency below is also limited to Linux: macOS builds always use swift-crypto.
+        // `--disable-default-traits` builds without libcrypto on Linux too.
+        .trait(name: "OpenSSLSigner", description: "Sign RS256 with the system's OpenSSL 3 libcrypto on Linux."),
+        .default(enabledTraits: ["OpenSSLSigner"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
@@ -62,10 +70,22 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // RS256 signing behind one protocol: OpenSSL 3's libcrypto where the trait and the platform
+        // give it, swift-crypto always (the fallback, and the reference the tests compare with).
+        .target(
+            name: "RS256Signing",
+            dependencies: [
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux], traits: ["OpenSSLSigner"])),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "AppleIDProvider",
             dependencies: [
                 "AppleIDProtocol",
+                "RS256Signing",
                 "SMTPWire",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -260,6 +280,7 @@ let package = Package(
         .executableTarget(
             name: "rsa-sign-rate",
             dependencies: [
+                "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -286,6 +307,16 @@ let package = Package(
         ),
         .testTarget(name: "SMTPWireTests", dependencies: ["SMTPWire"]),
         .testTarget(
+            name: "RS256SigningTests",
+            dependencies: [
+                "RS256Signing",
+                // To verify swift-crypto's signatures with libcrypto itself, not only the other way round.
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux], traits: ["OpenSSLSigner"])),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
             name: "SMTPSendingTests",
             dependencies: [
                 "SMTPSending", "SMTPWire", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -295,6 +326,7 @@ let package = Package(
             name: "AppleIDProviderTests",
             dependencies: [
                 "AppleIDProvider",
+                "RS256Signing",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),

@@ -12,6 +12,21 @@ import Testing
 
 @Suite("First start and later starts")
 struct StartupTests {
+    @Test("the start-up log says which library signs id_tokens")
+    func signerLogLine() async throws {
+        let server = try await TestServer.make()
+        let lines = RecordingLogHandler.Lines()
+        ServerBootstrap.logSigner(of: server.provider, logger: Logger(label: "recorded") { _ in RecordingLogHandler(lines: lines) })
+        let line = try #require(lines.all.first { $0.metadata["signer"] != nil })
+        #expect(line.metadata["signer"] == server.provider.keyRing.signerName)
+        #expect(line.message == "id_tokens are signed by \(server.provider.keyRing.signerName)")
+        #if os(Linux) && OpenSSLSigner
+        #expect(server.provider.keyRing.signerName.hasPrefix("OpenSSL 3"))
+        #else
+        #expect(server.provider.keyRing.signerName == "swift-crypto (BoringSSL)")
+        #endif
+    }
+
     @Test("the first start seeds the demo team, writes the .p8 once and demo.json; a later start on another port reuses them")
     func seeding() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-startup-\(UUID().uuidString)")

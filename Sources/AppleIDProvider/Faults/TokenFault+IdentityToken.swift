@@ -34,16 +34,16 @@ extension TokenSigner {
         let payload = Base64URL.encode(OrderedJSON.encode(claims))
         switch fault {
         case .unpublishedKey:
+            // A fresh key through the ring's own signer: the one library that signs RS256 here.
             let rogue = try _RSA.Signing.PrivateKey(pemRepresentation: try keyRing.keyFactory.makePrivateKeyPEM())
             let signingInput = active.encodedHeader + "." + payload
-            // RS256 is RSASSA-PKCS1-v1_5 (RFC 7518 §3.3), as in sign(_:).
-            let signature = try rogue.signature(for: SHA256.hash(data: Array(signingInput.utf8)), padding: .insecurePKCS1v1_5)
-            return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+            let signer = try keyRing.signer.loadKey(derRepresentation: Array(rogue.derRepresentation))
+            return signingInput + "." + Base64URL.encode(try signer.signature(for: Array(signingInput.utf8)))
         case .algNone:
             return Self.header(kid: active.id, alg: "none") + "." + payload + "."
         case .hs256:
             let signingInput = Self.header(kid: active.id, alg: "HS256") + "." + payload
-            let key = SymmetricKey(data: Array(active.privateKey.publicKey.pemRepresentation.utf8))
+            let key = SymmetricKey(data: Array(active.publicKey.pemRepresentation.utf8))
             let mac = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)
             return signingInput + "." + Base64URL.encode(Array(mac))
         default:

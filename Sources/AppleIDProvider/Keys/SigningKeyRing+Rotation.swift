@@ -34,7 +34,8 @@ extension SigningKeyRing {
     /// Reads the keys again from the store: what another instance rotated, and retired keys whose
     /// time in `/auth/keys` is over.
     public func reload(now: Date) async throws {
-        let fresh = try Self.makeSnapshot(try await store.signingKeys(), now: now, retention: retiredKeyRetention)
+        let fresh = try Self.makeSnapshot(
+            try await store.signingKeys(), now: now, retention: retiredKeyRetention, signer: signer, current: activeKey)
         snapshot.withLock { $0 = fresh }
     }
 }

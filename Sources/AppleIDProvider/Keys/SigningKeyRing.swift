@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import Crypto
 import Foundation
+import RS256Signing
 import Synchronization
 import _CryptoExtras
 
@@ -20,6 +21,8 @@ public final class SigningKeyRing: Sendable {
     let store: any SigningKeyStore & SigningKeyRotationStore
     let keyFactory: any SigningKeyFactory
     let random: any RandomSource
+    /// The library that signs with the active key: the engine does not know which one it is.
+    let signer: any RS256Signer
     /// How long a retired key stays in `/auth/keys`: longer than any token it signed can live.
     let retiredKeyRetention: TimeInterval
 
@@ -27,22 +30,23 @@ public final class SigningKeyRing: Sendable {
     /// starting together on an empty store agree on one key of each (the store inserts only one).
     public static func load(
         store: any SigningKeyStore & SigningKeyRotationStore, keyFactory: any SigningKeyFactory, random: any RandomSource, now: Date,
-        retiredKeyRetention: TimeInterval = 7 * 86_400
+        retiredKeyRetention: TimeInterval = 7 * 86_400, signer: any RS256Signer = RS256Signers.fastest
     ) async throws -> SigningKeyRing {
         var records = try await store.signingKeys()
         for state in [SigningKeyRecord.State.active, .next] where !records.contains(where: { $0.state == state }) {
             let key = try makeRecord(state: state, factory: keyFactory, random: random, now: now)
             if try await store.insertSigningKeyIfAbsent(key) { records.append(key) } else { records = try await store.signingKeys() }
         }
-        let snapshot = try makeSnapshot(records, now: now, retention: retiredKeyRetention)
+        let snapshot = try makeSnapshot(records, now: now, retention: retiredKeyRetention, signer: signer)
         return SigningKeyRing(
-            snapshot: snapshot, store: store, keyFactory: keyFactory, random: random, retention: retiredKeyRetention)
+            snapshot: snapshot, store: store, keyFactory: keyFactory, random: random, retention: retiredKeyRetention, signer: signer)
     }
 
     private init(
         snapshot: Snapshot, store: any SigningKeyStore & SigningKeyRotationStore, keyFactory: any SigningKeyFactory,
-        random: any RandomSource, retention: TimeInterval
+        random: any RandomSource, retention: TimeInterval, signer: any RS256Signer
     ) {
+        self.signer = signer
         self.snapshot = Mutex(snapshot)
         self.store = store
         self.keyFactory = keyFactory
@@ -55,6 +59,8 @@ public final class SigningKeyRing: Sendable {
     public var publishedKeyIDs: [SigningKeyID] { snapshot.withLock { $0.publishedIDs } }
     public var activeKeyID: SigningKeyID { snapshot.withLock { $0.active.id } }
     var activeKey: LoadedSigningKey { snapshot.withLock { $0.active } }
+    /// Which library signs, for the start-up log: `OpenSSL 3.0.19 (libcrypto)` or `swift-crypto (BoringSSL)`.
+    public var signerName: String { signer.name }
 
     static func makeRecord(
         state: SigningKeyRecord.State, factory: any SigningKeyFactory, random: any RandomSource, now: Date
@@ -67,7 +73,12 @@ public final class SigningKeyRing: Sendable {
 
     private static let keyIDAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
-    static func makeSnapshot(_ records: [SigningKeyRecord], now: Date, retention: TimeInterval) throws -> Snapshot {
+    /// The keys as `records` show them. Only the active key goes to the signer: when `current` is
+    /// that key already (a reload that found no rotation), it is kept, so a key is handed to the
+    /// signer's library once per activation, and the retired key's copy is released with the snapshot.
+    static func makeSnapshot(
+        _ records: [SigningKeyRecord], now: Date, retention: TimeInterval, signer: any RS256Signer, current: LoadedSigningKey? = nil
+    ) throws -> Snapshot {
         guard let activeRecord = records.first(where: { $0.state == .active }) else {
             throw SigningKeyError.noActiveKey
         }
@@ -77,12 +88,9 @@ public final class SigningKeyRing: Sendable {
             case .retired: (record.retiredAt ?? .distantPast).addingTimeInterval(retention) > now
             }
         }
-        let loaded = try published.map(LoadedSigningKey.init(record:))
-        let keySet = PublishedKeySet(keys: loaded.map(\.publicJWK))
-        return Snapshot(
-            active: try LoadedSigningKey(record: activeRecord),
-            publishedKeySetJSON: keySet.orderedJSON,
-            publishedIDs: loaded.map(\.id))
+        let keySet = PublishedKeySet(keys: try published.map(LoadedSigningKey.publicJWK(of:)))
+        let active = try current.flatMap { $0.id == activeRecord.id ? $0 : nil } ?? LoadedSigningKey(record: activeRecord, signer: signer)
+        return Snapshot(active: active, publishedKeySetJSON: keySet.orderedJSON, publishedIDs: published.map(\.id))
     }
 }
 
@@ -90,26 +98,6 @@ public enum SigningKeyError: Error, Equatable {
     case noActiveKey
     case noNextKey
     case notAnRSA2048Key
-}
-
-/// A signing key parsed once: the RSA key, its published JWK and its precomputed JWS header.
-struct LoadedSigningKey: Sendable {
-    let id: SigningKeyID
-    let privateKey: _RSA.Signing.PrivateKey
-    let publicJWK: PublishedKeySet.Key
-    /// base64url of `{"kid":"…","alg":"RS256"}`: Apple's exact header, `kid` first, no `typ`.
-    let encodedHeader: String
-
-    init(record: SigningKeyRecord) throws {
-        let key = try _RSA.Signing.PrivateKey(pemRepresentation: record.privateKeyPEM)
-        guard key.keySizeInBits == 2048 else { throw SigningKeyError.notAnRSA2048Key }
-        let components = try key.publicKey.getKeyPrimitives()
-        self.id = record.id
-        self.privateKey = key
-        self.publicJWK = PublishedKeySet.Key(
-            kid: record.id, modulus: Base64URL.encode(components.modulus), exponent: Base64URL.encode(components.publicExponent))
-        self.encodedHeader = Base64URL.encode(Array(#"{"kid":"\#(record.id.rawValue)","alg":"RS256"}"#.utf8))
-    }
 }
 
 /// Makes new RSA-2048 private keys (PEM). Injected so tests use fixture keys instead of paying

@@ -1,11 +1,10 @@
 import AppleIDProtocol
-import Crypto
 import Foundation
-import _CryptoExtras
 
 /// The one place that signs JWTs: id_tokens now, notification JWTs later.
 ///
-/// Signing goes straight to swift-crypto over a precomputed header because Apple's header is
+/// Signing goes straight to the key ring's RS256 signer (OpenSSL's libcrypto or swift-crypto, the
+/// engine does not care which) over a precomputed header because Apple's header is
 /// exactly `{"kid":"…","alg":"RS256"}` and jwt-kit's header is an unordered dictionary that
 /// always adds `typ`. Payloads are JSON with whole-second times and unescaped slashes, as Apple's.
 public struct TokenSigner: Sendable {
@@ -17,9 +16,7 @@ public struct TokenSigner: Sendable {
     public func sign(_ claims: some OrderedJSONObject) throws -> String {
         let key = keyRing.activeKey
         let signingInput = key.encodedHeader + "." + Base64URL.encode(OrderedJSON.encode(claims))
-        let digest = SHA256.hash(data: Array(signingInput.utf8))
-        // RS256 is RSASSA-PKCS1-v1_5 by definition (RFC 7518 §3.3); swift-crypto names it "insecure".
-        let signature = try key.privateKey.signature(for: digest, padding: .insecurePKCS1v1_5)
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        let signature = try key.signingKey.signature(for: Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
     }
 }

@@ -51,6 +51,7 @@ public enum ServerBootstrap {
             let provider = try await AppleIDProvider.start(
                 configuration: configuration, store: store, clock: clock, logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
                 txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver(), managedSignIn: HTTPFederatedSignIn(logger: logger))
+            logSigner(of: provider, logger: logger)
             let files = DemoFiles(directory: directory)
             let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: files)
             var options = ServerOptions(
@@ -151,6 +152,12 @@ public enum ServerBootstrap {
             throw StartupError.unknownAutoApprove(appleID, demo: facts.users.map(\.appleID))
         }
         return account.appleID
+    }
+
+    /// Says which library signs id_tokens (issue 24): OpenSSL's libcrypto or swift-crypto.
+    static func logSigner(of provider: AppleIDProvider, logger: Logger) {
+        let name = provider.keyRing.signerName
+        logger.notice("id_tokens are signed by \(name)", metadata: ["signer": "\(name)"])
     }
 
     static func banner(facts: DemoFacts, options: ServerOptions, dataDirectory: String, bindNote: String? = nil) -> String {

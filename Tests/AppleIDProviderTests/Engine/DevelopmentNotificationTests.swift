@@ -22,7 +22,7 @@ struct DevelopmentNotificationTests {
     static func decode(_ notification: DevelopmentNotification, harness: ProviderHarness) throws -> (NotificationClaims, Bool) {
         let parts = notification.payload.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let claims = try JSONDecoder().decode(NotificationClaims.self, from: Data(try Base64URL.decode(parts[1])))
-        let signed = harness.provider.keyRing.activeKey.privateKey.publicKey.isValidSignature(
+        let signed = harness.provider.keyRing.activeKey.publicKey.isValidSignature(
             _RSA.Signing.RSASignature(rawRepresentation: try Base64URL.decode(parts[2])),
             for: SHA256.hash(data: Array((parts[0] + "." + parts[1]).utf8)),
             padding: .insecurePKCS1v1_5)

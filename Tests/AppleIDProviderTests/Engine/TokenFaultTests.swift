@@ -29,7 +29,7 @@ struct TokenFaultTests {
         let genuine = try DecodedToken(
             try #require(try await harness.redeem(try await harness.code(), secret: try await harness.clientSecret()).get().idToken))
         let token = try await Self.faultyToken(fault, harness: harness)
-        let publicKey = harness.provider.keyRing.activeKey.privateKey.publicKey
+        let publicKey = harness.provider.keyRing.activeKey.publicKey
         let claims = token.claims
         switch fault {
         case .unpublishedKey:
@@ -77,7 +77,7 @@ struct TokenFaultTests {
         try await harness.provider.armTokenFault(ArmedTokenFault(.timeout, delay: .zero), for: Self.client)
         let tokens = try await harness.redeem(try await harness.code(), secret: try await harness.clientSecret()).get()
         let token = try DecodedToken(try #require(tokens.idToken))
-        #expect(token.verifies(with: harness.provider.keyRing.activeKey.privateKey.publicKey))
+        #expect(token.verifies(with: harness.provider.keyRing.activeKey.publicKey))
         #expect(harness.provider.tokenFaults.take(for: Self.client) == nil, "the timeout was taken")
     }
 
@@ -114,7 +114,7 @@ struct TokenFaultTests {
         }
         let token = try DecodedToken(
             try #require(try await harness.redeem(try await harness.code(), secret: try await harness.clientSecret()).get().idToken))
-        #expect(token.verifies(with: harness.provider.keyRing.activeKey.privateKey.publicKey))
+        #expect(token.verifies(with: harness.provider.keyRing.activeKey.publicKey))
     }
 
     @Test("a fault for an unknown client is refused")
