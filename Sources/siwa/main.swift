@@ -13,7 +13,7 @@ struct Siwa: AsyncParsableCommand {
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
             Quirks.self, ReturnURL.self, Teams.self, Apps.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
-            Check.self, Orgs.self, Mail.self,
+            Check.self, Orgs.self, Mail.self, Config.self,
         ])
 }
 
@@ -23,6 +23,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 8080
     @Option(help: "Where the database, the demo key and demo.json live.") var dataDir = ".siwa"
+    @Option(
+        help: "A file (YAML or JSON) declaring teams, App IDs, Services IDs, keys and Apple IDs, applied at start (README: Environments as code).")
+    var config: String?
+    @Flag(help: "With --config: remove what the store has beyond the file (by default it is only reported).") var configPrune = false
     @Option(help: "A PostgreSQL URL (postgres://user:password@host:5432/database) instead of SQLite in the data directory.")
     var database: String?
     @Option(help: "PostgreSQL only: the most connections this instance opens.") var databasePoolSize = 16
@@ -64,6 +68,8 @@ struct Serve: AsyncParsableCommand {
         settings.host = host
         settings.port = port
         settings.dataDirectory = dataDir
+        settings.configPath = config
+        settings.configPrune = configPrune
         settings.databaseURL = database
         guard let wait = Secret.seconds(databaseWait), wait > 0, wait <= 60 else {
             throw ValidationError("--database-wait is a duration from 1s to 60s, such as 5s")
