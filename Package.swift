@@ -143,6 +143,15 @@ let package = Package(
             ],
             resources: [.copy("Templates"), .copy("Locales"), .copy("Scripts"), .copy("OpenAPI")]
         ),
+        // `siwa serve --config siwa.yaml`: the declaration file (YAML or JSON) read with its line numbers,
+        // so that every refusal of the engine names the file and the line. Shared by the server app and `siwa`.
+        .target(
+            name: "EnvironmentFile",
+            dependencies: [
+                "AppleIDProvider",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         // The composition root of `siwa serve`: start-up, seeding, the SQL stores, the DNS adapter, and
         // what only a served instance adds to the router (button images, `/metrics`). The emulator
         // builds on AppleIDServer alone, so a kit user's tests link none of this.
@@ -157,6 +166,7 @@ let package = Package(
                 "AppleIDStore",
                 "AppleIDButtons",
                 "OwnerOnlyFiles",
+                "EnvironmentFile",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -242,6 +252,8 @@ let package = Package(
                 "AppleIDProtocol",
                 "SignInWithApple",
                 "OwnerOnlyFiles",
+                "EnvironmentFile",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -331,6 +343,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "EnvironmentFileTests",
+            dependencies: ["EnvironmentFile", "AppleIDProvider"]
+        ),
+        .testTarget(
             name: "SignInWithAppleTests",
             dependencies: [
                 "SignInWithApple",
@@ -375,6 +391,7 @@ let package = Package(
                 "AppleIDButtons",
                 "AppleIDStore",
                 "OwnerOnlyFiles",
+                "EnvironmentFile",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),

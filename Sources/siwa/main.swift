@@ -13,7 +13,7 @@ struct Siwa: AsyncParsableCommand {
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
             Quirks.self, ReturnURL.self, Teams.self, Apps.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
-            Check.self, Orgs.self, Mail.self,
+            Check.self, Orgs.self, Mail.self, Config.self,
         ])
 }
 
@@ -46,12 +46,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .init(ServeSettingKey.keyPublicationLead.help)) var keyPublicationLead: String?
     @Option(help: .init(ServeSettingKey.retiredKeyRetention.help)) var retiredKeyRetention: String?
     @Option(help: .init(ServeSettingKey.keyCheckInterval.help)) var keyCheckInterval: String?
-    @Option(name: .long, help: "A YAML or JSON file; its server: section holds settings (after the options and SIWA_* variables).")
+    @Option(
+        name: .long,
+        help: "A YAML or JSON file: teams, App IDs, Services IDs, keys and Apple IDs applied at start (README: Environments as code); its server: section holds settings (after the options and SIWA_* variables).")
     var config: String?
+    @Flag(help: "With --config: remove what the store has beyond the file (by default it is only reported).") var configPrune = false
 
     func run() async throws {
         do {
-            let settings = try ServeSettings.read(arguments: arguments, environment: ProcessInfo.processInfo.environment, configFile: config)
+            var settings = try ServeSettings.read(arguments: arguments, environment: ProcessInfo.processInfo.environment, configFile: config)
+            // The file's declarations (everything but its server: section) are applied at start.
+            settings.configPath = config
+            settings.configPrune = configPrune
             Self.bootstrapLogging(level: settings.logLevel, json: settings.logFormat == .json)
             try settings.validate()
             try await ServerBootstrap.run(settings)

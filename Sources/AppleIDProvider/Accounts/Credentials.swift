@@ -15,6 +15,9 @@ public enum Credentials {
         await offload { Bcrypt.verify(password, hash: hash) }
     }
 
+    /// The stored secret's characters (RFC 4648 base32's alphabet).
+    public static let storedSecretAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+
     /// The six-digit code an authenticator shows for `secret` at `date`.
     public static func currentCode(secret: String, at date: Date) -> String {
         TOTP.code(key: Array(secret.utf8), step: TOTP.step(at: date))
@@ -25,7 +28,7 @@ public enum Credentials {
     /// so this is the base32 of those bytes, without padding. (The stored secret is itself base32
     /// text; giving an app that text would make it decode it to another key and show other codes.)
     public static func authenticatorSecret(for secret: String) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        let alphabet = Array(storedSecretAlphabet)
         var out = ""
         var buffer = 0
         var bits = 0

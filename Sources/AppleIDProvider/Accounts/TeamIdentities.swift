@@ -29,7 +29,9 @@ struct TeamIdentities: Sendable {
     }
 
     /// Apple's shape: six digits, 32 lowercase hex characters, four digits.
-    func makeSubject() -> Subject {
+    func makeSubject() -> Subject { Self.subject(from: random) }
+
+    static func subject(from random: any RandomSource) -> Subject {
         Subject(rawValue: "\(random.digits(6)).\(random.hex(bytes: 16)).\(random.digits(4))")
     }
 }

@@ -16,23 +16,39 @@ extension AppleIDProvider {
     /// Every team, by Team ID (the admin API's `siwa teams list`).
     public func teams() async throws -> [DeveloperTeam] { try await store.teams() }
 
-    public func registerKey(teamID: TeamID, primaryAppID: ClientID, name: String = "") async throws -> (key: DeveloperKey, privateKeyPEM: String) {
+    /// A declaration may fix the Key ID and bring its own private key (a `.p8` it names).
+    public func registerKey(
+        teamID: TeamID, primaryAppID: ClientID, name: String = "", id: KeyID? = nil, privateKeyPEM providedPEM: String? = nil
+    ) async throws -> (key: DeveloperKey, privateKeyPEM: String) {
         guard try await store.team(teamID) != nil else { throw RegistrationError.unknownTeam(teamID) }
         guard let group = try await store.appGroup(primaryAppID), group.teamID == teamID else {
             throw RegistrationError.unknownAppGroup(primaryAppID)
         }
-        let privateKey = P256.Signing.PrivateKey()
+        let privateKey: P256.Signing.PrivateKey
+        do {
+            privateKey = try providedPEM.map { try P256.Signing.PrivateKey(pemRepresentation: $0) } ?? P256.Signing.PrivateKey()
+        } catch {
+            throw ConsoleError.invalid("The private key is not a P-256 key in PEM (the .p8 file Apple gives).")
+        }
+        if let id, try await store.developerKey(id) != nil { throw ConsoleError.refused("A key \(id) exists.") }
         let key = DeveloperKey(
-            id: KeyID(rawValue: Self.appleStyleIdentifier(random)), teamID: teamID, primaryAppID: primaryAppID,
+            id: id ?? KeyID(rawValue: Self.appleStyleIdentifier(random)), teamID: teamID, primaryAppID: primaryAppID,
             publicKeyPEM: privateKey.publicKey.pemRepresentation, name: name)
         try await store.save(key)
-        return (key, privateKey.pemRepresentation)
+        return (key, providedPEM ?? privateKey.pemRepresentation)
     }
 
     /// Ten upper-case letters and digits: the shape of Team IDs and Key IDs.
     static func appleStyleIdentifier(_ random: any RandomSource) -> String {
-        random.string(length: 10, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        random.string(length: 10, alphabet: appleStyleAlphabet)
     }
+
+    /// Whether `text` has that shape (a Team ID or Key ID a declaration pins).
+    static func isAppleStyleIdentifier(_ text: String) -> Bool {
+        text.count == 10 && text.allSatisfy { appleStyleAlphabet.contains($0) }
+    }
+
+    private static let appleStyleAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 }
 
 public enum RegistrationError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -11,6 +11,8 @@ public struct DemoSeed: Sendable {
     /// The sender of Juice's order confirmations (`juice --mail-from`'s default), an e-mail source of
     /// the demo team, so that the relay takes Juice's mail out of the box.
     public static let juiceMailSender = "orders@juice.example.com"
+    /// Made-up passwords: lower-case letters and digits without the look-alikes (i, l, o, 0, 1).
+    public static let passwordAlphabet = "abcdefghjkmnpqrstuvwxyz23456789"
 
     public init() {}
 
@@ -34,10 +36,10 @@ public struct DemoSeed: Sendable {
 
         var users = [
             DemoFacts.User(
-                appleID: "maria.ruiz@example.com", password: random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789"),
+                appleID: "maria.ruiz@example.com", password: random.string(length: 12, alphabet: Self.passwordAlphabet),
                 firstName: "Maria", lastName: "Ruiz", email: "maria.ruiz@example.com", realUserStatus: RealUserStatus.likelyReal.rawValue),
             DemoFacts.User(
-                appleID: "robin.unknown@example.com", password: random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789"),
+                appleID: "robin.unknown@example.com", password: random.string(length: 12, alphabet: Self.passwordAlphabet),
                 firstName: "Robin", lastName: "Unknown", email: "robin.unknown@example.com", realUserStatus: RealUserStatus.unknown.rawValue),
         ]
         for index in users.indices {
@@ -59,7 +61,7 @@ public struct DemoSeed: Sendable {
     public func seedSchool(provider: AppleIDProvider) async throws -> DemoFacts.Organization {
         let school = try await provider.organizations.add(
             name: "Juice Demo School", kind: .school, verifiedDomains: ["school.example.edu", "appleid.school.example.edu"])
-        let password = { provider.random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789") }
+        let password = { provider.random.string(length: 12, alphabet: Self.passwordAlphabet) }
         let members = [
             DemoFacts.ManagedUser(
                 username: "t.teacher@appleid.school.example.edu", password: password(), firstName: "Taylor", lastName: "Teacher",
@@ -78,7 +80,7 @@ public struct DemoSeed: Sendable {
     /// The demo developer, a member of the demo team, with a made-up password.
     public func seedDeveloper(provider: AppleIDProvider, teamID: TeamID) async throws -> DemoFacts.Developer {
         let developer = DemoFacts.Developer(
-            email: "developer@example.com", password: provider.random.string(length: 12, alphabet: "abcdefghjkmnpqrstuvwxyz23456789"))
+            email: "developer@example.com", password: provider.random.string(length: 12, alphabet: Self.passwordAlphabet))
         _ = try await provider.registerDeveloper(email: developer.email, name: "Demo Developer", password: developer.password, teamIDs: [teamID])
         return developer
     }

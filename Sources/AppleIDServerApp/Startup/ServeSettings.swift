@@ -11,6 +11,10 @@ public struct ServeSettings: Sendable {
     public var port = 8080
     /// Where the SQLite database, the demo key and `demo.json` live.
     public var dataDirectory = ".siwa"
+    /// `--config`: a declaration file (YAML or JSON) applied at start instead of the demo seed.
+    public var configPath: String?
+    /// `--config-prune`: remove what the store has beyond the file (otherwise only reported).
+    public var configPrune = false
     /// A PostgreSQL URL (`postgres://user:password@host/database`); `nil` keeps the SQLite file in the
     /// data directory. The demo key and `demo.json` stay in the data directory either way.
     public var databaseURL: String?

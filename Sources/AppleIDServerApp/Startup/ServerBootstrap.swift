@@ -2,6 +2,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import AppleIDServer
 import AppleIDStore
+import EnvironmentFile
 import Foundation
 import Hummingbird
 import Logging
@@ -14,6 +15,13 @@ import Prometheus
 public enum ServerBootstrap {
     public static func run(_ settings: ServeSettings) async throws {
         try settings.validate()
+        let declaration = try settings.configPath.map { path throws(StartupError) in
+            do throws(EnvironmentFileError) {
+                return try EnvironmentFile.load(contentsOf: URL(fileURLWithPath: path), name: path)
+            } catch {
+                throw StartupError.configuration(error)
+            }
+        }
         var logger = Logger(label: "siwa")
         logger.logLevel = settings.logLevel
         // Before anything is created, written or printed: a taken port must leave no trace.
@@ -53,11 +61,18 @@ public enum ServerBootstrap {
                 txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver(), managedSignIn: HTTPFederatedSignIn(logger: logger))
             logSigner(of: provider, logger: logger)
             let files = DemoFiles(directory: directory)
-            let (facts, keyPEM) = try await prepareDemo(provider: provider, settings: settings, files: files)
+            let (facts, keyPEM): (DemoFacts, String?) =
+                if let declaration {
+                    try await DeclaredStart.prepare(
+                        file: declaration, prune: settings.configPrune, provider: provider, settings: settings, files: files, logger: logger)
+                } else {
+                    try await prepareDemo(provider: provider, settings: settings, files: files)
+                }
             var options = ServerOptions(
                 host: settings.host, port: settings.port, baseURL: settings.baseURL, developmentMode: settings.resolvedDevelopmentMode,
                 autoApproveAppleID: try await autoApproveAppleID(settings.autoApprove, facts: facts, store: store),
-                adminToken: settings.adminToken ?? facts.adminToken, playground: settings.resolvedPlayground ? (facts, keyPEM) : nil)
+                adminToken: settings.adminToken ?? facts.adminToken,
+                playground: settings.resolvedPlayground ? keyPEM.map { (facts, $0) } : nil)
             // From the storage key: the same on every instance of one database, and across restarts.
             options.formTokenKey = ServerOptions.formTokenKey(storageKey: sealer)
             if settings.resolvedDevelopmentMode && !settings.bindsLoopbackOnly {

@@ -1,3 +1,4 @@
+import EnvironmentFile
 import Foundation
 import NIOCore
 import NIOPosix
@@ -15,6 +16,9 @@ public struct StartupError: Error, CustomStringConvertible {
     static func dataDirectory(_ path: String, _ problem: String) -> StartupError {
         StartupError("the data directory \(path) \(problem); choose another with --data-dir, or fix its permissions")
     }
+
+    /// A declaration file (`--config`) that cannot be read or that the engine refuses: file, line and rule.
+    static func configuration(_ error: EnvironmentFileError) -> StartupError { StartupError("\(error)") }
 
     static func unknownAutoApprove(_ appleID: String, demo: [String]) -> StartupError {
         StartupError("no Apple ID \(appleID); the demo ones are \(demo.joined(separator: ", ")) (or add one with `siwa users add`)")

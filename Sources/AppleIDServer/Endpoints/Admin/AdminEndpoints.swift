@@ -77,6 +77,7 @@ struct AdminEndpoints {
         AdminConsoleEndpoints(provider: provider, baseURL: baseURL).register(on: admin)
         AdminMailEndpoints(provider: provider).register(on: admin)
         AdminOpenAPIEndpoint().register(on: admin)
+        AdminConfigEndpoints(provider: provider).register(on: admin)
         admin.post("/authorizations") { request, context in
             let order = try await request.decode(as: AuthorizationOrder.self, context: context)
             let count = order.count ?? 1

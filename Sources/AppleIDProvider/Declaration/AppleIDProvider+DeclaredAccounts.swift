@@ -1,0 +1,86 @@
+import AppleIDProtocol
+import Foundation
+
+/// A declaration's Apple IDs (with their `sub` in each declared team) and console developers.
+extension AppleIDProvider {
+    func applyAppleIDs(_ declaration: EnvironmentDeclaration, to report: inout DeclarationReport) async throws {
+        let identities = DeclaredIdentities(seed: declaration.seed)
+        for (index, declared) in declaration.appleIDs.enumerated() {
+            let path: [DeclarationPathComponent] = [.key("apple_ids"), .index(index)]
+            // Resolved: a left-out password and TOTP secret are derived.
+            let password = declared.password ?? ""
+            let totpSecret = declared.totpSecret ?? ""
+            guard totpSecret.count >= 16, totpSecret.allSatisfy({ Credentials.storedSecretAlphabet.contains($0) }) else {
+                throw DeclarationError(path: path + [.key("totp_secret")], reason: "a TOTP secret is 16 or more characters of A-Z and 2-7")
+            }
+            let account: AppleIDAccount
+            if var existing = try await store.activeAccount(appleID: declared.appleID) {
+                let change = await change(from: existing, to: declared, password: password)
+                if change != AccountChange() {
+                    existing = try await updateAccount(appleID: declared.appleID, change) ?? existing
+                    report.updated.append("Apple ID \(declared.appleID)")
+                }
+                if existing.totpSecret != totpSecret {
+                    existing.totpSecret = totpSecret
+                    try await store.save(existing)
+                    report.updated.append("TOTP secret of \(declared.appleID)")
+                }
+                account = existing
+            } else {
+                account = try await located(path) {
+                    try await createAccount(
+                        appleID: declared.appleID, password: password, firstName: declared.firstName, lastName: declared.lastName,
+                        email: declared.email, realUserStatus: declared.realUserStatus ?? .likelyReal, twoFactorEnabled: declared.twoFactor ?? true,
+                        totpSecret: totpSecret)
+                }
+                report.created.append("Apple ID \(declared.appleID)")
+            }
+            for (teamIndex, team) in declaration.teams.enumerated() {
+                let teamID = TeamID(rawValue: team.teamID ?? "")
+                let subject =
+                    teamIndex == 0
+                    ? Subject(rawValue: declared.sub ?? "") : identities.subject(team: teamID, appleID: declared.appleID)
+                try await assign(subject, to: account, teamID: teamID, report: &report)
+            }
+        }
+    }
+
+    /// The `sub` is made when the Apple ID first meets the team; declared, it is made now. One already
+    /// used (in tokens an app holds) is never changed.
+    private func assign(_ subject: Subject, to account: AppleIDAccount, teamID: TeamID, report: inout DeclarationReport) async throws {
+        if let identity = try await store.teamIdentity(accountID: account.id, teamID: teamID) {
+            if identity.subject != subject { report.kept.append("\(account.appleID) keeps its sub \(identity.subject) in team \(teamID)") }
+            return
+        }
+        _ = try await store.insertTeamIdentity(TeamIdentity(accountID: account.id, teamID: teamID, subject: subject))
+    }
+
+    /// The fields of `existing` that differ from the declaration; a password only when it no longer matches.
+    private func change(from existing: AppleIDAccount, to declared: EnvironmentDeclaration.AppleID, password: String) async -> AccountChange {
+        var change = AccountChange()
+        if existing.firstName != declared.firstName { change.firstName = declared.firstName }
+        if existing.lastName != declared.lastName { change.lastName = declared.lastName }
+        let email = declared.email ?? declared.appleID
+        if existing.email != email { change.email = email }
+        let status = declared.realUserStatus ?? .likelyReal
+        if existing.realUserStatus != status { change.realUserStatus = status }
+        let twoFactor = declared.twoFactor ?? true
+        if existing.twoFactorEnabled != twoFactor { change.twoFactorEnabled = twoFactor }
+        if await !Credentials.verifyPassword(password, hash: existing.passwordHash) { change.password = password }
+        return change
+    }
+
+    func applyDevelopers(_ declaration: EnvironmentDeclaration, to report: inout DeclarationReport) async throws {
+        for (index, declared) in declaration.developers.enumerated() {
+            let path: [DeclarationPathComponent] = [.key("developers"), .index(index)]
+            guard try await store.developer(email: Self.developerLogin(declared.email)) == nil else { continue }
+            let teamIDs = try (declared.teams ?? declaration.teams.map(\.name)).enumerated().map { teamIndex, name in
+                try declaration.teamID(named: name, at: path + [.key("teams"), .index(teamIndex)])
+            }
+            _ = try await located(path) {
+                try await registerDeveloper(email: declared.email, name: declared.name, password: declared.password ?? "", teamIDs: teamIDs)
+            }
+            report.created.append("developer \(declared.email)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import AppleIDProtocol
+import Foundation
+
+/// The identities a declaration does not pin, derived from its `seed` and the declared names, so that
+/// one file gives the same Team IDs, Key IDs, `sub`s, passwords and TOTP secrets on every fresh start
+/// (CI hard-codes them). Each is SHA-256 of the seed, a label and the name (``SeededRandomSource``),
+/// shaped as Apple's: predictable by design, so a file meant for others pins its secrets.
+public struct DeclaredIdentities: Sendable {
+    public let seed: String
+
+    public init(seed: String?) { self.seed = seed ?? "" }
+
+    private func source(_ label: String, _ name: String) -> SeededRandomSource {
+        SeededRandomSource(seed: "\(seed)\n\(label)\n\(name)")
+    }
+
+    public func teamID(name: String) -> TeamID {
+        TeamID(rawValue: AppleIDProvider.appleStyleIdentifier(source("team", name)))
+    }
+
+    public func keyID(team: TeamID, name: String) -> KeyID {
+        KeyID(rawValue: AppleIDProvider.appleStyleIdentifier(source("key", "\(team.rawValue)/\(name)")))
+    }
+
+    public func subject(team: TeamID, appleID: String) -> Subject {
+        TeamIdentities.subject(from: source("sub", "\(team.rawValue)/\(appleID.lowercased())"))
+    }
+
+    public func password(login: String) -> String {
+        source("password", login.lowercased()).string(length: 12, alphabet: DemoSeed.passwordAlphabet)
+    }
+
+    public func totpSecret(appleID: String) -> String {
+        source("totp", appleID.lowercased()).string(length: 20, alphabet: Credentials.storedSecretAlphabet)
+    }
+}
+
+extension EnvironmentDeclaration {
+    /// This declaration with every identity filled in: pinned values kept, the rest derived.
+    public func resolved() -> EnvironmentDeclaration {
+        let identities = DeclaredIdentities(seed: seed)
+        var copy = self
+        for index in copy.teams.indices where copy.teams[index].teamID == nil {
+            copy.teams[index].teamID = identities.teamID(name: copy.teams[index].name).rawValue
+        }
+        for index in copy.keys.indices where copy.keys[index].keyID == nil {
+            if let team = try? copy.teamID(named: copy.keys[index].team, at: [.key("keys"), .index(index)]) {
+                copy.keys[index].keyID = identities.keyID(team: team, name: copy.keys[index].name).rawValue
+            }
+        }
+        for index in copy.appleIDs.indices {
+            let login = copy.appleIDs[index].appleID
+            if copy.appleIDs[index].password == nil { copy.appleIDs[index].password = identities.password(login: login) }
+            if copy.appleIDs[index].totpSecret == nil { copy.appleIDs[index].totpSecret = identities.totpSecret(appleID: login) }
+            if copy.appleIDs[index].sub == nil, let team = copy.teams.first?.teamID {
+                copy.appleIDs[index].sub = identities.subject(team: TeamID(rawValue: team), appleID: login).rawValue
+            }
+        }
+        for index in copy.developers.indices where copy.developers[index].password == nil {
+            copy.developers[index].password = identities.password(login: copy.developers[index].email)
+        }
+        return copy
+    }
+
+    /// The Team ID of the team named `name`; with one team, a left-out name means it.
+    func teamID(named name: String?, at path: [DeclarationPathComponent]) throws -> TeamID {
+        let team = name.map { name in teams.first { $0.name == name } } ?? (teams.count == 1 ? teams.first : nil)
+        guard let team, let id = team.teamID else {
+            throw DeclarationError(
+                path: path + [.key("team")],
+                reason: name.map { "there is no team named \($0) in the file" } ?? "name the team (the file declares \(teams.count))")
+        }
+        return TeamID(rawValue: id)
+    }
+}
