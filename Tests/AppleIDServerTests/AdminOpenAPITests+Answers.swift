@@ -50,6 +50,18 @@ extension AdminOpenAPITests {
         Call("GET /admin/orgs"),
         Call("GET /admin/transfers?group_id=com.example.juice", "/admin/transfers?group_id=com.example.juice"),
         Call("GET /admin/mail"),
+        Call(
+            "PUT /admin/clients/{client}/associated-domains", "/admin/clients/com.example.juice/associated-domains",
+            #"{"webcredentials":["juice.example.com"]}"#, status: 204),
+        Call(
+            "POST /admin/users/{appleID}/keychain", "/admin/users/ada@example.com/keychain",
+            #"{"user":"ada","password":"juice password","domain":"juice.example.com"}"#, status: 201),
+        Call("GET /admin/users/{appleID}/keychain", "/admin/users/ada@example.com/keychain"),
+        Call(
+            "POST /admin/native-credentials", nil,
+            #"{"bundle_id":"com.example.juice","apple_id":"ada@example.com","providers":["apple-id","password"],"existing_only":true,"pick":"password"}"#
+        ),
+        Call("GET /admin/config"),
     ]
 
     @Test("each answer of a scripted admin session matches the schema the document gives for its operation and status")
@@ -67,7 +79,7 @@ extension AdminOpenAPITests {
             }
             return answers
         }
-        for (call, body) in answers {
+        for (call, body) in answers where call.status != 204 {
             let schema = try document.responseSchema(String(call.operation.split(separator: "?")[0]), status: call.status)
             let violations = try document.violations(of: try JSONSerialization.jsonObject(with: Data(buffer: body)), against: schema)
             #expect(violations.isEmpty, "\(call): \(violations.joined(separator: "; "))")

@@ -83,6 +83,8 @@ struct AdminOpenAPITests {
         ("MemberChange", AdminOrganizationEndpoints.MemberChange.self),
         ("FaultOrder", AdminFaultEndpoints.FaultOrder.self),
         ("NotificationOrder", AdminFaultEndpoints.NotificationOrder.self),
+        ("PasswordOrder", AdminKeychainEndpoints.PasswordOrder.self),
+        ("DomainsOrder", AdminKeychainEndpoints.DomainsOrder.self),
     ]
 
     @Test("each request body's documented properties are exactly the keys its Swift type reads")
