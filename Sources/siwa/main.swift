@@ -48,7 +48,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .init(ServeSettingKey.keyCheckInterval.help)) var keyCheckInterval: String?
     @Option(
         name: .long,
-        help: "A YAML or JSON file: teams, App IDs, Services IDs, keys and Apple IDs applied at start (README: Environments as code); its server: section holds settings (after the options and SIWA_* variables).")
+        help: """
+            A YAML or JSON file: teams, App IDs, Services IDs, keys and Apple IDs applied at start (README: Environments as code); \
+            its server: section holds settings (after the options and SIWA_* variables).
+            """)
     var config: String?
     @Flag(help: "With --config: remove what the store has beyond the file (by default it is only reported).") var configPrune = false
 
