@@ -27,9 +27,9 @@ public enum CredentialPick: Sendable, Hashable {
 
     /// `apple-id`, `password` or `password:USER`; nil for anything else.
     public init?(_ text: String) {
-        if text == NativeCredentialProvider.appleID.rawValue {
+        if WireMatch.exact(text, NativeCredentialProvider.appleID.rawValue) {
             self = .appleID
-        } else if text == NativeCredentialProvider.password.rawValue {
+        } else if WireMatch.exact(text, NativeCredentialProvider.password.rawValue) {
             self = .password(user: nil)
         } else if text.hasPrefix("password:"), text.count > "password:".count {
             self = .password(user: String(text.dropFirst("password:".count)))
@@ -41,7 +41,7 @@ public enum CredentialPick: Sendable, Hashable {
     func matches(_ offered: OfferedCredential) -> Bool {
         switch self {
         case .appleID: offered.type == .appleID
-        case .password(let user): offered.type == .password && (user == nil || offered.user == user)
+        case .password(let user): offered.type == .password && (user == nil || WireMatch.exact(offered.user, user))
         }
     }
 }
