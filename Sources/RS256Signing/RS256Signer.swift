@@ -19,9 +19,16 @@ public protocol RS256SigningKey: Sendable {
 
 /// The signers this build has.
 public enum RS256Signers {
-    /// The fastest signer in this build: OpenSSL's libcrypto when the `OpenSSLSigner` trait is on
-    /// (the default on Linux), swift-crypto otherwise.
-    public static var fastest: any RS256Signer { available[0] }
+    /// The fastest signer for this build on this CPU (see ``fastest(cpuFlags:)``).
+    public static var fastest: any RS256Signer { fastest(cpuFlags: CPUFlags.current) }
+
+    /// OpenSSL's libcrypto when the `OpenSSLSigner` trait is on (the default on Linux) and the CPU has
+    /// AVX-512 IFMA, which OpenSSL 3 uses for RSA and BoringSSL does not; swift-crypto otherwise.
+    /// Without IFMA the two sign at the same raw rate, but inside the server (many threads signing
+    /// with one key) libcrypto cost about 30% more per token (`Benchmarks/README.md`, 2026-11-25).
+    public static func fastest(cpuFlags: Set<String>) -> any RS256Signer {
+        cpuFlags.contains("avx512ifma") ? available[0] : SwiftCryptoRS256Signer()
+    }
 
     /// Every signer in this build, fastest first: tests run the same vectors through each.
     public static var available: [any RS256Signer] {
@@ -41,4 +48,15 @@ public struct RS256SigningError: Error, Equatable, CustomStringConvertible {
     public static let unreadableKey = RS256SigningError(description: "the private key is not an RSA key in DER")
     /// The library failed to sign (it reports no reason that would be safe or useful to show).
     public static let signingFailed = RS256SigningError(description: "RS256 signing failed")
+}
+
+/// The CPU's feature flags as Linux lists them (`/proc/cpuinfo`); empty elsewhere.
+public enum CPUFlags {
+    public static let current: Set<String> = {
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
+            let colon = line.firstIndex(of: ":")
+        else { return [] }
+        return Set(line[line.index(after: colon)...].split(separator: " ").map(String.init))
+    }()
 }

@@ -28,9 +28,12 @@ struct RS256SignerTests {
     }
 
     #if os(Linux) && OpenSSLSigner
-    @Test("a Linux build with the OpenSSLSigner trait signs with libcrypto first, and keeps swift-crypto")
-    func linuxPrefersOpenSSL() {
-        #expect(RS256Signers.fastest.name.hasPrefix("OpenSSL 3"), "\(RS256Signers.fastest.name)")
+    @Test("a Linux build with the OpenSSLSigner trait signs with libcrypto on a CPU with IFMA, with swift-crypto without, and keeps both")
+    func linuxPrefersOpenSSLWithIFMA() {
+        let withIFMA = RS256Signers.fastest(cpuFlags: ["avx2", "avx512f", "avx512ifma"])
+        #expect(withIFMA.name.hasPrefix("OpenSSL 3"), "\(withIFMA.name)")
+        #expect(RS256Signers.fastest(cpuFlags: ["avx2", "avx512f"]).name == SwiftCryptoRS256Signer().name)
+        #expect(RS256Signers.fastest.name == RS256Signers.fastest(cpuFlags: CPUFlags.current).name)
         #expect(RS256Signers.available.map(\.name).contains(SwiftCryptoRS256Signer().name))
         #expect(RS256Signers.available.count == 2)
     }
