@@ -1,8 +1,8 @@
 #if OpenSSLSigner && canImport(CLibCrypto)
 import CLibCrypto
 
-/// RS256 through the system's OpenSSL 3 libcrypto (`EVP_DigestSign`), which signs RSA-2048 about
-/// 2.4 times as fast as BoringSSL on a CPU with AVX-512 IFMA and as fast without it.
+/// RS256 through the system's OpenSSL 3 libcrypto (`EVP_DigestSign`), which uses AVX-512 IFMA for
+/// RSA where the CPU has it and BoringSSL does not (``RS256Signers/fastest(cpuFlags:)`` chooses).
 public struct OpenSSLRS256Signer: RS256Signer {
     public init() {}
 
@@ -18,12 +18,10 @@ public struct OpenSSLRS256Signer: RS256Signer {
 }
 
 /// One `EVP_PKEY`, built once from the key's DER and freed with the last reference (when the key
-/// ring drops a retired key).
-///
-/// `@unchecked Sendable`: the pointer never changes, and the key is never modified after loading.
-/// OpenSSL 3 lets many threads use one unmodified `EVP_PKEY` at once as long as each has its own
-/// context (openssl-threads(7): "two threads can calculate a signature using two different
-/// EVP_PKEY_CTX objects"); `signature(for:)` makes a fresh `EVP_MD_CTX` for every call.
+/// ring drops a retired key). OpenSSL 3 lets many threads use one unmodified `EVP_PKEY` at once as
+/// long as each has its own context (openssl-threads(7): "two threads can calculate a signature
+/// using two different EVP_PKEY_CTX objects"); `signature(for:)` makes a fresh `EVP_MD_CTX` per call.
+// @unchecked Sendable: an immutable pointer to a key never modified after loading, used per call with its own context (above).
 final class OpenSSLRS256Key: RS256SigningKey, @unchecked Sendable {
     private let key: OpaquePointer
 

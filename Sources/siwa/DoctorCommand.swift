@@ -1,5 +1,6 @@
 import AppleIDButtons
 import AppleIDProtocol
+import AppleIDServerApp
 import ArgumentParser
 import Foundation
 import SignInWithApple
@@ -41,7 +42,7 @@ struct DoctorOptions: ParsableCommand {
 
     func diagnose() async throws {
         let pem = try? String(contentsOfFile: key, encoding: .utf8)
-        let seconds = Secret.seconds(lifetime)
+        let seconds = DurationText.seconds(lifetime)
         let inputs = [
             Self.identifier("Team ID", teamID), Self.identifier("Key ID", keyID), keyFileName(), Self.keyFile(key, pem),
             Self.lifetime(lifetime, seconds), clientIDCheck(), audienceCheck(),

@@ -1,4 +1,5 @@
 import AppleIDServer
+import AppleIDServerApp
 import ArgumentParser
 import Foundation
 
@@ -22,7 +23,7 @@ struct Clock: AsyncParsableCommand {
         var by: [String] = []
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            guard by.count == 1, let seconds = Secret.seconds(by[0]), seconds != 0 else {
+            guard by.count == 1, let seconds = DurationText.seconds(by[0]), seconds != 0 else {
                 throw ValidationError("give one duration other than 0, such as 301s, 2h, 61d or -10s (not \(by.joined(separator: " ")))")
             }
             try await connection.client().run(.post, "/admin/clock/advance", ["seconds": seconds])

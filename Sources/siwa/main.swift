@@ -97,7 +97,7 @@ struct Secret: AsyncParsableCommand {
     @Option(help: "The aud claim.") var audience = "https://appleid.apple.com"
 
     func run() async throws {
-        guard let seconds = Self.seconds(lifetime) else {
+        guard let seconds = DurationText.seconds(lifetime) else {
             throw ValidationError("lifetime \(lifetime) is not a number of seconds or a number followed by s, m, h or d")
         }
         let pem: String
@@ -114,8 +114,6 @@ struct Secret: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
     }
-
-    static func seconds(_ text: String) -> Int? { DurationText.seconds(text) }
 }
 
 // main.swift is top-level code once the target has several files: `@main` is refused there, and a

@@ -37,7 +37,7 @@ enum DeclaredStart {
         }
         var facts = DemoFacts(
             server: settings.baseURL, issuer: provider.configuration.issuer, teamID: TeamID(rawValue: declaration.teams.first?.teamID ?? ""),
-            keyID: keyID, keyFile: key.map { $0.p8 == nil ? files.keyURL(keyID).path : $0.p8 ?? "" } ?? "",
+            keyID: keyID, keyFile: key.map { $0.p8 ?? files.keyURL(keyID).path } ?? "",
             bundleID: ClientID(rawValue: declaration.appIDs.first?.bundleID ?? ""), servicesID: ClientID(rawValue: services?.identifier ?? ""),
             returnURLs: services?.returnURLs ?? [], users: users,
             // Kept across starts, so scripts that read it once go on working.
