@@ -376,7 +376,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleIDStoreTests",
-            dependencies: ["AppleIDStore", "AppleIDProvider"]
+            dependencies: ["AppleIDStore", "AppleIDProvider", .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .testTarget(
             name: "AppleIDButtonsTests",

@@ -39,7 +39,7 @@ extension SQLStore {
         }
         let resources = SQLiteResources()
         do {
-            let writer = try await resources.open(storage, threads: 1, logger: logger)
+            let writer = try await resources.open(storage, threads: 1, logger: logger, on: resources.writerEventLoop)
             try await configure(writer, isFile: storage != .memory, logger: logger)
             let migrating = SQLStore(database: writer.sql(queryLogLevel: .trace), sealer: sealer)
             try await migrating.migrate()
@@ -47,7 +47,7 @@ extension SQLStore {
             var readers: [any SQLDatabase] = []
             if storage != .memory {
                 for _ in 0..<readerCount {
-                    let reader = try await resources.open(storage, threads: 1, logger: logger)
+                    let reader = try await resources.open(storage, threads: 1, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
                     _ = try await reader.query("PRAGMA busy_timeout = 5000")
                     _ = try await reader.query("PRAGMA query_only = ON")
                     readers.append(reader.sql(queryLogLevel: .trace))
@@ -87,8 +87,13 @@ extension SQLStore {
 }
 
 /// The connections and their thread pools behind a SQLite ``SQLStore``: each connection has a
-/// one-thread pool of its own, so its queries run in submission order.
+/// one-thread pool of its own, so its queries run in submission order. The writer has an event loop
+/// of its own too: its transactions resume there between statements (``GatedConnection``), and a long
+/// transaction body then holds up no HTTP connection.
 final class SQLiteResources: Sendable {
+    private let writerEventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    var writerEventLoop: any EventLoop { writerEventLoopGroup.next() }
+
     private struct Opened {
         var connections: [SQLiteConnection] = []
         var threadPools: [NIOThreadPool] = []
@@ -97,17 +102,18 @@ final class SQLiteResources: Sendable {
 
     private let opened = Mutex(Opened())
 
-    func open(_ storage: SQLiteConnection.Storage, threads: Int, logger: Logger) async throws -> SQLiteConnection {
+    func open(_ storage: SQLiteConnection.Storage, threads: Int, logger: Logger, on eventLoop: any EventLoop) async throws -> SQLiteConnection {
         let threadPool = NIOThreadPool(numberOfThreads: threads)
         threadPool.start()
         opened.withLock { $0.threadPools.append(threadPool) }
         let connection = try await SQLiteConnection.open(
-            storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+            storage: storage, threadPool: threadPool, logger: logger, on: eventLoop)
         opened.withLock { $0.connections.append(connection) }
         return connection
     }
 
-    /// Closes the connections, then stops the thread pools (which the closes run on). Idempotent.
+    /// Closes the connections, then stops the thread pools (which the closes run on) and the writer's
+    /// event loop. Idempotent.
     func shutdown() async throws {
         let toClose = opened.withLock { opened -> Opened? in
             guard !opened.isShutDown else { return nil }
@@ -122,6 +128,7 @@ final class SQLiteResources: Sendable {
         for threadPool in toClose.threadPools {
             do { try await threadPool.shutdownGracefully() } catch { firstError = firstError ?? error }
         }
+        do { try await writerEventLoopGroup.shutdownGracefully() } catch { firstError = firstError ?? error }
         if let firstError { throw firstError }
     }
 }

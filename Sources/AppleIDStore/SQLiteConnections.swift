@@ -12,7 +12,7 @@ struct SQLiteConnections: SQLConnectionSource {
     let database: any SQLDatabase
 
     init(writer: any SQLDatabase, readers: [any SQLDatabase]) {
-        let gated = GatedConnection(database: writer)
+        let gated = GatedConnection(database: writer, executor: EventLoopTaskExecutor(writer.eventLoop))
         self.writer = gated
         self.database =
             readers.isEmpty ? gated.database : ReadRoutingDatabase(writer: gated.database, readers: readers, rotation: ReaderRotation())

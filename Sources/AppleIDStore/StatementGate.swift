@@ -103,31 +103,44 @@ final class StatementGate: Sendable {
 }
 
 /// A database whose every statement passes through a ``StatementGate``.
+/// The statement and its release of the gate run on the connection's own executor (see
+/// ``GatedConnection``), so the gate is free as soon as the statement is done.
 struct GatedDatabase: SQLDatabaseWrapper {
     let inner: any SQLDatabase
     let gate: StatementGate
+    let executor: EventLoopTaskExecutor?
 
     var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await gate.withShared { try await inner.execute(sql: query, onRow) }
+        try await withTaskExecutorPreference(executor) {
+            try await gate.withShared { try await inner.execute(sql: query, onRow) }
+        }
     }
 }
 
 /// One shared connection: ordinary statements pass the gate with shared access, a transaction holds
 /// it exclusively so that no other caller's statement runs between its `BEGIN` and `COMMIT`.
+///
+/// With an `executor` (the connection's event loop), whoever holds the gate resumes on that executor
+/// after each statement: a transaction's `BEGIN`, statements and `COMMIT` follow one another without
+/// waiting for a thread of the shared pool, which under load is busy with other requests' work.
 struct GatedConnection: SQLConnectionSource {
     let raw: any SQLDatabase
     let gate = StatementGate()
+    let executor: EventLoopTaskExecutor?
     let database: any SQLDatabase
 
-    init(database: any SQLDatabase) {
+    init(database: any SQLDatabase, executor: EventLoopTaskExecutor? = nil) {
         self.raw = database
-        self.database = GatedDatabase(inner: database, gate: gate)
+        self.executor = executor
+        self.database = GatedDatabase(inner: database, gate: gate, executor: executor)
     }
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await gate.withExclusive { try await raw.inTransaction(body) }
+        try await withTaskExecutorPreference(executor) {
+            try await gate.withExclusive { try await raw.inTransaction(body) }
+        }
     }
 }
 

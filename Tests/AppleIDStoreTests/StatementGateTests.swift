@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLKit
 import Synchronization
 import Testing
@@ -58,6 +59,26 @@ struct StatementGateTests {
     private static func until(_ condition: () -> Bool) async throws {
         for _ in 0..<1_000_000 where !condition() { await Task.yield() }
         try #require(condition())
+    }
+
+    /// Under load the shared cooperative pool is busy (signing id_tokens, say). A transaction whose
+    /// statements resumed there would queue behind every waiting task between two statements while
+    /// holding the writer, and every other write would queue behind it: the token benchmark used
+    /// half the CPU it could. The writer's own event loop has nothing else to do.
+    @Test("a transaction's statements resume on the writer's own event loop, not in the shared pool")
+    func transactionResumesOnWriterLoop() async throws {
+        let (store, shutdown) = try await SQLStore.sqlite(path: SQLStore.sqliteMemoryPath, logger: Logger(label: "test"))
+        let writerLoop = store.db.eventLoop
+        let resumedOnWriterLoop = try await store.transaction { db in
+            try await db.raw("SELECT 1").run()
+            let afterFirst = writerLoop.inEventLoop
+            try await db.raw("SELECT 2").run()
+            return [afterFirst, writerLoop.inEventLoop]
+        }
+        #expect(resumedOnWriterLoop == [true, true])
+        // Its own loop: a long transaction body never holds up the HTTP server's connections.
+        #expect(!MultiThreadedEventLoopGroup.singleton.makeIterator().contains { $0 === writerLoop })
+        try await shutdown()
     }
 
     @Test("many ordinary statements and transactions at once all complete")
