@@ -31,13 +31,3 @@ struct AccountWireTests {
         try WireRoundTrip.check(ClockView.self, #"{"now":"2026-12-01T09:00:00Z","offset_seconds":3600,"shifted":true}"#)
     }
 }
-
-@Suite("Admin API wire: a user's lifecycle actions and the notification endpoint")
-struct LifecycleWireTests {
-    @Test("the lifecycle orders keep their snake_case fields")
-    func orders() throws {
-        try WireRoundTrip.check(EndpointChange.self, #"{"url":"https://example.com/notifications"}"#)
-        try WireRoundTrip.check(GroupAction.self, #"{"group_id":"com.example.app"}"#)
-        try WireRoundTrip.check(ForwardingChange.self, #"{"enabled":false,"team_id":"TEAMID1234"}"#)
-    }
-}

@@ -47,17 +47,4 @@ struct NativeWireTests {
              "sub":"001234.abc","type":"consent-revoked"}]}
             """#)
     }
-
-    @Test("the delivery log: each notification and its attempts")
-    func deliveries() throws {
-        try WireRoundTrip.check(
-            DeliveryList.self,
-            #"""
-            {"deliveries":[{"attempts":[{"attempted_at":"2026-11-25T07:00:01Z","endpoint":"https://example.com/n","error":"HTTP 500",
-             "latency_ms":12,"message_id":"m1","status":500}],"message":{"abandoned_at":"2026-11-26T07:00:00Z","attempts":1,
-             "audience":"com.example.juice","created_at":"2026-11-25T07:00:00Z","delivered_at":"2026-11-25T07:00:02Z",
-             "event":{"email":"a@privaterelay.appleid.com","event_time":1795590000000,"is_private_email":"true","sub":"001234.abc",
-             "type":"email-disabled"},"group_id":"com.example.juice","id":"m1","next_attempt_at":"2026-11-25T07:01:00Z"}}]}
-            """#)
-    }
 }
