@@ -125,9 +125,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The admin API's request and answer bodies, under their wire names: the server, `siwa`,
+        // `siwa check` and the emulator share them, so a renamed field breaks the build, not a run.
+        // Foundation and AppleIDProtocol only, so light clients link no server module.
+        .target(name: "AppleIDAdminAPI", dependencies: ["AppleIDProtocol"]),
         .target(
             name: "AppleIDServer",
             dependencies: [
+                "AppleIDAdminAPI",
                 "AppleIDProvider",
                 "SignInWithApple",
                 "AppleIDButtonSpec",
@@ -233,6 +238,7 @@ let package = Package(
         .target(
             name: "SiwaCheck",
             dependencies: [
+                "AppleIDAdminAPI",
                 "AppleIDProtocol",
                 // Already linked through AppleIDProtocol's JWTKit: the checker's own key for notify.unknown-key.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -245,6 +251,7 @@ let package = Package(
         .executableTarget(
             name: "siwa",
             dependencies: [
+                "AppleIDAdminAPI",
                 "SiwaCheck",
                 "AppleIDServerApp",
                 "AppleIDServer",
@@ -318,6 +325,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SMTPWireTests", dependencies: ["SMTPWire"]),
+        .testTarget(name: "AppleIDAdminAPITests", dependencies: ["AppleIDAdminAPI"]),
         .testTarget(
             name: "RS256SigningTests",
             dependencies: [
@@ -385,6 +393,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDServerTests",
             dependencies: [
+                "AppleIDAdminAPI",
                 "AppleIDServer",
                 "SMTPWire",
                 "AppleIDServerApp",

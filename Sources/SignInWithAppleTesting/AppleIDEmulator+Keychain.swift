@@ -4,9 +4,9 @@ import Foundation
 import SignInWithApple
 
 // The words of the two-provider launch check, available with `import SignInWithAppleTesting` alone.
+@_exported import enum AppleIDProtocol.NativeCredentialProvider
+@_exported import struct AppleIDProtocol.OfferedCredential
 @_exported import enum AppleIDProvider.CredentialPick
-@_exported import enum AppleIDProvider.NativeCredentialProvider
-@_exported import struct AppleIDProvider.OfferedCredential
 
 /// What the app receives from the device's sheet at launch, when it asks for existing credentials
 /// of both providers (`performExistingAccountSetupFlows`).

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import Foundation
 import NIOHTTP1
 
@@ -22,43 +23,18 @@ extension AppChecker {
 }
 
 extension ServerAdmin {
-    struct Organization: Decodable {
-        var id: String
-        var accessRule: String
-        var allowedApps: [String]
-        var members: [Member]?
-
-        struct Member: Decodable {
-            var username: String
-            var email: String?
-            var state: String
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, members
-            case accessRule = "access_rule"
-            case allowedApps = "allowed_apps"
-        }
-    }
-
     /// The username of an active Managed Apple ID without e-mail (`preferred` when given), after its
     /// organization was made to allow `clientID`'s app group if it allows only specific apps.
     func managedAccountWithoutEmail(allowing clientID: String, preferred: String?) async throws -> String? {
-        struct List: Decodable { var organizations: [Organization] }
-        struct Client: Decodable {
-            var groupID: String
-            enum CodingKeys: String, CodingKey { case groupID = "group_id" }
-        }
-        let decoder = JSONDecoder()
-        for listed in try decoder.decode(List.self, from: Data(try await call(.GET, "/admin/orgs", nil))).organizations {
-            let organization = try decoder.decode(Organization.self, from: Data(try await call(.GET, "/admin/orgs/\(listed.id)", nil)))
+        for listed in try Self.decode(OrganizationList.self, try await exchange(.GET, "/admin/orgs", nil)).organizations {
+            let organization = try Self.decode(OrganizationView.self, try await exchange(.GET, "/admin/orgs/\(listed.id)", nil))
             let member = (organization.members ?? []).first { member in
                 member.state == "active" && (preferred.map { $0.lowercased() == member.username.lowercased() } ?? (member.email ?? "").isEmpty)
             }
             guard let member else { continue }
-            let group = try decoder.decode(Client.self, from: Data(try await call(.GET, "/admin/clients/\(Self.escape(clientID))", nil))).groupID
+            let group = try Self.decode(ClientView.self, try await exchange(.GET, "/admin/clients/\(Self.escape(clientID))", nil)).groupID
             if organization.accessRule == "specific-apps" && !organization.allowedApps.contains(group) {
-                _ = try await call(.POST, "/admin/orgs/\(organization.id)/allowed-apps", ["app_id": group])
+                _ = try await send(.POST, "/admin/orgs/\(organization.id)/allowed-apps", AppOrder(appID: group))
             }
             return member.username
         }

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import ArgumentParser
 import Foundation
@@ -33,22 +34,26 @@ struct AdminConnection: ParsableArguments {
     }
 }
 
-/// The admin API over HTTP: JSON in, JSON printed out; a refusal is printed to stderr with a
-/// non-zero exit status.
+/// The admin API over HTTP: AppleIDAdminAPI's types in and out, printed as JSON; a refusal is printed
+/// to stderr with a non-zero exit status.
 struct AdminClient {
     let baseURL: String
     let token: String
     /// Replaced for a long-poll (`siwa mail wait`), which outlasts the usual 10 s.
     var transport: any HTTPTransport = AsyncHTTPClientTransport(userAgent: "siwa")
 
-    /// Sends the call and returns the JSON answer (an empty object for 204).
+    /// Sends the call with `body` and decodes its answer as `Answer` (``NoAnswer`` for 204).
     @discardableResult
-    func call(_ method: HTTPTransportRequest.Method, _ path: String, _ body: [String: Any?]? = nil) async throws -> [String: Any] {
+    func send<Body: Encodable, Answer: Decodable>(
+        _ method: HTTPTransportRequest.Method, _ path: String, _ body: Body?, as answer: Answer.Type = Answer.self
+    ) async throws -> Answer {
         var headers = [(name: "Authorization", value: "Bearer \(token)")]
         var bytes: [UInt8]?
         if let body {
             headers.append((name: "Content-Type", value: "application/json"))
-            bytes = Array(try JSONSerialization.data(withJSONObject: body.compactMapValues { $0 }, options: [.sortedKeys]))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            bytes = Array(try encoder.encode(body))
         }
         let response: HTTPTransportResponse
         do {
@@ -57,39 +62,62 @@ struct AdminClient {
             throw AdminFailure(message: "cannot reach \(baseURL): \(Self.plain(error))")
         }
         let call = "\(method.rawValue) \(path) → \(response.status)"
-        let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         if response.status == 401 {
             throw AdminFailure(
                 message: "the admin token was refused (\(call)): pass the server's --admin-token, or the --data-dir of the siwa serve that wrote it")
         }
         // A refusal is a failure whatever its status: never printed as an answer with exit 0.
-        if let object, let refusal = Self.refusal(in: object, call: call) { throw AdminFailure(message: refusal) }
+        if let refusal = Self.refusal(in: response.body, call: call) { throw AdminFailure(message: refusal) }
         guard (200..<300).contains(response.status) else {
             throw AdminFailure(message: "\(call): \(String(decoding: response.body, as: UTF8.self))")
         }
-        guard !response.body.isEmpty else { return [:] }
-        guard let object else { throw AdminFailure(message: "\(call) answered something that is not a JSON object") }
-        return object
+        do {
+            return try Self.decoder.decode(Answer.self, from: response.body.isEmpty ? Data("{}".utf8) : Data(response.body))
+        } catch {
+            throw AdminFailure(message: "\(call) answered something that is not the admin API's \(Answer.self): \(error)")
+        }
+    }
+
+    /// Sends a call without a body.
+    @discardableResult
+    func send<Answer: Decodable>(_ method: HTTPTransportRequest.Method, _ path: String, as answer: Answer.Type = Answer.self) async throws -> Answer {
+        try await send(method, path, NoBody?.none, as: answer)
+    }
+
+    /// Calls and prints the answer as indented JSON (or "ok" for an empty answer).
+    func show<Body: Encodable, Answer: Codable>(
+        _ method: HTTPTransportRequest.Method, _ path: String, _ body: Body?, as answer: Answer.Type
+    ) async throws {
+        Self.print(try await send(method, path, body, as: answer))
+    }
+
+    /// Calls without a body and prints the answer.
+    func show<Answer: Codable>(_ method: HTTPTransportRequest.Method, _ path: String, as answer: Answer.Type) async throws {
+        try await show(method, path, NoBody?.none, as: answer)
+    }
+
+    /// The admin API's dates are ISO 8601 (as `AdminEndpoints.json` writes them).
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 
     /// The error an answer reports, at its top or in one of its `results`, as one line with the
     /// server's reason first: `no team T (invalid_request from POST /admin/teams/T/keys → 404)`.
-    static func refusal(in object: [String: Any], call: String) -> String? {
-        let answers = [object] + (object["results"] as? [[String: Any]] ?? [])
-        guard let failed = answers.first(where: { $0["error"] is String }), var error = failed["error"] as? String else { return nil }
-        if let code = failed["code"] as? Int { error += " \(code)" }  // ASAuthorizationError's number
-        return (failed["error_description"] as? String).map { "\($0) (\(error) from \(call))" } ?? "\(error) (from \(call))"
+    static func refusal(in body: [UInt8], call: String) -> String? {
+        guard !body.isEmpty, let answer = try? JSONDecoder().decode(AdminRefusal.self, from: Data(body)),
+            let failed = answer.firstError, var error = failed.error
+        else { return nil }
+        if let code = failed.code { error += " \(code)" }  // ASAuthorizationError's number
+        return failed.errorDescription.map { "\($0) (\(error) from \(call))" } ?? "\(error) (from \(call))"
     }
 
-    /// Calls and prints the answer as indented JSON (or "ok" for an empty answer).
-    func run(_ method: HTTPTransportRequest.Method, _ path: String, _ body: [String: Any?]? = nil) async throws {
-        Self.print(try await call(method, path, body))
-    }
-
-    static func print(_ object: [String: Any]) {
-        guard !object.isEmpty,
-            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else {
+    static func print(_ answer: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        guard !(answer is NoAnswer), let data = try? encoder.encode(answer), data != Data("{}".utf8) else {
             Swift.print("ok")
             return
         }

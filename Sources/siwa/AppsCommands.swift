@@ -1,3 +1,5 @@
+import AppleIDAdminAPI
+import AppleIDProtocol
 import ArgumentParser
 import SignInWithApple
 
@@ -13,7 +15,8 @@ struct Notify: AsyncParsableCommand {
         @Argument(help: "The app group's primary App ID.") var group: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.post, "/admin/app-groups/\(AdminClient.segment(group))/test-notification")
+            try await connection.client().show(
+                .post, "/admin/app-groups/\(AdminClient.segment(group))/test-notification", as: TestNotificationView.self)
         }
     }
 
@@ -25,7 +28,8 @@ struct Notify: AsyncParsableCommand {
         @OptionGroup var connection: AdminConnection
         func run() async throws {
             guard (url == nil) == clear else { throw ValidationError("give a URL or --clear") }
-            try await connection.client().run(.put, "/admin/app-groups/\(AdminClient.segment(group))/notification-endpoint", ["url": url])
+            try await connection.client().show(
+                .put, "/admin/app-groups/\(AdminClient.segment(group))/notification-endpoint", EndpointChange(url: url), as: NoAnswer.self)
         }
     }
 
@@ -34,7 +38,8 @@ struct Notify: AsyncParsableCommand {
         @Option(help: "Only this app group.") var group: String?
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.get, "/admin/deliveries" + (group.map { "?group_id=\(AdminClient.segment($0))" } ?? ""))
+            try await connection.client().show(
+                .get, "/admin/deliveries" + (group.map { "?group_id=\(AdminClient.segment($0))" } ?? ""), as: DeliveryList.self)
         }
     }
 
@@ -48,7 +53,7 @@ struct Notify: AsyncParsableCommand {
         func run() async throws {
             var path = "/admin/credential-events?client_id=\(AdminClient.segment(clientID))&wait=\(wait)"
             if let after { path += "&after=\(AdminClient.segment(after))" }
-            try await connection.client().run(.get, path)
+            try await connection.client().show(.get, path, as: CredentialEventFeed.self)
         }
     }
 }
@@ -83,22 +88,18 @@ struct Authorize: AsyncParsableCommand {
         if native {
             guard let bundleID else { throw ValidationError("--native needs --bundle-id") }
             let sentNonce = rawNonce.map { Nonce(raw: $0, convention: .sha256).transmittedValue } ?? nonce
-            try await client.run(
-                .post, "/admin/native-credentials",
-                [
-                    "bundle_id": bundleID, "apple_id": appleID, "scope": scope, "nonce": sentNonce, "hide_email": hideEmail,
-                    "existing_only": existingOnly, "cancel": cancel,
-                    "providers": providers.isEmpty ? nil : providers.flatMap { $0.split(separator: ",").map(String.init) }, "pick": pick,
-                ])
-            return
+            let order = NativeOrder(
+                bundleID: bundleID, appleID: appleID, scope: scope, nonce: sentNonce,
+                providers: providers.isEmpty ? nil : providers.flatMap { $0.split(separator: ",").map(String.init) }, existingOnly: existingOnly,
+                pick: pick, hideEmail: hideEmail, cancel: cancel)
+            return try await client.show(.post, "/admin/native-credentials", order, as: NativeSheetAnswer.self)
         }
         guard let clientID, let redirectURI else { throw ValidationError("a web authorization needs --client-id and --redirect-uri") }
-        try await client.run(
-            .post, "/admin/authorizations",
-            [
-                "client_id": clientID, "redirect_uri": redirectURI, "apple_id": appleID, "scope": scope, "response_type": responseType,
-                "response_mode": responseMode, "state": state, "nonce": nonce, "hide_email": hideEmail ? true : nil, "count": count,
-            ])
+        let request = AuthorizationRequest(
+            clientID: clientID, redirectURI: redirectURI, responseType: responseType, responseMode: responseMode, scope: scope, state: state,
+            nonce: nonce)
+        let order = AuthorizationOrder(authorization: request, appleID: appleID, hideEmail: hideEmail ? true : nil, count: count)
+        try await client.show(.post, "/admin/authorizations", order, as: AuthorizationResults.self)
     }
 }
 
@@ -113,7 +114,8 @@ struct CredentialState: AsyncParsableCommand {
         if user.contains("@") {
             throw CLIError("\(user) is an Apple ID, not a user identifier (sub); `siwa users list` shows each user's sub per team")
         }
-        try await connection.client().run(
-            .get, "/admin/credential-state?user=\(AdminClient.segment(user))&client_id=\(AdminClient.segment(clientID))")
+        try await connection.client().show(
+            .get, "/admin/credential-state?user=\(AdminClient.segment(user))&client_id=\(AdminClient.segment(clientID))", as: CredentialStateView.self
+        )
     }
 }

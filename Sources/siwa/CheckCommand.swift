@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDServerApp
 import ArgumentParser
@@ -98,7 +99,7 @@ struct Check: AsyncParsableCommand {
     private static func waitForServer(dataDir: String, port: Int) async throws -> DemoFacts {
         for _ in 0..<600 {
             if let facts = try? DemoFacts.read(fromDataDirectory: URL(fileURLWithPath: dataDir)), facts.server.hasSuffix(":\(port)"),
-                (try? await AdminClient(baseURL: facts.server, token: facts.adminToken).call(.get, "/admin/keys")) != nil
+                (try? await AdminClient(baseURL: facts.server, token: facts.adminToken).send(.get, "/admin/keys", as: KeyRingState.self)) != nil
             {
                 return facts
             }

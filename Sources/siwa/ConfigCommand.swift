@@ -16,8 +16,9 @@ struct Config: AsyncParsableCommand {
         @OptionGroup var connection: AdminConnection
 
         func run() async throws {
-            let answer = try await connection.client().call(.get, "/admin/config" + (withSecrets ? "?secrets=true" : ""))
-            let declaration = try JSONDecoder().decode(EnvironmentDeclaration.self, from: JSONSerialization.data(withJSONObject: answer))
+            // The answer is the engine's declaration model itself, which the file renders (no copy in AppleIDAdminAPI).
+            let declaration = try await connection.client().send(
+                .get, "/admin/config" + (withSecrets ? "?secrets=true" : ""), as: EnvironmentDeclaration.self)
             print(try EnvironmentFile.render(declaration), terminator: "")
         }
     }

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import ArgumentParser
 import Foundation
 
@@ -14,7 +15,8 @@ struct Developers: AsyncParsableCommand {
         @Option(help: "The developer's e-mail address.") var email: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.post, "/admin/teams/\(AdminClient.segment(team))/invitations", ["email": email])
+            try await connection.client().show(
+                .post, "/admin/teams/\(AdminClient.segment(team))/invitations", InvitationOrder(email: email), as: InvitationSummary.self)
         }
     }
 
@@ -23,7 +25,7 @@ struct Developers: AsyncParsableCommand {
         @Argument(help: "The Team ID.") var team: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.get, "/admin/teams/\(AdminClient.segment(team))/invitations")
+            try await connection.client().show(.get, "/admin/teams/\(AdminClient.segment(team))/invitations", as: PendingInvitationList.self)
         }
     }
 
@@ -36,7 +38,8 @@ struct Developers: AsyncParsableCommand {
         @Option(name: .customLong("team"), help: "A Team ID the developer belongs to (repeat for several).") var teams: [String]
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.post, "/admin/developers", ["email": email, "name": name, "password": password, "team_ids": teams])
+            try await connection.client().show(
+                .post, "/admin/developers", DeveloperOrder(email: email, name: name, password: password, teamIDs: teams), as: DeveloperSummary.self)
         }
     }
 
@@ -52,8 +55,9 @@ struct Developers: AsyncParsableCommand {
         @Option(help: "For a new developer: the first password.") var password: String?
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(
-                .post, "/admin/teams/\(AdminClient.segment(team))/developers", ["email": email, "name": name, "password": password])
+            try await connection.client().show(
+                .post, "/admin/teams/\(AdminClient.segment(team))/developers", DeveloperOrder(email: email, name: name, password: password),
+                as: DeveloperSummary.self)
         }
     }
 }
@@ -70,7 +74,8 @@ struct EmailSources: AsyncParsableCommand {
         @Argument(help: "Domains, subdomains or e-mail addresses, separated by commas.") var sources: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.post, "/admin/teams/\(AdminClient.segment(team))/email-sources", ["sources": sources])
+            try await connection.client().show(
+                .post, "/admin/teams/\(AdminClient.segment(team))/email-sources", SourcesOrder(sources: sources), as: SourceList.self)
         }
     }
 
@@ -79,7 +84,7 @@ struct EmailSources: AsyncParsableCommand {
         @Argument(help: "The Team ID.") var team: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.post, "/admin/teams/\(AdminClient.segment(team))/email-sources/check")
+            try await connection.client().show(.post, "/admin/teams/\(AdminClient.segment(team))/email-sources/check", as: SourceList.self)
         }
     }
 }

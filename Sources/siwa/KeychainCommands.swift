@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import ArgumentParser
 
 extension Users {
@@ -15,8 +16,9 @@ extension Users {
             @Option(help: "The password.") var password: String
             @OptionGroup var connection: AdminConnection
             func run() async throws {
-                try await connection.client().run(
-                    .post, "/admin/users/\(AdminClient.segment(appleID))/keychain", ["user": user, "password": password, "domain": domain])
+                try await connection.client().show(
+                    .post, "/admin/users/\(AdminClient.segment(appleID))/keychain", PasswordOrder(user: user, password: password, domain: domain),
+                    as: SavedPasswordView.self)
             }
         }
 
@@ -24,7 +26,9 @@ extension Users {
             static let configuration = CommandConfiguration(abstract: "List the Apple ID's saved passwords (user names and domains).")
             @Argument(help: "The Apple ID.") var appleID: String
             @OptionGroup var connection: AdminConnection
-            func run() async throws { try await connection.client().run(.get, "/admin/users/\(AdminClient.segment(appleID))/keychain") }
+            func run() async throws {
+                try await connection.client().show(.get, "/admin/users/\(AdminClient.segment(appleID))/keychain", as: SavedPasswordList.self)
+            }
         }
 
         struct Remove: AsyncParsableCommand {
@@ -34,8 +38,9 @@ extension Users {
             @Option(help: "The user name.") var user: String
             @OptionGroup var connection: AdminConnection
             func run() async throws {
-                try await connection.client().run(
-                    .delete, "/admin/users/\(AdminClient.segment(appleID))/keychain/\(AdminClient.segment(domain))/\(AdminClient.segment(user))")
+                try await connection.client().show(
+                    .delete, "/admin/users/\(AdminClient.segment(appleID))/keychain/\(AdminClient.segment(domain))/\(AdminClient.segment(user))",
+                    as: NoAnswer.self)
             }
         }
     }

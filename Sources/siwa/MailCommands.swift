@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import ArgumentParser
 import Foundation
 import NIOCore
@@ -13,7 +14,7 @@ struct Mail: AsyncParsableCommand {
         @Option(help: "Only messages sent to or going to this address (a relay address, reply alias or real address).") var to: String?
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.get, "/admin/mail" + Mail.query(["to": to]))
+            try await connection.client().show(.get, "/admin/mail" + Mail.query(["to": to]), as: MailList.self)
         }
     }
 
@@ -22,7 +23,7 @@ struct Mail: AsyncParsableCommand {
         @Argument(help: "The message ID.") var id: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.get, "/admin/mail/\(AdminClient.segment(id))")
+            try await connection.client().show(.get, "/admin/mail/\(AdminClient.segment(id))", as: MailDetail.self)
         }
     }
 
@@ -37,9 +38,9 @@ struct Mail: AsyncParsableCommand {
             guard let seconds = Mail.seconds(timeout), seconds <= 60 else { throw ValidationError("--timeout \(timeout): give 0s to 60s") }
             var client = try connection.client()
             client.transport = AsyncHTTPClientTransport(timeout: .seconds(Int64(seconds.rounded(.up)) + 10), userAgent: "siwa")
-            let answer = try await client.call(
-                .get, "/admin/mail" + Mail.query(["to": to, "wait": String(seconds), "since": since]))
-            guard let messages = answer["messages"] as? [Any], !messages.isEmpty else {
+            let answer = try await client.send(
+                .get, "/admin/mail" + Mail.query(["to": to, "wait": String(seconds), "since": since]), as: MailList.self)
+            guard !answer.messages.isEmpty else {
                 throw AdminFailure(message: "no message to \(to) within \(timeout)")
             }
             AdminClient.print(answer)

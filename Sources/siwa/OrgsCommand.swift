@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import ArgumentParser
 
 /// `siwa orgs …`: organizations of Apple School Manager or Apple Business Manager and their access
@@ -16,7 +17,7 @@ struct Orgs: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the organizations.")
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await connection.client().run(.get, "/admin/orgs") }
+        func run() async throws { try await connection.client().show(.get, "/admin/orgs", as: OrganizationList.self) }
     }
 
     struct Add: AsyncParsableCommand {
@@ -28,9 +29,9 @@ struct Orgs: AsyncParsableCommand {
         @Option(help: "An allowed app's primary App ID (repeatable; for specific-apps).") var allow: [String] = []
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(
-                .post, "/admin/orgs",
-                ["name": name, "kind": kind.rawValue, "verified_domains": domain, "access_rule": access.rawValue, "allowed_apps": allow])
+            let order = OrganizationOrder(
+                name: name, kind: kind.rawValue, verifiedDomains: domain, accessRule: access.rawValue, allowedApps: allow)
+            try await connection.client().show(.post, "/admin/orgs", order, as: OrganizationView.self)
         }
     }
 
@@ -38,7 +39,7 @@ struct Orgs: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show an organization and its Managed Apple IDs.")
         @Argument(help: "The org_id.") var org: String
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await connection.client().run(.get, "/admin/orgs/\(AdminClient.segment(org))") }
+        func run() async throws { try await connection.client().show(.get, "/admin/orgs/\(AdminClient.segment(org))", as: OrganizationView.self) }
     }
 
     struct Allow: AsyncParsableCommand {
@@ -47,7 +48,8 @@ struct Orgs: AsyncParsableCommand {
         @Argument(help: "The app's primary App ID.") var app: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.post, "/admin/orgs/\(AdminClient.segment(org))/allowed-apps", ["app_id": app])
+            try await connection.client().show(
+                .post, "/admin/orgs/\(AdminClient.segment(org))/allowed-apps", AppOrder(appID: app), as: OrganizationView.self)
         }
     }
 
@@ -58,7 +60,8 @@ struct Orgs: AsyncParsableCommand {
         @Argument(help: "The app's primary App ID.") var app: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.delete, "/admin/orgs/\(AdminClient.segment(org))/allowed-apps/\(AdminClient.segment(app))")
+            try await connection.client().show(
+                .delete, "/admin/orgs/\(AdminClient.segment(org))/allowed-apps/\(AdminClient.segment(app))", as: OrganizationView.self)
         }
     }
 
@@ -68,7 +71,8 @@ struct Orgs: AsyncParsableCommand {
         @Argument(help: "all-apps or specific-apps.") var access: AccessRule
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.put, "/admin/orgs/\(AdminClient.segment(org))/access-rule", ["access_rule": access.rawValue])
+            try await connection.client().show(
+                .put, "/admin/orgs/\(AdminClient.segment(org))/access-rule", RuleOrder(accessRule: access.rawValue), as: OrganizationView.self)
         }
     }
 
@@ -87,7 +91,8 @@ struct Orgs: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await connection.client().run(.put, "/admin/orgs/\(AdminClient.segment(org))/federation", ["url": url])
+            try await connection.client().show(
+                .put, "/admin/orgs/\(AdminClient.segment(org))/federation", EndpointChange(url: url), as: OrganizationView.self)
         }
     }
 
@@ -99,9 +104,9 @@ struct Orgs: AsyncParsableCommand {
         @Option(help: "Deactivated: on or off.") var deactivated: Switch?
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(
+            try await connection.client().show(
                 .patch, "/admin/orgs/\(AdminClient.segment(org))/users/\(AdminClient.segment(username))",
-                ["email": email, "deactivated": deactivated.map { $0 == .on }])
+                MemberChange(email: email, deactivated: deactivated.map { $0 == .on }), as: MemberView.self)
         }
     }
 }

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDServer
 import AppleIDServerApp
 import ArgumentParser
@@ -12,7 +13,7 @@ struct Clock: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the server's time and how far it is shifted.")
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await connection.client().run(.get, "/admin/clock") }
+        func run() async throws { try await connection.client().show(.get, "/admin/clock", as: ClockView.self) }
     }
 
     struct Advance: AsyncParsableCommand {
@@ -26,7 +27,7 @@ struct Clock: AsyncParsableCommand {
             guard by.count == 1, let seconds = DurationText.seconds(by[0]), seconds != 0 else {
                 throw ValidationError("give one duration other than 0, such as 301s, 2h, 61d or -10s (not \(by.joined(separator: " ")))")
             }
-            try await connection.client().run(.post, "/admin/clock/advance", ["seconds": seconds])
+            try await connection.client().show(.post, "/admin/clock/advance", ClockAdvance(seconds: Double(seconds)), as: ClockView.self)
         }
     }
 
@@ -35,13 +36,13 @@ struct Clock: AsyncParsableCommand {
             commandName: "set", abstract: "Set the server's clock to a time, e.g. 2026-12-01T09:00:00Z.")
         @Argument(help: "An ISO 8601 date and time.") var time: String
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await connection.client().run(.post, "/admin/clock/set", ["time": time]) }
+        func run() async throws { try await connection.client().show(.post, "/admin/clock/set", ClockSetting(time: time), as: ClockView.self) }
     }
 
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Undo every shift: the server's clock is the real time again.")
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await connection.client().run(.post, "/admin/clock/reset") }
+        func run() async throws { try await connection.client().show(.post, "/admin/clock/reset", as: ClockView.self) }
     }
 }
 
@@ -57,13 +58,10 @@ struct Quirks: AsyncParsableCommand {
     @OptionGroup var connection: AdminConnection
     func run() async throws {
         let client = try connection.client()
-        try await client.call(
-            .put, "/admin/clients/\(AdminClient.segment(clientID))/quirks",
-            [
-                "booleans_as_strings": booleansAsStrings.map { $0 == .on }, "id_token_lifetime": idTokenLifetime,
-                "deletion_event": deletionEvent, "issuer": issuer,
-            ])
-        try await client.run(.get, "/admin/clients/\(AdminClient.segment(clientID))")
+        let order = QuirksOrder(
+            booleansAsStrings: booleansAsStrings.map { $0 == .on }, idTokenLifetime: idTokenLifetime, deletionEvent: deletionEvent, issuer: issuer)
+        try await client.send(.put, "/admin/clients/\(AdminClient.segment(clientID))/quirks", order, as: NoAnswer.self)
+        try await client.show(.get, "/admin/clients/\(AdminClient.segment(clientID))", as: ClientView.self)
     }
 }
 
@@ -74,7 +72,8 @@ struct ReturnURL: AsyncParsableCommand {
     @Argument(help: "The Return URL (matched exactly).") var url: String
     @OptionGroup var connection: AdminConnection
     func run() async throws {
-        try await connection.client().run(.post, "/admin/clients/\(AdminClient.segment(clientID))/return-urls", ["url": url])
+        try await connection.client().show(
+            .post, "/admin/clients/\(AdminClient.segment(clientID))/return-urls", ReturnURLOrder(url: url), as: NoAnswer.self)
     }
 }
 
@@ -86,6 +85,6 @@ struct Transfer: AsyncParsableCommand {
     @Option(help: "The recipient's Team ID.") var to: String
     @OptionGroup var connection: AdminConnection
     func run() async throws {
-        try await connection.client().run(.post, "/admin/transfers", ["group_id": group, "recipient_team_id": to])
+        try await connection.client().show(.post, "/admin/transfers", TransferOrder(groupID: group, recipientTeamID: to), as: TransferView.self)
     }
 }

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import ArgumentParser
 import Foundation
 import OwnerOnlyFiles
@@ -11,10 +12,10 @@ struct Teams: AsyncParsableCommand {
         @Flag(help: "Print the answer as JSON (with each team's kind).") var json = false
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            let answer = try await connection.client().call(.get, "/admin/teams")
+            let answer = try await connection.client().send(.get, "/admin/teams", as: TeamList.self)
             if json { return AdminClient.print(answer) }
-            for team in answer["teams"] as? [[String: Any]] ?? [] {
-                print("\(team["team_id"] as? String ?? "") \(team["name"] as? String ?? "")")
+            for team in answer.teams {
+                print("\(team.teamID) \(team.name)")
             }
         }
     }
@@ -27,7 +28,7 @@ struct Teams: AsyncParsableCommand {
         @Option(help: "individual (10 Return URLs, 32 e-mail sources) or organization (100 and 100).") var kind = "organization"
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.post, "/admin/teams", ["team_id": teamID, "name": name, "kind": kind])
+            try await connection.client().show(.post, "/admin/teams", TeamOrder(teamID: teamID, name: name, kind: kind), as: TeamView.self)
         }
     }
 
@@ -39,17 +40,17 @@ struct Teams: AsyncParsableCommand {
         @Option(help: "Where to write the private key (default: AuthKey_<KeyID>.p8 in the current directory).") var out: String?
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            let answer = try await connection.client().call(.post, "/admin/teams/\(AdminClient.segment(team))/keys", ["primary_app_id": primaryAppID])
-            guard let keyID = answer["key_id"] as? String, let pem = answer["private_key_pem"] as? String else {
-                throw AdminFailure(message: "the server did not return a key")
-            }
+            let answer = try await connection.client().send(
+                .post, "/admin/teams/\(AdminClient.segment(team))/keys", KeyOrder(primaryAppID: primaryAppID), as: NewKey.self)
+            let keyID = answer.keyID
+            let pem = answer.privateKeyPEM
             let path = out ?? "AuthKey_\(keyID).p8"
             do {
                 try PrivateFiles.create(Data(pem.utf8), at: URL(fileURLWithPath: path))
             } catch let error as PrivateFileError {
                 throw AdminFailure(message: "cannot write the key (it is shown only this once): \(error); the PEM:\n\(pem)")
             }
-            AdminClient.print(["key_id": keyID, "team_id": team, "primary_app_id": primaryAppID, "key_file": path])
+            AdminClient.print(KeyFile(keyID: keyID, teamID: team, primaryAppID: primaryAppID, keyFile: path))
         }
     }
 }
@@ -67,9 +68,9 @@ struct Apps: AsyncParsableCommand {
         @Option(help: "A primary App ID of the team to group this one with (default: this App ID is primary).") var groupedWith: String?
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(
+            try await connection.client().show(
                 .post, "/admin/teams/\(AdminClient.segment(team))/apps",
-                ["bundle_id": bundleID, "description": description ?? bundleID, "grouped_with": groupedWith])
+                AppIDOrder(bundleID: bundleID, description: description ?? bundleID, groupedWith: groupedWith), as: ClientView.self)
         }
     }
 
@@ -80,7 +81,23 @@ struct Apps: AsyncParsableCommand {
         @Argument(help: "The domains (example.com or webcredentials:example.com); none clears them.") var domains: [String] = []
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.put, "/admin/clients/\(AdminClient.segment(bundleID))/associated-domains", ["webcredentials": domains])
+            try await connection.client().show(
+                .put, "/admin/clients/\(AdminClient.segment(bundleID))/associated-domains", DomainsOrder(webcredentials: domains), as: NoAnswer.self)
         }
+    }
+}
+
+/// What `siwa teams key` prints: the new key's identity and where its private half was written.
+struct KeyFile: Encodable {
+    let keyID: String
+    let teamID: String
+    let primaryAppID: String
+    let keyFile: String
+
+    enum CodingKeys: String, CodingKey {
+        case keyID = "key_id"
+        case teamID = "team_id"
+        case primaryAppID = "primary_app_id"
+        case keyFile = "key_file"
     }
 }

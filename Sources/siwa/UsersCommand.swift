@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import ArgumentParser
 
 /// `siwa users …`: create, list and change Apple IDs, and perform their users' actions.
@@ -9,7 +10,7 @@ struct Users: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the Apple IDs (with the current two-factor code).")
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await connection.client().run(.get, "/admin/users") }
+        func run() async throws { try await connection.client().show(.get, "/admin/users", as: AccountList.self) }
     }
 
     struct Code: AsyncParsableCommand {
@@ -18,12 +19,11 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "The Apple ID.") var appleID: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            let answer = try await connection.client().call(.get, "/admin/users")
-            let users = answer["users"] as? [[String: Any]] ?? []
-            guard let user = users.first(where: { ($0["apple_id"] as? String)?.lowercased() == appleID.lowercased() }) else {
+            let users = try await connection.client().send(.get, "/admin/users", as: AccountList.self).users
+            guard let user = users.first(where: { $0.appleID.lowercased() == appleID.lowercased() }) else {
                 throw AdminFailure(message: "no Apple ID \(appleID); `siwa users list` shows them")
             }
-            guard let code = user["current_two_factor_code"] as? String else {
+            guard let code = user.currentSecondFactorCode else {
                 throw AdminFailure(message: "\(appleID) has two-factor off: the password alone signs in")
             }
             print(code)
@@ -40,11 +40,10 @@ struct Users: AsyncParsableCommand {
         @Option(help: "Two-factor step at sign-in: on or off.") var twoFactor: Switch?
         @Option(help: "A further address the user may share instead (repeatable; replaces the list).") var alsoEmail: [String] = []
 
-        var body: [String: Any?] {
-            [
-                "password": password, "first_name": firstName, "last_name": lastName, "email": email, "real_user_status": realUserStatus,
-                "two_factor_enabled": twoFactor.map { $0 == .on }, "additional_emails": alsoEmail.isEmpty ? nil : alsoEmail,
-            ]
+        var order: AccountOrder {
+            AccountOrder(
+                password: password, firstName: firstName, lastName: lastName, email: email, realUserStatus: realUserStatus,
+                twoFactorEnabled: twoFactor.map { $0 == .on }, additionalEmails: alsoEmail.isEmpty ? nil : alsoEmail)
         }
     }
 
@@ -58,17 +57,16 @@ struct Users: AsyncParsableCommand {
         func run() async throws {
             if let org {
                 guard let password = fields.password else { throw ValidationError("--password is required") }
-                let body: [String: Any?] = [
-                    "username": appleID, "password": password, "first_name": fields.firstName ?? "", "last_name": fields.lastName ?? "",
-                    "email": fields.email, "two_factor_enabled": fields.twoFactor.map { $0 == .on },
-                ]
-                return try await connection.client().run(.post, "/admin/orgs/\(AdminClient.segment(org))/users", body)
+                let order = MemberOrder(
+                    username: appleID, password: password, firstName: fields.firstName ?? "", lastName: fields.lastName ?? "", email: fields.email,
+                    twoFactorEnabled: fields.twoFactor.map { $0 == .on })
+                return try await connection.client().show(.post, "/admin/orgs/\(AdminClient.segment(org))/users", order, as: MemberView.self)
             }
             guard appleID.contains("@") else { throw CLIError("\(appleID) is not an e-mail address; an Apple ID is one, e.g. sam@example.com") }
             guard fields.password != nil else { throw ValidationError("--password is required") }
-            var body = fields.body
-            body["apple_id"] = appleID
-            try await connection.client().run(.post, "/admin/users", body)
+            var order = fields.order
+            order.appleID = appleID
+            try await connection.client().show(.post, "/admin/users", order, as: AccountView.self)
         }
     }
 
@@ -78,7 +76,7 @@ struct Users: AsyncParsableCommand {
         @OptionGroup var fields: AccountFields
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.patch, "/admin/users/\(AdminClient.segment(appleID))", fields.body)
+            try await connection.client().show(.patch, "/admin/users/\(AdminClient.segment(appleID))", fields.order, as: AccountView.self)
         }
     }
 
@@ -89,7 +87,8 @@ struct Users: AsyncParsableCommand {
         @Option(help: "The app group's primary App ID.") var group: String
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(.post, "/admin/users/\(AdminClient.segment(appleID))/stop-using", ["group_id": group])
+            try await connection.client().show(
+                .post, "/admin/users/\(AdminClient.segment(appleID))/stop-using", GroupAction(groupID: group), as: NoAnswer.self)
         }
     }
 
@@ -101,8 +100,9 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "on or off.") var state: Switch
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().run(
-                .post, "/admin/users/\(AdminClient.segment(appleID))/relay-forwarding", ["team_id": team, "enabled": state == .on])
+            try await connection.client().show(
+                .post, "/admin/users/\(AdminClient.segment(appleID))/relay-forwarding", ForwardingChange(teamID: team, enabled: state == .on),
+                as: NoAnswer.self)
         }
     }
 
@@ -110,7 +110,7 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete the Apple ID: everything revoked, account-delete sent to every app.")
         @Argument(help: "The Apple ID.") var appleID: String
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await connection.client().run(.delete, "/admin/users/\(AdminClient.segment(appleID))") }
+        func run() async throws { try await connection.client().show(.delete, "/admin/users/\(AdminClient.segment(appleID))", as: NoAnswer.self) }
     }
 }
 

@@ -39,6 +39,20 @@ struct ProductWeightTests {
         #expect(graph.closure(of: "AppleIDServerApp").contains { $0.package == "swift-configuration" }, "the reader sees the edge")
     }
 
+    @Test("the admin API's types link no server module, no engine, no HTTP framework and no NIO, so siwa check stays light")
+    func adminTypesAreLight() throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        let closure = graph.closure(of: "AppleIDAdminAPI")
+        let heavy = closure.filter { module in
+            guard let package = module.package else {
+                return ["AppleIDProvider", "AppleIDStore", "AppleIDServer", "AppleIDServerApp"].contains(module.name)
+            }
+            return ["hummingbird", "hummingbird-auth", "swift-nio", "sql-kit"].contains(package)
+        }
+        #expect(closure.contains { $0.name == "AppleIDProtocol" }, "the reader sees the edge")
+        #expect(heavy.isEmpty, "AppleIDAdminAPI reaches \(heavy.map(\.description).sorted())")
+    }
+
     @Test("the reader sees what the manifest declares: the server app reaches the renderer, PostgreSQL and Hummingbird")
     func readerFindsKnownEdges() throws {
         var graph = try ManifestGraph(root: Self.packageRoot)

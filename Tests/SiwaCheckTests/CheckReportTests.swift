@@ -50,7 +50,7 @@ struct CheckReportTests {
     @Test("the request log's new entries are found where the earlier read continues, also once old entries dropped out")
     func newRequestLogEntries() {
         func entry(_ endpoint: String, _ second: Int) -> ServerAdmin.LoggedRequest {
-            .init(endpoint: endpoint, at: "2026-11-25T07:00:\(second)Z", outcome: "ok", reason: "", proven: true)
+            .init(endpoint: endpoint, at: Date(timeIntervalSince1970: 1_795_590_000 + Double(second)), outcome: "ok", reason: "", proven: true)
         }
         let earlier = [entry("token", 3), entry("token", 2), entry("authorize", 1)]
         // Bounded at three entries: the oldest dropped out as two new ones came.

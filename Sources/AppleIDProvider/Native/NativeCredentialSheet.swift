@@ -1,24 +1,5 @@
 import AppleIDProtocol
 
-/// The providers an app's authorization requests name: `ASAuthorizationAppleIDProvider` and
-/// `ASAuthorizationPasswordProvider`.
-public enum NativeCredentialProvider: String, Sendable, Hashable, Codable, CaseIterable {
-    case appleID = "apple-id"
-    case password
-}
-
-/// One credential the device's sheet lists for the app.
-public struct OfferedCredential: Sendable, Hashable, Codable {
-    public var type: NativeCredentialProvider
-    /// A saved password's user name; nil for the Apple ID credential.
-    public var user: String?
-
-    public init(type: NativeCredentialProvider, user: String? = nil) {
-        self.type = type
-        self.user = user
-    }
-}
-
 /// The credential the user picks on the sheet: `apple-id`, `password` (the first password offered)
 /// or `password:USER`.
 public enum CredentialPick: Sendable, Hashable {

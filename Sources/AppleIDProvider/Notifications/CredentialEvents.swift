@@ -5,24 +5,17 @@ import Synchronization
 /// The credential-revoked feed (our extension): what `credentialRevokedNotification` tells a native
 /// app, for test harnesses. Events are read from the notification outbox, so they are durable and
 /// ordered; a long-poll waits on ``CredentialEventSignal`` until one arrives or the wait ends.
-public struct CredentialEvent: Codable, Sendable, Hashable {
+public struct CredentialEvent: Sendable, Hashable {
     /// `consent-revoked`, `account-delete` or `account-deleted`.
     public var type: NotificationEventType
     public var subject: String
     public var groupID: ClientID
     public var occurredAt: Date
     public var cursor: String
-
-    enum CodingKeys: String, CodingKey {
-        case type, cursor
-        case subject = "sub"
-        case groupID = "group_id"
-        case occurredAt = "occurred_at"
-    }
 }
 
 /// A page of the feed and where to continue from.
-public struct CredentialEventPage: Codable, Sendable, Hashable {
+public struct CredentialEventPage: Sendable, Hashable {
     public var events: [CredentialEvent]
     /// Pass back as `after`; unchanged when nothing happened.
     public var cursor: String?

@@ -3,7 +3,7 @@ import Foundation
 
 /// A server-to-server notification waiting to be delivered (or delivered), written in the same
 /// transaction as the state change it reports, so neither exists without the other.
-public struct OutboxMessage: Codable, Sendable, Hashable, Identifiable {
+public struct OutboxMessage: Sendable, Hashable, Identifiable {
     /// Also the notification JWT's `jti`: a redelivery carries the same one, so receivers can dedupe.
     public var id: String
     public var groupID: ClientID
@@ -33,19 +33,10 @@ public struct OutboxMessage: Codable, Sendable, Hashable, Identifiable {
     }
 
     public var isPending: Bool { deliveredAt == nil && abandonedAt == nil }
-
-    enum CodingKeys: String, CodingKey {
-        case id, audience, event, attempts
-        case groupID = "group_id"
-        case createdAt = "created_at"
-        case nextAttemptAt = "next_attempt_at"
-        case deliveredAt = "delivered_at"
-        case abandonedAt = "abandoned_at"
-    }
 }
 
 /// One try to deliver a message: when, what came back, how long it took.
-public struct DeliveryAttempt: Codable, Sendable, Hashable {
+public struct DeliveryAttempt: Sendable, Hashable {
     public var messageID: String
     public var attemptedAt: Date
     /// The HTTP status, when the endpoint answered.
@@ -65,13 +56,6 @@ public struct DeliveryAttempt: Codable, Sendable, Hashable {
     }
 
     public var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
-
-    enum CodingKeys: String, CodingKey {
-        case status, error, endpoint
-        case messageID = "message_id"
-        case attemptedAt = "attempted_at"
-        case latencyMilliseconds = "latency_ms"
-    }
 }
 
 /// A position in a group's outbox: the (creation time, id) of the last message seen. Its text form

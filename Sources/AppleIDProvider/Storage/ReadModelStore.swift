@@ -74,7 +74,7 @@ public struct AccountListing: Sendable, Hashable {
 }
 
 /// An outbox message with its delivery attempts, oldest attempt first.
-public struct DeliveryLogEntry: Codable, Sendable, Hashable {
+public struct DeliveryLogEntry: Sendable, Hashable {
     public var message: OutboxMessage
     public var attempts: [DeliveryAttempt]
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// An app group moved from one team to another (spec §17.4). For 60 days the migration endpoints
 /// answer both teams and the recipient's id_tokens of migrated users carry `transfer_sub`.
-public struct AppTransfer: Codable, Sendable, Hashable, Identifiable {
+public struct AppTransfer: Sendable, Hashable, Identifiable {
     public static let window: TimeInterval = 60 * 86_400
 
     public var id: String
@@ -23,15 +23,6 @@ public struct AppTransfer: Codable, Sendable, Hashable, Identifiable {
     }
 
     public func isOpen(at now: Date) -> Bool { transferredAt <= now && now < windowEndsAt }
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case groupID = "group_id"
-        case fromTeamID = "from_team_id"
-        case toTeamID = "to_team_id"
-        case transferredAt = "transferred_at"
-        case windowEndsAt = "window_ends_at"
-    }
 }
 
 /// A migrated user's transfer identifier: one per user, sending team and recipient team, so it is

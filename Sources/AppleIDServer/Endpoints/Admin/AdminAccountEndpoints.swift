@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -7,75 +8,6 @@ import Hummingbird
 struct AdminAccountEndpoints {
     let provider: AppleIDProvider
 
-    struct AccountOrder: Decodable {
-        var appleID: String?
-        var password: String?
-        var firstName: String?
-        var lastName: String?
-        var email: String?
-        var realUserStatus: Int?
-        var twoFactorEnabled: Bool?
-        var additionalEmails: [String]?
-
-        enum CodingKeys: String, CodingKey {
-            case password, email
-            case additionalEmails = "additional_emails"
-            case twoFactorEnabled = "two_factor_enabled"
-            case appleID = "apple_id"
-            case firstName = "first_name"
-            case lastName = "last_name"
-            case realUserStatus = "real_user_status"
-        }
-
-        /// Why the fields given are refused (the same rules for creating and changing), if they are.
-        var refusal: AdminError? {
-            if let status = realUserStatus, RealUserStatus(rawValue: status) == nil { return .invalidRequest("real_user_status is 0, 1 or 2") }
-            if let addresses = additionalEmails, !addresses.allSatisfy({ $0.contains("@") }) {
-                return .invalidRequest("additional_emails are e-mail addresses")
-            }
-            return nil
-        }
-    }
-
-    /// An Apple ID as the admin API shows it: never the password hash or the TOTP secret.
-    struct AccountView: Encodable {
-        let appleID: String
-        let firstName: String
-        let lastName: String
-        let email: String
-        let additionalEmails: [String]
-        let realUserStatus: Int
-        let deleted: Bool
-        let twoFactorEnabled: Bool
-        let currentSecondFactorCode: String?
-        /// The user's `sub` in each team that knows the user (what `credential-state --user` takes).
-        var subjects: [TeamSubject]?
-
-        struct TeamSubject: Encodable {
-            let teamID: String
-            let sub: String
-            enum CodingKeys: String, CodingKey {
-                case sub
-                case teamID = "team_id"
-            }
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case email, deleted
-            case additionalEmails = "additional_emails"
-            case twoFactorEnabled = "two_factor_enabled"
-            case appleID = "apple_id"
-            case firstName = "first_name"
-            case lastName = "last_name"
-            case realUserStatus = "real_user_status"
-            case currentSecondFactorCode = "current_two_factor_code"
-            case subjects
-        }
-    }
-
-    struct ClockAdvance: Decodable { let seconds: Double }
-    struct ClockSetting: Decodable { let time: String }
-
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/users") { _, _ in
             let views = try await provider.accountListings().map { listing in
@@ -83,7 +15,7 @@ struct AdminAccountEndpoints {
                 view.subjects = listing.identities.map { AccountView.TeamSubject(teamID: $0.teamID.rawValue, sub: $0.subject.rawValue) }
                 return view
             }
-            return try AdminEndpoints.json(["users": views])
+            return try AdminEndpoints.json(AccountList(users: views))
         }
         admin.post("/users") { request, context in
             let order = try await request.decode(as: AccountOrder.self, context: context)
@@ -164,20 +96,20 @@ struct AdminAccountEndpoints {
     }
 }
 
-/// The clock as the admin API shows it.
-struct ClockView: Encodable {
-    let now: String
-    let offsetSeconds: Int
-    let shifted: Bool
-
-    init(_ clock: any AdjustableClock) {
-        now = ISO8601DateFormatter().string(from: clock.now())
-        offsetSeconds = Int(clock.offset.rounded())
-        shifted = offsetSeconds != 0
+extension AccountOrder {
+    /// Why the fields given are refused (the same rules for creating and changing), if they are.
+    var refusal: AdminError? {
+        if let status = realUserStatus, RealUserStatus(rawValue: status) == nil { return .invalidRequest("real_user_status is 0, 1 or 2") }
+        if let addresses = additionalEmails, !addresses.allSatisfy({ $0.contains("@") }) {
+            return .invalidRequest("additional_emails are e-mail addresses")
+        }
+        return nil
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case now, shifted
-        case offsetSeconds = "offset_seconds"
+extension ClockView {
+    init(_ clock: any AdjustableClock) {
+        let offsetSeconds = Int(clock.offset.rounded())
+        self.init(now: ISO8601DateFormatter().string(from: clock.now()), offsetSeconds: offsetSeconds, shifted: offsetSeconds != 0)
     }
 }

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -7,88 +8,12 @@ import Hummingbird
 struct AdminClientEndpoints {
     let provider: AppleIDProvider
 
-    struct ReturnURLOrder: Decodable { var url: String }
-
-    struct QuirksOrder: Decodable {
-        var booleansAsStrings: Bool?
-        var idTokenLifetime: Int?
-        var deletionEvent: String?
-        var issuer: String?
-        var managedEmailVerifiedAsBoolean: Bool?
-        enum CodingKeys: String, CodingKey {
-            case issuer
-            case managedEmailVerifiedAsBoolean = "managed_email_verified_as_boolean"
-            case booleansAsStrings = "booleans_as_strings"
-            case idTokenLifetime = "id_token_lifetime"
-            case deletionEvent = "deletion_event"
-        }
-    }
-
-    /// A client as the admin API shows it, in the API's snake_case.
-    struct ClientView: Encodable {
-        let clientID: String
-        let kind: String
-        let teamID: String
-        let groupID: String
-        let returnURLs: [String]
-        let booleansAsStrings: Bool
-        let idTokenLifetime: Int?
-        let deletionEvent: String?
-        let issuer: String?
-        /// An App ID's associated domains for `webcredentials`.
-        let webCredentialsDomains: [String]
-
-        init(_ client: RegisteredClient) {
-            clientID = client.id.rawValue
-            kind = client.kind.rawValue
-            teamID = client.teamID.rawValue
-            groupID = client.groupID.rawValue
-            returnURLs = client.returnURLs
-            booleansAsStrings = client.quirks.booleanStyle == .string
-            idTokenLifetime = client.quirks.idTokenLifetime
-            deletionEvent = client.quirks.deletionEvent?.rawValue
-            issuer = client.quirks.issuer
-            webCredentialsDomains = client.webCredentialsDomains
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case kind, issuer
-            case clientID = "client_id"
-            case teamID = "team_id"
-            case groupID = "group_id"
-            case returnURLs = "return_urls"
-            case booleansAsStrings = "booleans_as_strings"
-            case idTokenLifetime = "id_token_lifetime"
-            case deletionEvent = "deletion_event"
-            case webCredentialsDomains = "webcredentials_domains"
-        }
-    }
-
-    /// One request-log entry (the console's Requests page), newest first: `siwa check` reads why the
-    /// app's token request was refused and whether it called /auth/revoke.
-    struct RequestView: Encodable {
-        let endpoint: String
-        let at: Date
-        let outcome: String
-        let reason: String
-        /// False for a request that did not prove its client (a wrong client secret: `invalid_client`).
-        let proven: Bool
-
-        init(_ entry: RequestLogEntry) {
-            endpoint = entry.endpoint.rawValue
-            at = entry.at
-            outcome = entry.outcome
-            reason = entry.reason
-            proven = entry.isProven
-        }
-    }
-
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/clients/:client/requests") { _, context in
             let clientID = ClientID(rawValue: try context.parameters.requireDecoded("client"))
             let log = try await provider.requestLog(clientID: clientID, teamID: nil)
             let entries = (log.proven + log.unproven).sorted { $0.at > $1.at }
-            return try AdminEndpoints.json(["requests": entries.map(RequestView.init)])
+            return try AdminEndpoints.json(RequestList(requests: entries.map(RequestView.init)))
         }
         admin.get("/clients/:client") { _, context in
             guard let client = try await provider.registeredClient(ClientID(rawValue: try context.parameters.requireDecoded("client"))) else {
@@ -116,5 +41,20 @@ struct AdminClientEndpoints {
     static func answer(_ change: () async throws -> Void) async throws -> Response {
         try await change()
         return Response(status: .noContent)
+    }
+}
+
+extension ClientView {
+    init(_ client: RegisteredClient) {
+        self.init(
+            clientID: client.id.rawValue, kind: client.kind.rawValue, teamID: client.teamID.rawValue, groupID: client.groupID.rawValue,
+            returnURLs: client.returnURLs, booleansAsStrings: client.quirks.booleanStyle == .string, idTokenLifetime: client.quirks.idTokenLifetime,
+            deletionEvent: client.quirks.deletionEvent?.rawValue, issuer: client.quirks.issuer, webCredentialsDomains: client.webCredentialsDomains)
+    }
+}
+
+extension RequestView {
+    init(_ entry: RequestLogEntry) {
+        self.init(endpoint: entry.endpoint.rawValue, at: entry.at, outcome: entry.outcome, reason: entry.reason, proven: entry.isProven)
     }
 }

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -12,22 +13,9 @@ struct AdminConsoleEndpoints {
     let provider: AppleIDProvider
     let baseURL: String
 
-    struct NewDeveloper: Decodable {
-        var email: String
-        var name: String?
-        var password: String?
-        var teamIDs: [String]?
-        enum CodingKeys: String, CodingKey {
-            case email, name, password
-            case teamIDs = "team_ids"
-        }
-    }
-    struct SourcesOrder: Decodable { var sources: String }
-    struct InvitationOrder: Decodable { var email: String }
-
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.post("/developers") { request, context in
-            let order = try await request.decode(as: NewDeveloper.self, context: context)
+            let order = try await request.decode(as: DeveloperOrder.self, context: context)
             return try await answer {
                 let developer = try await provider.registerDeveloper(
                     email: order.email, name: order.name ?? order.email, password: order.password ?? "",
@@ -37,7 +25,7 @@ struct AdminConsoleEndpoints {
         }
         admin.post("/teams/:team/developers") { request, context in
             let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
-            let order = try await request.decode(as: NewDeveloper.self, context: context)
+            let order = try await request.decode(as: DeveloperOrder.self, context: context)
             return try await answer {
                 DeveloperSummary(
                     try await provider.operatorAddsTeamMember(email: order.email, name: order.name, password: order.password, teamID: teamID))
@@ -54,24 +42,26 @@ struct AdminConsoleEndpoints {
         admin.get("/teams/:team/invitations") { _, context in
             let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
             return try await answer {
-                ["invitations": try await provider.pendingInvitations(teamID: teamID).map { PendingInvitationSummary($0) }]
+                PendingInvitationList(invitations: try await provider.pendingInvitations(teamID: teamID).map { PendingInvitationSummary($0) })
             }
         }
         admin.post("/app-groups/:group/test-notification") { _, context in
             let groupID = ClientID(rawValue: try context.parameters.requireDecoded("group"))
             return try await answer {
                 let message = try await provider.sendTestNotification(groupID: groupID, teamID: nil)
-                return ["jti": message.id, "aud": message.audience.rawValue, "type": message.event.type.rawValue]
+                return TestNotificationView(jti: message.id, aud: message.audience.rawValue, type: message.event.type.rawValue)
             }
         }
         admin.post("/teams/:team/email-sources") { request, context in
             let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
             let order = try await request.decode(as: SourcesOrder.self, context: context)
-            return try await answer { ["email_sources": try await provider.addEmailSources(order.sources, teamID: teamID).map(SourceSummary.init)] }
+            return try await answer {
+                SourceList(emailSources: try await provider.addEmailSources(order.sources, teamID: teamID).map(SourceSummary.init))
+            }
         }
         admin.post("/teams/:team/email-sources/check") { _, context in
             let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
-            return try await answer { ["email_sources": try await provider.checkEmailSources(teamID: teamID).map(SourceSummary.init)] }
+            return try await answer { SourceList(emailSources: try await provider.checkEmailSources(teamID: teamID).map(SourceSummary.init)) }
         }
     }
 
@@ -81,80 +71,28 @@ struct AdminConsoleEndpoints {
     }
 }
 
-/// A developer as the admin API shows one: never the password hash.
-struct DeveloperSummary: Encodable {
-    let id: String
-    let email: String
-    let name: String
-    let teamIDs: [String]
-
+extension DeveloperSummary {
     init(_ developer: DeveloperAccount) {
-        id = developer.id
-        email = developer.email
-        name = developer.name
-        teamIDs = developer.teamIDs.map(\.rawValue)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, email, name
-        case teamIDs = "team_ids"
+        self.init(id: developer.id, email: developer.email, name: developer.name, teamIDs: developer.teamIDs.map(\.rawValue))
     }
 }
 
-/// A new invitation: its link (the only time it is shown) and when it expires.
-struct InvitationSummary: Encodable {
-    let teamID: String
-    let email: String
-    let url: String
-    let expiresAt: Date
-
+extension InvitationSummary {
     init(_ issued: IssuedInvitation, baseURL: String) {
-        teamID = issued.invitation.teamID.rawValue
-        email = issued.invitation.email
-        url = baseURL + issued.path
-        expiresAt = issued.invitation.expiresAt
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case email, url
-        case teamID = "team_id"
-        case expiresAt = "expires_at"
+        self.init(
+            teamID: issued.invitation.teamID.rawValue, email: issued.invitation.email, url: baseURL + issued.path,
+            expiresAt: issued.invitation.expiresAt)
     }
 }
 
-/// A pending invitation as listed: never its link.
-struct PendingInvitationSummary: Encodable {
-    let email: String
-    let invitedBy: String
-    let expiresAt: Date
-
+extension PendingInvitationSummary {
     init(_ invitation: TeamInvitation) {
-        email = invitation.email
-        invitedBy = invitation.invitedBy
-        expiresAt = invitation.expiresAt
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case email
-        case invitedBy = "invited_by"
-        case expiresAt = "expires_at"
+        self.init(email: invitation.email, invitedBy: invitation.invitedBy, expiresAt: invitation.expiresAt)
     }
 }
 
-/// An e-mail source and its SPF check.
-struct SourceSummary: Encodable {
-    let value: String
-    let check: String
-    let checkedAt: Date?
-
+extension SourceSummary {
     init(_ source: EmailSource) {
-        value = source.value
-        check = source.check.rawValue
-        checkedAt = source.checkedAt
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case value, check
-        case checkedAt = "checked_at"
+        self.init(value: source.value, check: source.check.rawValue, checkedAt: source.checkedAt)
     }
 }

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Crypto
@@ -11,41 +12,6 @@ struct AdminEndpoints {
     let adminToken: String
     /// The server's own URL, for the links an answer carries (an invitation's).
     let baseURL: String
-
-    /// `POST /admin/authorizations`: headless authorization per request (spec: headless mode),
-    /// `count` answers at once (a supply of fresh codes for load tests). The body holds the
-    /// authorization request's parameters under their wire names, plus who approves and how.
-    struct AuthorizationOrder: Decodable {
-        var authorization: AuthorizationRequest
-        var appleID: String
-        var firstName: String?
-        var lastName: String?
-        var hideEmail: Bool?
-        var count: Int?
-
-        enum CodingKeys: String, CodingKey {
-            case appleID = "apple_id"
-            case firstName = "first_name"
-            case lastName = "last_name"
-            case hideEmail = "hide_email"
-            case count
-        }
-
-        init(from decoder: any Decoder) throws {
-            authorization = try AuthorizationRequest(from: decoder)
-            if authorization.responseType == nil { authorization.responseType = ResponseType.code.rawValue }
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            appleID = try container.decode(String.self, forKey: .appleID)
-            firstName = try container.decodeIfPresent(String.self, forKey: .firstName)
-            lastName = try container.decodeIfPresent(String.self, forKey: .lastName)
-            hideEmail = try container.decodeIfPresent(Bool.self, forKey: .hideEmail)
-            count = try container.decodeIfPresent(Int.self, forKey: .count)
-        }
-    }
-
-    struct AuthorizationResults: Encodable {
-        var results: [[String: String]]
-    }
 
     static let maximumCount = 1000
     /// The furthest one clock advance may go: 100 years.
@@ -84,7 +50,9 @@ struct AdminEndpoints {
             guard (1...Self.maximumCount).contains(count) else {
                 throw AdminError.invalidRequest("count must be between 1 and \(Self.maximumCount)")
             }
-            let authorization = order.authorization
+            var authorization = order.authorization
+            // `siwa authorize` and scripts leave it out: the code flow, as Apple's JS does.
+            if authorization.responseType == nil { authorization.responseType = ResponseType.code.rawValue }
             // Choices left out take the engine's defaults (ConsentChoices.headlessDefault).
             let overrides = ConsentOverrides(firstName: order.firstName, lastName: order.lastName, hideEmail: order.hideEmail)
             var results: [[String: String]] = []

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -10,31 +11,6 @@ import Hummingbird
 struct AdminFaultEndpoints {
     let provider: AppleIDProvider
 
-    struct FaultOrder: Decodable {
-        var clientID: String
-        var fault: TokenFault
-        /// For `timeout`: how long the token endpoint stays silent (default 30 s, at most 600 s).
-        var delaySeconds: Double?
-
-        enum CodingKeys: String, CodingKey {
-            case clientID = "client_id"
-            case fault
-            case delaySeconds = "delay_seconds"
-        }
-    }
-
-    struct NotificationOrder: Decodable {
-        var clientID: String
-        var appleID: String
-        var fault: NotificationFault?
-
-        enum CodingKeys: String, CodingKey {
-            case clientID = "client_id"
-            case appleID = "apple_id"
-            case fault
-        }
-    }
-
     static let longestDelay: Double = 600
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
@@ -44,16 +20,26 @@ struct AdminFaultEndpoints {
             guard (0...Self.longestDelay).contains(delay) else {
                 throw AdminError.invalidRequest("delay_seconds must be between 0 and \(Int(Self.longestDelay))")
             }
-            let armed = ArmedTokenFault(order.fault, delay: .milliseconds(Int64(delay * 1000)))
+            guard let fault = TokenFault(rawValue: order.fault) else {
+                throw AdminError.invalidRequest("fault is one of \(TokenFault.allCases.map(\.rawValue).joined(separator: ", ")), not \(order.fault)")
+            }
+            let armed = ArmedTokenFault(fault, delay: .milliseconds(Int64(delay * 1000)))
             return try await AdminClientEndpoints.answer {
                 try await provider.armTokenFault(armed, for: ClientID(rawValue: order.clientID))
             }
         }
         admin.post("/notifications") { request, context in
             let order = try await request.decode(as: NotificationOrder.self, context: context)
+            let fault = try order.fault.map { name in
+                guard let fault = NotificationFault(rawValue: name) else {
+                    throw AdminError.invalidRequest(
+                        "fault is one of \(NotificationFault.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)")
+                }
+                return fault
+            }
             let notification = try await provider.developmentNotification(
-                appleID: order.appleID, clientID: ClientID(rawValue: order.clientID), fault: order.fault)
-            return try AdminEndpoints.json(["jti": notification.jwtID, "payload": notification.payload])
+                appleID: order.appleID, clientID: ClientID(rawValue: order.clientID), fault: fault)
+            return try AdminEndpoints.json(NotificationView(jti: notification.jwtID, payload: notification.payload))
         }
         admin.delete("/faults/:client") { _, context in
             provider.disarmTokenFault(for: ClientID(rawValue: try context.parameters.requireDecoded("client")))

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProvider
 import Foundation
 import Hummingbird
@@ -5,20 +6,6 @@ import Hummingbird
 /// Admin calls for the provider's own signing keys (`siwa keys`).
 struct AdminKeyEndpoints {
     let provider: AppleIDProvider
-
-    /// The ring as this instance publishes it.
-    struct KeyRingState: Encodable {
-        /// Whether this call rotated the keys (`false`: another instance rotated them at the same moment).
-        var rotated: Bool?
-        var activeKeyID: String
-        var publishedKeyIDs: [String]
-
-        enum CodingKeys: String, CodingKey {
-            case rotated
-            case activeKeyID = "active_kid"
-            case publishedKeyIDs = "published_kids"
-        }
-    }
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/keys") { _, _ in

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -8,38 +9,11 @@ import Hummingbird
 struct AdminKeychainEndpoints {
     let provider: AppleIDProvider
 
-    struct PasswordOrder: Decodable {
-        var user: String
-        var password: String
-        var domain: String
-    }
-
-    struct DomainsOrder: Decodable {
-        var webcredentials: [String]
-    }
-
-    /// A saved password as the admin API lists it: never the password itself, which only the
-    /// native credential flow hands out.
-    struct SavedPasswordView: Encodable {
-        let user: String
-        let domain: String
-        let savedAt: Date
-        enum CodingKeys: String, CodingKey {
-            case user, domain
-            case savedAt = "saved_at"
-        }
-        init(_ saved: KeychainPassword) {
-            user = saved.user
-            domain = saved.domain
-            savedAt = saved.savedAt
-        }
-    }
-
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/users/:appleID/keychain") { _, context in
             let appleID = try context.parameters.requireDecoded("appleID")
             guard let passwords = try await provider.keychainPasswords(appleID: appleID) else { throw Self.noAppleID(appleID) }
-            return try AdminEndpoints.json(["passwords": passwords.map(SavedPasswordView.init)])
+            return try AdminEndpoints.json(SavedPasswordList(passwords: passwords.map(SavedPasswordView.init)))
         }
         admin.post("/users/:appleID/keychain") { request, context in
             let appleID = try context.parameters.requireDecoded("appleID")
@@ -72,4 +46,10 @@ struct AdminKeychainEndpoints {
     }
 
     static func noAppleID(_ appleID: String) -> AdminError { .notFound("no Apple ID \(appleID)") }
+}
+
+extension SavedPasswordView {
+    init(_ saved: KeychainPassword) {
+        self.init(user: saved.user, domain: saved.domain, savedAt: saved.savedAt)
+    }
 }

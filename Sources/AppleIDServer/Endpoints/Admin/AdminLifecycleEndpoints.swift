@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -7,20 +8,6 @@ import Hummingbird
 /// user's actions (stop using, relay forwarding, delete), and read the delivery log.
 struct AdminLifecycleEndpoints {
     let provider: AppleIDProvider
-
-    struct EndpointChange: Decodable { var url: String? }
-    struct GroupAction: Decodable {
-        var groupID: String
-        enum CodingKeys: String, CodingKey { case groupID = "group_id" }
-    }
-    struct ForwardingChange: Decodable {
-        var teamID: String
-        var enabled: Bool
-        enum CodingKeys: String, CodingKey {
-            case teamID = "team_id"
-            case enabled
-        }
-    }
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.put("/app-groups/:group/notification-endpoint") { request, context in
@@ -45,7 +32,8 @@ struct AdminLifecycleEndpoints {
         }
         admin.get("/deliveries") { request, _ in
             let groupID = request.uri.queryParameters.get("group_id").map { ClientID(rawValue: $0) }
-            return try AdminEndpoints.json(["deliveries": try await provider.deliveryLog(groupID: groupID, limit: 200)])
+            let log = try await provider.deliveryLog(groupID: groupID, limit: 200)
+            return try AdminEndpoints.json(DeliveryList(deliveries: log.map(DeliveryView.init)))
         }
     }
 
@@ -54,5 +42,21 @@ struct AdminLifecycleEndpoints {
         guard let account = try await provider.activeAccount(appleID: appleID) else { throw AdminError.notFound("no Apple ID \(appleID)") }
         try await action(account)
         return Response(status: .noContent)
+    }
+}
+
+extension DeliveryView {
+    init(_ entry: DeliveryLogEntry) {
+        let message = entry.message
+        self.init(
+            message: DeliveryMessageView(
+                id: message.id, groupID: message.groupID.rawValue, audience: message.audience.rawValue, event: message.event,
+                createdAt: message.createdAt, nextAttemptAt: message.nextAttemptAt, attempts: message.attempts, deliveredAt: message.deliveredAt,
+                abandonedAt: message.abandonedAt),
+            attempts: entry.attempts.map {
+                DeliveryAttemptView(
+                    messageID: $0.messageID, attemptedAt: $0.attemptedAt, status: $0.status, latencyMilliseconds: $0.latencyMilliseconds,
+                    error: $0.error, endpoint: $0.endpoint)
+            })
     }
 }

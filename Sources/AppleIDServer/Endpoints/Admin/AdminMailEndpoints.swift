@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -7,63 +8,6 @@ import Hummingbird
 /// (and with `wait=SECONDS` waits for) messages, `GET /admin/mail/{id}` shows one, raw and parsed.
 struct AdminMailEndpoints {
     let provider: AppleIDProvider
-
-    /// A message as the admin API lists it.
-    struct Summary: Encodable {
-        var id: String
-        var direction: String
-        var to: String
-        var destination: String
-        var relayAddress: String
-        var from: String
-        var subject: String
-        var receivedAt: Date
-        var size: Int
-        var delivery: String
-        var attempts: Int
-        var lastError: String?
-
-        enum CodingKeys: String, CodingKey {
-            case id, direction, to, destination, from, subject, size, delivery, attempts
-            case relayAddress = "relay_address"
-            case receivedAt = "received_at"
-            case lastError = "last_error"
-        }
-
-        init(_ mail: RelayMail) {
-            let message = mail.message
-            id = message.id
-            direction = message.direction.rawValue
-            to = message.recipient
-            destination = message.destination
-            relayAddress = message.relayAddress
-            from = message.from
-            subject = message.subject
-            receivedAt = message.receivedAt
-            size = message.size
-            delivery = mail.delivery.state.rawValue
-            attempts = mail.delivery.attempts
-            lastError = mail.delivery.lastError
-        }
-    }
-
-    struct Detail: Encodable {
-        struct Header: Encodable {
-            var name: String
-            var value: String
-        }
-        var message: Summary
-        var headers: [Header]
-        var body: String
-        /// The source as it went on (bytes that are not UTF-8 replaced); `raw_base64` is exact.
-        var raw: String
-        var rawBase64: String
-
-        enum CodingKeys: String, CodingKey {
-            case message, headers, body, raw
-            case rawBase64 = "raw_base64"
-        }
-    }
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/mail") { request, _ in
@@ -79,7 +23,7 @@ struct AdminMailEndpoints {
             } else {
                 mail = try await provider.mailRelay.messages(query, limit: limit)
             }
-            return try AdminEndpoints.json(["messages": mail.map(Summary.init)])
+            return try AdminEndpoints.json(MailList(messages: mail.map(MailSummary.init)))
         }
         admin.get("/mail/:id") { _, context in
             let id = try context.parameters.require("id")
@@ -87,9 +31,19 @@ struct AdminMailEndpoints {
                 throw AdminError.notFound("no message \(id)")
             }
             return try AdminEndpoints.json(
-                Detail(
-                    message: Summary(detail.mail), headers: detail.headers.map { Detail.Header(name: $0.name, value: $0.value) },
+                MailDetail(
+                    message: MailSummary(detail.mail), headers: detail.headers.map { MailDetail.Header(name: $0.name, value: $0.value) },
                     body: detail.body, raw: String(decoding: detail.source, as: UTF8.self), rawBase64: Data(detail.source).base64EncodedString()))
         }
+    }
+}
+
+extension MailSummary {
+    init(_ mail: RelayMail) {
+        let message = mail.message
+        self.init(
+            id: message.id, direction: message.direction.rawValue, to: message.recipient, destination: message.destination,
+            relayAddress: message.relayAddress, from: message.from, subject: message.subject, receivedAt: message.receivedAt, size: message.size,
+            delivery: mail.delivery.state.rawValue, attempts: mail.delivery.attempts, lastError: mail.delivery.lastError)
     }
 }

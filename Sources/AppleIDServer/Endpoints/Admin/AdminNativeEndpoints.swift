@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -19,7 +20,7 @@ struct AdminNativeEndpoints {
                 guard let state = try await provider.credentialState(appleID: appleID, clientID: ClientID(rawValue: clientID)) else {
                     throw AdminError.notFound("no client \(clientID)", code: .invalidClient)
                 }
-                return try AdminEndpoints.json(["state": state.rawValue])
+                return try AdminEndpoints.json(CredentialStateView(state: state.rawValue))
             }
             guard let user = request.uri.queryParameters.get("user"), let clientID = request.uri.queryParameters.get("client_id") else {
                 throw AdminError.invalidRequest("user (or apple_id) and client_id are required")
@@ -32,7 +33,7 @@ struct AdminNativeEndpoints {
                 throw AdminError.invalidRequest(
                     "\(user) is an Apple ID, not a user identifier (sub); `siwa users list` shows each user's sub per team")
             }
-            return try AdminEndpoints.json(["state": state.rawValue])
+            return try AdminEndpoints.json(CredentialStateView(state: state.rawValue))
         }
         // The analogue of credentialRevokedNotification: a long-poll over the group's revocations.
         admin.get("/credential-events") { request, _ in
@@ -48,7 +49,7 @@ struct AdminNativeEndpoints {
                 let page = try await provider.credentialEvents(
                     clientID: ClientID(rawValue: clientID), after: after, wait: .milliseconds(Int64(seconds * 1000)))
             else { throw AdminError.notFound("no client \(clientID)", code: .invalidClient) }
-            return try AdminEndpoints.json(page)
+            return try AdminEndpoints.json(CredentialEventFeed(page))
         }
         // The device's sheet for the app's providers (our extension): the credential the user picks,
         // and what the sheet offered.

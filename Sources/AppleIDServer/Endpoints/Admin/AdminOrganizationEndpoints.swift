@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -8,69 +9,19 @@ import Hummingbird
 struct AdminOrganizationEndpoints {
     let provider: AppleIDProvider
 
-    struct OrganizationOrder: Decodable {
-        var name: String
-        var kind: Organization.Kind?
-        var verifiedDomains: [String]?
-        var accessRule: Organization.AccessRule?
-        var allowedApps: [String]?
-
-        enum CodingKeys: String, CodingKey {
-            case name, kind
-            case verifiedDomains = "verified_domains"
-            case accessRule = "access_rule"
-            case allowedApps = "allowed_apps"
-        }
-    }
-
-    struct AppOrder: Decodable {
-        var appID: String
-        enum CodingKeys: String, CodingKey { case appID = "app_id" }
-    }
-
-    /// `{"url": null}` hands the password step back to the server.
-    struct FederationOrder: Decodable {
-        var url: String?
-    }
-
-    struct RuleOrder: Decodable {
-        var accessRule: Organization.AccessRule
-        enum CodingKeys: String, CodingKey { case accessRule = "access_rule" }
-    }
-
-    struct MemberOrder: Decodable {
-        var username: String
-        var password: String
-        var firstName: String
-        var lastName: String
-        var email: String?
-        var twoFactorEnabled: Bool?
-
-        enum CodingKeys: String, CodingKey {
-            case username, password, email
-            case firstName = "first_name"
-            case lastName = "last_name"
-            case twoFactorEnabled = "two_factor_enabled"
-        }
-    }
-
-    struct MemberChange: Decodable {
-        /// `""` removes the organization e-mail.
-        var email: String?
-        var deactivated: Bool?
-    }
-
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/orgs") { _, _ in
-            try AdminEndpoints.json(["organizations": try await provider.organizations.list().map(OrganizationView.init)])
+            try AdminEndpoints.json(OrganizationList(organizations: try await provider.organizations.list().map(OrganizationView.init)))
         }
         admin.post("/orgs") { request, context in
             let order = try await request.decode(as: OrganizationOrder.self, context: context)
+            let kind = try order.kind.map(Self.kind) ?? .school
+            let accessRule = try order.accessRule.map(Self.accessRule) ?? .allApps
             return try await answer {
                 OrganizationView(
                     try await provider.organizations.add(
-                        name: order.name, kind: order.kind ?? .school, verifiedDomains: order.verifiedDomains ?? [],
-                        accessRule: order.accessRule ?? .allApps, allowedApps: (order.allowedApps ?? []).map(ClientID.init(rawValue:))))
+                        name: order.name, kind: kind, verifiedDomains: order.verifiedDomains ?? [], accessRule: accessRule,
+                        allowedApps: (order.allowedApps ?? []).map(ClientID.init(rawValue:))))
             }
         }
         admin.get("/orgs/:org") { _, context in
@@ -93,12 +44,12 @@ struct AdminOrganizationEndpoints {
         }
         admin.put("/orgs/:org/access-rule") { request, context in
             let id = try organizationID(context)
-            let order = try await request.decode(as: RuleOrder.self, context: context)
-            return try await answer { OrganizationView(try await provider.organizations.setAccessRule(order.accessRule, in: id)) }
+            let rule = try Self.accessRule(try await request.decode(as: RuleOrder.self, context: context).accessRule)
+            return try await answer { OrganizationView(try await provider.organizations.setAccessRule(rule, in: id)) }
         }
         admin.put("/orgs/:org/federation") { request, context in
             let id = try organizationID(context)
-            let order = try await request.decode(as: FederationOrder.self, context: context)
+            let order = try await request.decode(as: EndpointChange.self, context: context)
             return try await answer { OrganizationView(try await provider.organizations.setFederation(url: order.url, in: id)) }
         }
         admin.post("/orgs/:org/users") { request, context in
@@ -127,6 +78,19 @@ struct AdminOrganizationEndpoints {
         }
     }
 
+    /// `school` or `business`, refused as the decoding of an enum was.
+    static func kind(_ text: String) throws -> Organization.Kind {
+        guard let kind = Organization.Kind(rawValue: text) else { throw AdminError.invalidRequest("kind is school or business, not \(text)") }
+        return kind
+    }
+
+    static func accessRule(_ text: String) throws -> Organization.AccessRule {
+        guard let rule = Organization.AccessRule(rawValue: text) else {
+            throw AdminError.invalidRequest("access_rule is all-apps or specific-apps, not \(text)")
+        }
+        return rule
+    }
+
     private func organizationID(_ context: AppleIDRequestContext) throws -> UUID {
         let text = try context.parameters.requireDecoded("org")
         guard let id = UUID(uuidString: text) else { throw HTTPError(.notFound, message: "no organization \(text)") }
@@ -148,56 +112,19 @@ struct AdminOrganizationEndpoints {
     }
 }
 
-/// An organization as the admin API shows it.
-struct OrganizationView: Encodable {
-    let id: String
-    let kind: String
-    let name: String
-    let verifiedDomains: [String]
-    let accessRule: String
-    let allowedApps: [String]
-    /// Where the organization's own sign-in checks passwords; absent: the server's own.
-    let federationURL: String?
-    var members: [MemberView]?
-
+extension OrganizationView {
     init(_ organization: Organization) {
-        id = organization.claimValue
-        kind = organization.kind.rawValue
-        name = organization.name
-        verifiedDomains = organization.verifiedDomains
-        accessRule = organization.accessRule.rawValue
-        allowedApps = organization.allowedApps.map(\.rawValue)
-        federationURL = organization.federationURL
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, kind, name, members
-        case verifiedDomains = "verified_domains"
-        case accessRule = "access_rule"
-        case allowedApps = "allowed_apps"
-        case federationURL = "federation_url"
+        self.init(
+            id: organization.claimValue, kind: organization.kind.rawValue, name: organization.name, verifiedDomains: organization.verifiedDomains,
+            accessRule: organization.accessRule.rawValue, allowedApps: organization.allowedApps.map(\.rawValue),
+            federationURL: organization.federationURL)
     }
 }
 
-/// A Managed Apple ID as the admin API shows it: never the password hash or the TOTP secret.
-struct MemberView: Encodable {
-    let username: String
-    let firstName: String
-    let lastName: String
-    let email: String?
-    let state: String
-
+extension MemberView {
     init(_ account: AppleIDAccount) {
-        username = account.appleID
-        firstName = account.firstName
-        lastName = account.lastName
-        email = account.managed?.organizationEmail
-        state = account.managedState?.rawValue ?? ManagedAccountState.active.rawValue
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case username, email, state
-        case firstName = "first_name"
-        case lastName = "last_name"
+        self.init(
+            username: account.appleID, firstName: account.firstName, lastName: account.lastName, email: account.managed?.organizationEmail,
+            state: account.managedState?.rawValue ?? ManagedAccountState.active.rawValue)
     }
 }

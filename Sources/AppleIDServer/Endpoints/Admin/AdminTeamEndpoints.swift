@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -8,31 +9,10 @@ import Hummingbird
 struct AdminTeamEndpoints {
     let provider: AppleIDProvider
 
-    struct TeamView: Encodable {
-        let teamID: String
-        let name: String
-        let kind: String
-        enum CodingKeys: String, CodingKey {
-            case name, kind
-            case teamID = "team_id"
-        }
-    }
-
-    struct AppIDOrder: Decodable {
-        var bundleID: String
-        var description: String?
-        var groupedWith: String?
-        enum CodingKeys: String, CodingKey {
-            case description
-            case bundleID = "bundle_id"
-            case groupedWith = "grouped_with"
-        }
-    }
-
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/teams") { _, _ in
             let teams = try await provider.teams().map { TeamView(teamID: $0.id.rawValue, name: $0.name, kind: $0.kind.rawValue) }
-            return try AdminEndpoints.json(["teams": teams])
+            return try AdminEndpoints.json(TeamList(teams: teams))
         }
         // Registers an App ID as the console's Identifiers page does, by the same engine rules.
         admin.post("/teams/:team/apps") { request, context in
@@ -41,7 +21,7 @@ struct AdminTeamEndpoints {
             let client = try await provider.createAppID(
                 teamID: teamID, bundleID: order.bundleID, description: order.description ?? order.bundleID,
                 groupedWith: order.groupedWith.map(ClientID.init(rawValue:)))
-            return try AdminEndpoints.json(AdminClientEndpoints.ClientView(client))
+            return try AdminEndpoints.json(ClientView(client))
         }
     }
 }

@@ -1,3 +1,4 @@
+import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -6,44 +7,6 @@ import Hummingbird
 /// Admin calls for developer teams, their Sign in with Apple keys, and app transfers (spec §17.4).
 struct AdminTransferEndpoints {
     let provider: AppleIDProvider
-
-    struct TeamOrder: Decodable {
-        var teamID: String?
-        var name: String?
-        var kind: String?
-        enum CodingKeys: String, CodingKey {
-            case name, kind
-            case teamID = "team_id"
-        }
-    }
-
-    struct KeyOrder: Decodable {
-        var primaryAppID: String
-        enum CodingKeys: String, CodingKey { case primaryAppID = "primary_app_id" }
-    }
-
-    /// The new key: the private half is shown this once, like the console's `.p8` download.
-    struct NewKey: Encodable {
-        let keyID: String
-        let teamID: String
-        let primaryAppID: String
-        let privateKeyPEM: String
-        enum CodingKeys: String, CodingKey {
-            case keyID = "key_id"
-            case teamID = "team_id"
-            case primaryAppID = "primary_app_id"
-            case privateKeyPEM = "private_key_pem"
-        }
-    }
-
-    struct TransferOrder: Decodable {
-        var groupID: String
-        var recipientTeamID: String
-        enum CodingKeys: String, CodingKey {
-            case groupID = "group_id"
-            case recipientTeamID = "recipient_team_id"
-        }
-    }
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.post("/teams") { request, context in
@@ -56,7 +19,7 @@ struct AdminTransferEndpoints {
             }
             do {
                 let team = try await provider.registerTeam(id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team", kind: kind)
-                return try AdminEndpoints.json(["team_id": team.id.rawValue, "name": team.name, "kind": team.kind.rawValue])
+                return try AdminEndpoints.json(TeamView(teamID: team.id.rawValue, name: team.name, kind: team.kind.rawValue))
             } catch StoreError.conflict(let what) {
                 throw AdminError.conflict(what)
             }
@@ -77,13 +40,22 @@ struct AdminTransferEndpoints {
             let order = try await request.decode(as: TransferOrder.self, context: context)
             let transfer = try await provider.transfers.transfer(
                 groupID: ClientID(rawValue: order.groupID), to: TeamID(rawValue: order.recipientTeamID))
-            return try AdminEndpoints.json(transfer)
+            return try AdminEndpoints.json(TransferView(transfer))
         }
         admin.get("/transfers") { request, _ in
             guard let groupID = request.uri.queryParameters.get("group_id") else {
                 throw AdminError.invalidRequest("group_id is required")
             }
-            return try AdminEndpoints.json(["transfers": try await provider.transfers.history(groupID: ClientID(rawValue: groupID))])
+            return try AdminEndpoints.json(
+                TransferList(transfers: try await provider.transfers.history(groupID: ClientID(rawValue: groupID)).map(TransferView.init)))
         }
+    }
+}
+
+extension TransferView {
+    init(_ transfer: AppTransfer) {
+        self.init(
+            id: transfer.id, groupID: transfer.groupID.rawValue, fromTeamID: transfer.fromTeamID.rawValue, toTeamID: transfer.toTeamID.rawValue,
+            transferredAt: transfer.transferredAt, windowEndsAt: transfer.windowEndsAt)
     }
 }
