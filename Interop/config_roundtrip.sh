@@ -4,6 +4,9 @@
 #      admin token aside: the same Team ID, Key ID, client IDs and Apple ID subs every time;
 #   2. `siwa config export` round-trips: export, start a fresh server from the export, export again,
 #      and the two exports are identical.
+# The file started from is CONFIG with the README's organization example added (a school and its
+# Managed Apple IDs, whose subs must match too), and a quirk is set through the admin API before
+# the first export, so that organizations and quirks go round as well.
 # The servers run one after the other on one free loopback port (demo.json names the server's URL).
 #
 # Usage:  bash Interop/config_roundtrip.sh
@@ -86,10 +89,20 @@ for user in sorted(users, key=lambda u: u["apple_id"]):
         print(user["apple_id"], subject["team_id"], subject["sub"])'
 }
 
-start first "$CONFIG"
+# CONFIG and the README's ```yaml block that declares organizations.
+python3 - "$CONFIG" README.md >"$WORK/siwa.yaml" <<'PY' || fail "cannot compose the file from $CONFIG and the README's organization example"
+import sys
+config = open(sys.argv[1]).read()
+blocks = open(sys.argv[2]).read().split("```yaml\n")
+example = next(block.split("```")[0] for block in blocks if block.startswith("organizations:"))
+print(config.rstrip("\n") + "\n\n" + example, end="")
+PY
+grep -q "^organizations:" "$CONFIG" && cp "$CONFIG" "$WORK/siwa.yaml"
+
+start first "$WORK/siwa.yaml"
 subjects >"$WORK/first.subs" || fail "GET /admin/users failed"
 stop
-start second "$CONFIG"
+start second "$WORK/siwa.yaml"
 subjects >"$WORK/second.subs" || fail "GET /admin/users failed"
 identities "$WORK/first" >"$WORK/first.identities"
 identities "$WORK/second" >"$WORK/second.identities"
@@ -98,10 +111,18 @@ if ! diff -u "$WORK/first.identities" "$WORK/second.identities"; then
 fi
 [ -s "$WORK/first.subs" ] || fail "GET /admin/users names no sub: nothing to compare"
 diff -u "$WORK/first.subs" "$WORK/second.subs" || fail "two fresh starts from $CONFIG gave different subs"
-echo "config_roundtrip.sh: two fresh starts from $CONFIG: the same demo.json ($(wc -l <"$WORK/first.identities") lines), admin token aside, and the same $(wc -l <"$WORK/first.subs") subs:"
+echo "config_roundtrip.sh: two fresh starts from $CONFIG and the README's organizations: the same demo.json ($(wc -l <"$WORK/first.identities") lines), admin token aside, and the same $(wc -l <"$WORK/first.subs") subs:"
 cat "$WORK/first.subs"
 
+admin_token="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["admin_token"])' "$DATA_DIR/demo.json")"
+web_client="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["services_id"])' "$DATA_DIR/demo.json")"
+curl -fsS --noproxy '*' --max-time 10 -X PUT -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
+    -d '{"booleans_as_strings":true,"id_token_lifetime":600}' "http://127.0.0.1:$PORT/admin/clients/$web_client/quirks" ||
+    fail "PUT /admin/clients/$web_client/quirks failed"
 "$SIWA_BIN" config export --data-dir "$WORK/second" >"$WORK/export1.yaml" || fail "siwa config export failed"
+for key in "org_id:" "username:" "booleans_as_strings: true"; do
+    grep -q "$key" "$WORK/export1.yaml" || fail "the export lacks $key"
+done
 stop
 [ -s "$WORK/export1.yaml" ] || fail "the first export is empty"
 start third "$WORK/export1.yaml"

@@ -10,7 +10,7 @@ struct Config: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the server's teams, App IDs, Services IDs, keys, Apple IDs and developers as a siwa.yaml.",
+            abstract: "Print the server's teams, App IDs, Services IDs, keys, Apple IDs, developers and organizations as a siwa.yaml.",
             discussion: "Passwords are stored hashed and never exported: a start from the file derives them from its seed.")
         @Flag(help: "Include the Apple IDs' TOTP secrets.") var withSecrets = false
         @OptionGroup var connection: AdminConnection

@@ -49,7 +49,7 @@ struct Serve: AsyncParsableCommand {
     @Option(
         name: .long,
         help: """
-            A YAML or JSON file: teams, App IDs, Services IDs, keys and Apple IDs applied at start (README: Environments as code); \
+            A YAML or JSON file: teams, App IDs, Services IDs (with quirks), keys, Apple IDs and organizations applied at start (README: Environments as code); \
             its server: section holds settings (after the options and SIWA_* variables).
             """)
     var config: String?

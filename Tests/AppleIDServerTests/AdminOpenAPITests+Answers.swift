@@ -61,6 +61,9 @@ extension AdminOpenAPITests {
             "POST /admin/native-credentials", nil,
             #"{"bundle_id":"com.example.juice","apple_id":"ada@example.com","providers":["apple-id","password"],"existing_only":true,"pick":"password"}"#
         ),
+        // A quirk set, so that the export's `quirks` is checked too.
+        Call(
+            "PUT /admin/clients/{client}/quirks", "/admin/clients/com.example.juice.web/quirks", #"{"booleans_as_strings":true}"#, status: 204),
         Call("GET /admin/config"),
     ]
 

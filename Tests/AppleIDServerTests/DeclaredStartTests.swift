@@ -37,6 +37,13 @@ struct DeclaredStartTests {
             first_name: Robin
             last_name: Unknown
             real_user_status: 1
+        organizations:
+          - name: Juice Demo School
+            verified_domains: [school.example.edu]
+            accounts:
+              - username: s.student@appleid.school.example.edu
+                first_name: Sam
+                last_name: Student
         """
 
     /// Starts an engine on a fresh data directory from `file` and returns its demo.json and export.
@@ -74,19 +81,29 @@ struct DeclaredStartTests {
         #expect(one.export.appleIDs.map(\.sub) == two.export.appleIDs.map(\.sub))
         #expect(one.export.appleIDs.allSatisfy { $0.sub != nil })
         #expect(one.demoJSON.users.allSatisfy { !$0.password.isEmpty && $0.totpSecret != nil })
+        let student = try #require(one.export.organizations.first?.accounts?.first)
+        #expect(student.sub != nil && student.sub == two.export.organizations.first?.accounts?.first?.sub, "the Managed Apple ID's sub")
+        #expect(one.demoJSON.organization?.id == one.export.organizations.first?.orgID)
+        #expect(one.demoJSON.organization?.members.first.map { !$0.password.isEmpty } == true)
     }
 
     @Test("GET /admin/config exports the setup; TOTP secrets only when asked")
     func adminExport() async throws {
         let server = try await TestServer.make()
+        let school = try await server.provider.organizations.add(name: "Cupertino High", kind: .school)
+        _ = try await server.provider.organizations.addAccount(
+            to: school.id, username: "sam@appleid.cupertino.example.edu", password: "pw", firstName: "Sam", lastName: "Student")
         try await server.app.test(.router) { client in
             let plain = try await client.execute(uri: "/admin/config", method: .get, headers: NativeCredentialTests.admin)
             #expect(plain.status == .ok)
             let declaration = try JSONDecoder().decode(EnvironmentDeclaration.self, from: Data(buffer: plain.body))
             #expect(!declaration.appleIDs.isEmpty && declaration.appleIDs.allSatisfy { $0.totpSecret == nil && $0.password == nil })
+            let managed = declaration.organizations.flatMap { $0.accounts ?? [] }
+            #expect(!managed.isEmpty && managed.allSatisfy { $0.totpSecret == nil && $0.password == nil }, "the school's account")
             let secret = try await client.execute(uri: "/admin/config?secrets=true", method: .get, headers: NativeCredentialTests.admin)
             let withSecrets = try JSONDecoder().decode(EnvironmentDeclaration.self, from: Data(buffer: secret.body))
             #expect(withSecrets.appleIDs.allSatisfy { $0.totpSecret != nil })
+            #expect(withSecrets.organizations.flatMap { $0.accounts ?? [] }.allSatisfy { $0.totpSecret != nil })
             #expect(try await client.execute(uri: "/admin/config", method: .get).status == .unauthorized)
         }
     }

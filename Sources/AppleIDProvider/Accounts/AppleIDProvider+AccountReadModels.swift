@@ -47,7 +47,15 @@ extension AppleIDProvider {
     /// A new password is hashed here and, in the same transaction, lifts a lock from failed attempts:
     /// the operator who resets a password means the user to sign in with it now.
     public func updateAccount(appleID: String, _ change: AccountChange) async throws -> AppleIDAccount? {
-        guard var account = try await store.activeAccount(appleID: appleID) else { return nil }
+        guard let account = try await store.activeAccount(appleID: appleID) else { return nil }
+        let changed = await applying(change, to: account)
+        try await store.save(changed, clearingSignInAttempts: change.password != nil)
+        return changed
+    }
+
+    /// `account` with the fields of `change` that are set (a password hashed).
+    func applying(_ change: AccountChange, to account: AppleIDAccount) async -> AppleIDAccount {
+        var account = account
         if let firstName = change.firstName { account.firstName = firstName }
         if let lastName = change.lastName { account.lastName = lastName }
         if let email = change.email { account.email = email }
@@ -57,7 +65,6 @@ extension AppleIDProvider {
         if let password = change.password {
             account.passwordHash = await Credentials.hashPassword(password, cost: configuration.passwordHashCost)
         }
-        try await store.save(account, clearingSignInAttempts: change.password != nil)
         return account
     }
 }

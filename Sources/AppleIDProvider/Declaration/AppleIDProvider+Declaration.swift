@@ -14,6 +14,7 @@ extension AppleIDProvider {
         try await applyServicesIDs(declaration, to: &report)
         try await applyKeys(declaration, to: &report)
         try await applyAppleIDs(declaration, to: &report)
+        try await applyOrganizations(declaration, to: &report)
         try await applyDevelopers(declaration, to: &report)
         try await reportLeftovers(declaration, prune: prune, to: &report)
         if !report.changedNothing { registryDidChange() }
@@ -69,6 +70,7 @@ extension AppleIDProvider {
                 }
                 report.created.append("App ID \(id)")
             }
+            try await applyQuirks(declared.quirks, clientID: id, at: path, to: &report)
             guard declared.groupedWith == nil, let group = try await store.appGroup(id), group.notificationEndpoint != declared.notificationEndpoint
             else { continue }
             _ = try await located(path + [.key("notification_endpoint")]) {
@@ -94,13 +96,13 @@ extension AppleIDProvider {
             let id = ClientID(rawValue: declared.identifier)
             let primary = ClientID(rawValue: declared.primaryAppID)
             if let existing = try await store.client(id) {
-                guard existing.groupID != primary || existing.returnURLs != declared.returnURLs || existing.domains != (declared.domains ?? [])
-                else { continue }
-                _ = try await located(path) {
-                    try await configureWebsite(
-                        servicesID: id, teamID: teamID, primaryAppID: primary, domains: declared.domains ?? [], returnURLs: declared.returnURLs)
+                if existing.groupID != primary || existing.returnURLs != declared.returnURLs || existing.domains != (declared.domains ?? []) {
+                    _ = try await located(path) {
+                        try await configureWebsite(
+                            servicesID: id, teamID: teamID, primaryAppID: primary, domains: declared.domains ?? [], returnURLs: declared.returnURLs)
+                    }
+                    report.updated.append("Services ID \(id)")
                 }
-                report.updated.append("Services ID \(id)")
             } else {
                 _ = try await located(path) {
                     try await createServicesID(
@@ -109,6 +111,19 @@ extension AppleIDProvider {
                 }
                 report.created.append("Services ID \(id)")
             }
+            try await applyQuirks(declared.quirks, clientID: id, at: path, to: &report)
+        }
+    }
+
+    /// Sets the client's quirks to the declared ones; left out, back to current traffic.
+    private func applyQuirks(
+        _ declared: QuirkChanges?, clientID: ClientID, at path: [DeclarationPathComponent], to report: inout DeclarationReport
+    ) async throws {
+        for (key, change) in declared?.setSwitches ?? [] {
+            _ = try await located(path + [.key("quirks"), .key(key)]) { try ClientQuirks().applying(change) }
+        }
+        if try await located(path + [.key("quirks")], { try await setQuirks(clientID: clientID, declared ?? QuirkChanges()) }) {
+            report.updated.append("quirks of \(clientID)")
         }
     }
 

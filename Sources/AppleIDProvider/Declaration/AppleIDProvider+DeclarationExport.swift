@@ -22,13 +22,14 @@ extension AppleIDProvider {
                     declaration.appIDs.append(
                         .init(
                             bundleID: client.id.rawValue, team: teamName(team.id), description: client.description,
-                            groupedWith: isPrimary ? nil : client.groupID.rawValue, notificationEndpoint: endpoint))
+                            groupedWith: isPrimary ? nil : client.groupID.rawValue, notificationEndpoint: endpoint,
+                            quirks: QuirkChanges(differencesIn: client.quirks)))
                 case .service where client.isAssociated:
                     declaration.servicesIDs.append(
                         .init(
                             identifier: client.id.rawValue, team: teamName(team.id), description: client.description,
                             primaryAppID: client.groupID.rawValue, domains: client.domains.isEmpty ? nil : client.domains,
-                            returnURLs: client.returnURLs))
+                            returnURLs: client.returnURLs, quirks: QuirkChanges(differencesIn: client.quirks)))
                 case .service: continue
                 }
             }
@@ -53,6 +54,36 @@ extension AppleIDProvider {
                     twoFactor: account.twoFactorEnabled, totpSecret: withSecrets ? account.totpSecret : nil,
                     sub: listing.identities.first { $0.teamID == firstTeam }?.subject.rawValue))
         }
+        declaration.organizations = try await exportOrganizations(withSecrets: withSecrets, firstTeam: firstTeam)
         return declaration
+    }
+}
+
+extension AppleIDProvider {
+    /// Organizations by `org_id`, their live Managed Apple IDs by username; a deactivated one is
+    /// exported as such.
+    private func exportOrganizations(withSecrets: Bool, firstTeam: TeamID?) async throws -> [EnvironmentDeclaration.Organization] {
+        var exported: [EnvironmentDeclaration.Organization] = []
+        for organization in try await store.organizations().sorted(by: { $0.claimValue < $1.claimValue }) {
+            var accounts: [EnvironmentDeclaration.ManagedAccount] = []
+            for account in try await store.accounts(organizationID: organization.id).sorted(by: { $0.appleID < $1.appleID })
+            where account.deletedAt == nil {
+                var sub: String?
+                if let firstTeam { sub = try await store.teamIdentity(accountID: account.id, teamID: firstTeam)?.subject.rawValue }
+                accounts.append(
+                    .init(
+                        username: account.appleID, firstName: account.firstName, lastName: account.lastName,
+                        email: account.managed?.organizationEmail, twoFactor: account.twoFactorEnabled,
+                        deactivated: account.managed?.isDeactivated == true ? true : nil, totpSecret: withSecrets ? account.totpSecret : nil,
+                        sub: sub))
+            }
+            exported.append(
+                .init(
+                    name: organization.name, orgID: organization.claimValue, kind: organization.kind,
+                    verifiedDomains: organization.verifiedDomains.isEmpty ? nil : organization.verifiedDomains, accessRule: organization.accessRule,
+                    allowedApps: organization.allowedApps.isEmpty ? nil : organization.allowedApps.map(\.rawValue),
+                    federationURL: organization.federationURL, accounts: accounts.isEmpty ? nil : accounts))
+        }
+        return exported
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// What the store holds beyond a declaration: reported at every start, removed only when asked
 /// (`--config-prune`), through the console's own removals (keys revoked before their App ID goes,
-/// Services IDs before the App ID they belong to; Apple IDs deleted with their notifications).
+/// Services IDs before the App ID they belong to; Apple IDs deleted with their notifications;
+/// organizations only reported).
 extension AppleIDProvider {
     func reportLeftovers(_ declaration: EnvironmentDeclaration, prune: Bool, to report: inout DeclarationReport) async throws {
         let declaredTeams = Set(declaration.teams.compactMap(\.teamID))
@@ -30,6 +31,25 @@ extension AppleIDProvider {
         where account.deletedAt == nil && account.managed == nil && !declaredAppleIDs.contains(account.appleID.lowercased()) {
             try await leftover("Apple ID \(account.appleID)", prune: prune, report: &report) {
                 try await lifecycle.deleteAccount(accountID: account.id)
+            }
+        }
+        try await reportOrganizationLeftovers(declaration, prune: prune, to: &report)
+    }
+
+    /// Organizations beyond the file are reported (the admin API has no removal for them); Managed
+    /// Apple IDs beyond the file, in any organization, are deleted as the organization deletes them.
+    private func reportOrganizationLeftovers(_ declaration: EnvironmentDeclaration, prune: Bool, to report: inout DeclarationReport) async throws {
+        let declaredOrganizations = Set(declaration.organizations.compactMap { $0.orgID.flatMap(UUID.init(uuidString:)) })
+        let declaredAccounts = Set(declaration.organizations.flatMap { ($0.accounts ?? []).map { $0.username.lowercased() } })
+        for organization in try await store.organizations() {
+            if !declaredOrganizations.contains(organization.id) {
+                report.notInFile.append("organization \(organization.claimValue) (\(organization.name))")
+            }
+            for account in try await store.accounts(organizationID: organization.id)
+            where account.deletedAt == nil && !declaredAccounts.contains(account.appleID.lowercased()) {
+                try await leftover("Managed Apple ID \(account.appleID)", prune: prune, report: &report) {
+                    try await organizations.deleteAccount(accountID: account.id)
+                }
             }
         }
     }

@@ -4,18 +4,19 @@ import Foundation
 /// A declaration's Apple IDs (with their `sub` in each declared team) and console developers.
 extension AppleIDProvider {
     func applyAppleIDs(_ declaration: EnvironmentDeclaration, to report: inout DeclarationReport) async throws {
-        let identities = DeclaredIdentities(seed: declaration.seed)
         for (index, declared) in declaration.appleIDs.enumerated() {
             let path: [DeclarationPathComponent] = [.key("apple_ids"), .index(index)]
             // Resolved: a left-out password and TOTP secret are derived.
             let password = declared.password ?? ""
-            let totpSecret = declared.totpSecret ?? ""
-            guard totpSecret.count >= 16, totpSecret.allSatisfy({ Credentials.storedSecretAlphabet.contains($0) }) else {
-                throw DeclarationError(path: path + [.key("totp_secret")], reason: "a TOTP secret is 16 or more characters of A-Z and 2-7")
-            }
+            let totpSecret = try Self.checkTOTPSecret(declared.totpSecret, at: path)
             let account: AppleIDAccount
             if var existing = try await store.activeAccount(appleID: declared.appleID) {
-                let change = await change(from: existing, to: declared, password: password)
+                var change = await Self.change(
+                    from: existing, firstName: declared.firstName, lastName: declared.lastName, twoFactor: declared.twoFactor, password: password)
+                let email = declared.email ?? declared.appleID
+                if existing.email != email { change.email = email }
+                let status = declared.realUserStatus ?? .likelyReal
+                if existing.realUserStatus != status { change.realUserStatus = status }
                 if change != AccountChange() {
                     existing = try await updateAccount(appleID: declared.appleID, change) ?? existing
                     report.updated.append("Apple ID \(declared.appleID)")
@@ -35,13 +36,28 @@ extension AppleIDProvider {
                 }
                 report.created.append("Apple ID \(declared.appleID)")
             }
-            for (teamIndex, team) in declaration.teams.enumerated() {
-                let teamID = TeamID(rawValue: team.teamID ?? "")
-                let subject =
-                    teamIndex == 0
-                    ? Subject(rawValue: declared.sub ?? "") : identities.subject(team: teamID, appleID: declared.appleID)
-                try await assign(subject, to: account, teamID: teamID, report: &report)
-            }
+            try await assignSubjects(firstTeam: declared.sub, to: account, in: declaration, report: &report)
+        }
+    }
+
+    /// The stored form of a TOTP secret (a resolved declaration always has one).
+    static func checkTOTPSecret(_ secret: String?, at path: [DeclarationPathComponent]) throws -> String {
+        let totpSecret = secret ?? ""
+        guard totpSecret.count >= 16, totpSecret.allSatisfy({ Credentials.storedSecretAlphabet.contains($0) }) else {
+            throw DeclarationError(path: path + [.key("totp_secret")], reason: "a TOTP secret is 16 or more characters of A-Z and 2-7")
+        }
+        return totpSecret
+    }
+
+    /// The account's `sub` in each declared team: the declared one in the first, derived ones in the others.
+    func assignSubjects(
+        firstTeam sub: String?, to account: AppleIDAccount, in declaration: EnvironmentDeclaration, report: inout DeclarationReport
+    ) async throws {
+        let identities = DeclaredIdentities(seed: declaration.seed)
+        for (teamIndex, team) in declaration.teams.enumerated() {
+            let teamID = TeamID(rawValue: team.teamID ?? "")
+            let subject = teamIndex == 0 ? Subject(rawValue: sub ?? "") : identities.subject(team: teamID, appleID: account.appleID)
+            try await assign(subject, to: account, teamID: teamID, report: &report)
         }
     }
 
@@ -56,15 +72,12 @@ extension AppleIDProvider {
     }
 
     /// The fields of `existing` that differ from the declaration; a password only when it no longer matches.
-    private func change(from existing: AppleIDAccount, to declared: EnvironmentDeclaration.AppleID, password: String) async -> AccountChange {
+    static func change(from existing: AppleIDAccount, firstName: String, lastName: String, twoFactor: Bool?, password: String) async -> AccountChange
+    {
         var change = AccountChange()
-        if existing.firstName != declared.firstName { change.firstName = declared.firstName }
-        if existing.lastName != declared.lastName { change.lastName = declared.lastName }
-        let email = declared.email ?? declared.appleID
-        if existing.email != email { change.email = email }
-        let status = declared.realUserStatus ?? .likelyReal
-        if existing.realUserStatus != status { change.realUserStatus = status }
-        let twoFactor = declared.twoFactor ?? true
+        if existing.firstName != firstName { change.firstName = firstName }
+        if existing.lastName != lastName { change.lastName = lastName }
+        let twoFactor = twoFactor ?? true
         if existing.twoFactorEnabled != twoFactor { change.twoFactorEnabled = twoFactor }
         if await !Credentials.verifyPassword(password, hash: existing.passwordHash) { change.password = password }
         return change

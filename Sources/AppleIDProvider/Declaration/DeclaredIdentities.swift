@@ -26,12 +26,42 @@ public struct DeclaredIdentities: Sendable {
         TeamIdentities.subject(from: source("sub", "\(team.rawValue)/\(appleID.lowercased())"))
     }
 
+    /// An organization's `org_id`: a version 4 UUID, as the admin API makes them.
+    public func organizationID(name: String) -> UUID {
+        UUID(uuid: Organizations.version4(source("organization", name).bytes(count: 16)))
+    }
+
     public func password(login: String) -> String {
         source("password", login.lowercased()).string(length: 12, alphabet: DemoSeed.passwordAlphabet)
     }
 
     public func totpSecret(appleID: String) -> String {
         source("totp", appleID.lowercased()).string(length: 20, alphabet: Credentials.storedSecretAlphabet)
+    }
+}
+
+/// An Apple ID or a Managed Apple ID of a declaration: what the seed fills in when left out.
+protocol DeclaredLogin {
+    var login: String { get }
+    var password: String? { get set }
+    var totpSecret: String? { get set }
+    var sub: String? { get set }
+}
+
+extension EnvironmentDeclaration.AppleID: DeclaredLogin {
+    var login: String { appleID }
+}
+
+extension EnvironmentDeclaration.ManagedAccount: DeclaredLogin {
+    var login: String { username }
+}
+
+extension DeclaredIdentities {
+    /// Fills in the password, TOTP secret and `sub` in the first team that `entry` left out.
+    fileprivate func fill(_ entry: inout some DeclaredLogin, firstTeam: TeamID?) {
+        if entry.password == nil { entry.password = password(login: entry.login) }
+        if entry.totpSecret == nil { entry.totpSecret = totpSecret(appleID: entry.login) }
+        if entry.sub == nil, let firstTeam { entry.sub = subject(team: firstTeam, appleID: entry.login).rawValue }
     }
 }
 
@@ -48,12 +78,15 @@ extension EnvironmentDeclaration {
                 copy.keys[index].keyID = identities.keyID(team: team, name: copy.keys[index].name).rawValue
             }
         }
-        for index in copy.appleIDs.indices {
-            let login = copy.appleIDs[index].appleID
-            if copy.appleIDs[index].password == nil { copy.appleIDs[index].password = identities.password(login: login) }
-            if copy.appleIDs[index].totpSecret == nil { copy.appleIDs[index].totpSecret = identities.totpSecret(appleID: login) }
-            if copy.appleIDs[index].sub == nil, let team = copy.teams.first?.teamID {
-                copy.appleIDs[index].sub = identities.subject(team: TeamID(rawValue: team), appleID: login).rawValue
+        let firstTeam = copy.teams.first?.teamID.map(TeamID.init(rawValue:))
+        for index in copy.appleIDs.indices { identities.fill(&copy.appleIDs[index], firstTeam: firstTeam) }
+        for index in copy.organizations.indices {
+            if copy.organizations[index].orgID == nil {
+                copy.organizations[index].orgID = identities.organizationID(name: copy.organizations[index].name).uuidString.lowercased()
+            }
+            if var accounts = copy.organizations[index].accounts {
+                for accountIndex in accounts.indices { identities.fill(&accounts[accountIndex], firstTeam: firstTeam) }
+                copy.organizations[index].accounts = accounts
             }
         }
         for index in copy.developers.indices where copy.developers[index].password == nil {

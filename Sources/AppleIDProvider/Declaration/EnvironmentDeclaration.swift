@@ -15,10 +15,11 @@ public struct EnvironmentDeclaration: Codable, Sendable, Hashable {
     public var keys: [Key]
     public var appleIDs: [AppleID]
     public var developers: [Developer]
+    public var organizations: [Organization]
 
     public init(
         seed: String? = nil, teams: [Team] = [], appIDs: [AppID] = [], servicesIDs: [ServicesID] = [], keys: [Key] = [],
-        appleIDs: [AppleID] = [], developers: [Developer] = []
+        appleIDs: [AppleID] = [], developers: [Developer] = [], organizations: [Organization] = []
     ) {
         self.seed = seed
         self.teams = teams
@@ -27,6 +28,7 @@ public struct EnvironmentDeclaration: Codable, Sendable, Hashable {
         self.keys = keys
         self.appleIDs = appleIDs
         self.developers = developers
+        self.organizations = organizations
     }
 
     /// A developer team (spec §12): individual or organization, with its relay e-mail sources.
@@ -58,17 +60,23 @@ public struct EnvironmentDeclaration: Codable, Sendable, Hashable {
         public var description: String
         public var groupedWith: String?
         public var notificationEndpoint: String?
+        /// Switches to documented variants of Apple's traffic; left out, current traffic.
+        public var quirks: QuirkChanges?
 
-        public init(bundleID: String, team: String? = nil, description: String, groupedWith: String? = nil, notificationEndpoint: String? = nil) {
+        public init(
+            bundleID: String, team: String? = nil, description: String, groupedWith: String? = nil, notificationEndpoint: String? = nil,
+            quirks: QuirkChanges? = nil
+        ) {
             self.bundleID = bundleID
             self.team = team
             self.description = description
             self.groupedWith = groupedWith
             self.notificationEndpoint = notificationEndpoint
+            self.quirks = quirks
         }
 
         enum CodingKeys: String, CodingKey {
-            case team, description
+            case team, description, quirks
             case bundleID = "bundle_id"
             case groupedWith = "grouped_with"
             case notificationEndpoint = "notification_endpoint"
@@ -83,9 +91,12 @@ public struct EnvironmentDeclaration: Codable, Sendable, Hashable {
         public var primaryAppID: String
         public var domains: [String]?
         public var returnURLs: [String]
+        /// Switches to documented variants of Apple's traffic; left out, current traffic.
+        public var quirks: QuirkChanges?
 
         public init(
-            identifier: String, team: String? = nil, description: String, primaryAppID: String, domains: [String]? = nil, returnURLs: [String]
+            identifier: String, team: String? = nil, description: String, primaryAppID: String, domains: [String]? = nil, returnURLs: [String],
+            quirks: QuirkChanges? = nil
         ) {
             self.identifier = identifier
             self.team = team
@@ -93,10 +104,11 @@ public struct EnvironmentDeclaration: Codable, Sendable, Hashable {
             self.primaryAppID = primaryAppID
             self.domains = domains
             self.returnURLs = returnURLs
+            self.quirks = quirks
         }
 
         enum CodingKeys: String, CodingKey {
-            case identifier, team, description, domains
+            case identifier, team, description, domains, quirks
             case primaryAppID = "primary_app_id"
             case returnURLs = "return_urls"
         }
@@ -185,7 +197,7 @@ public struct EnvironmentDeclaration: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case seed, teams, keys, developers
+        case seed, teams, keys, developers, organizations
         case appIDs = "app_ids"
         case servicesIDs = "services_ids"
         case appleIDs = "apple_ids"
@@ -200,5 +212,6 @@ public struct EnvironmentDeclaration: Codable, Sendable, Hashable {
         keys = try container.decodeIfPresent([Key].self, forKey: .keys) ?? []
         appleIDs = try container.decodeIfPresent([AppleID].self, forKey: .appleIDs) ?? []
         developers = try container.decodeIfPresent([Developer].self, forKey: .developers) ?? []
+        organizations = try container.decodeIfPresent([Organization].self, forKey: .organizations) ?? []
     }
 }

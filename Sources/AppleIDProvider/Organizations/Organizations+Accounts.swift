@@ -4,14 +4,29 @@ import Foundation
 extension Organizations {
     /// Creates a Managed Apple ID. The username may be a non-mailbox address
     /// (`jappleseed@appleid.myschool.edu`); the organization e-mail is optional (spec §21 item 4).
+    /// Both lie under the organization's verified domains.
     public func addAccount(
         to id: UUID, username: String, password: String, firstName: String, lastName: String, email: String? = nil,
-        twoFactorEnabled: Bool = true
+        twoFactorEnabled: Bool = true, totpSecret: String? = nil
     ) async throws -> AppleIDAccount {
-        _ = try await organization(id: id)
+        let organization = try await organization(id: id)
+        try Self.checkAddress(username, of: organization)
+        if let email { try Self.checkAddress(email, of: organization) }
         return try await provider.createAccount(
             appleID: username, password: password, firstName: firstName, lastName: lastName, email: email,
-            twoFactorEnabled: twoFactorEnabled, managed: ManagedMembership(organizationID: id, organizationEmail: email))
+            twoFactorEnabled: twoFactorEnabled, managed: ManagedMembership(organizationID: id, organizationEmail: email), totpSecret: totpSecret)
+    }
+
+    /// Changes the name, password, two-factor or TOTP secret of a Managed Apple ID, deactivated or
+    /// not; its e-mail is the organization's (``setEmail(_:accountID:)``).
+    public func updateAccount(_ accountID: String, _ change: AccountChange, totpSecret: String? = nil) async throws -> AppleIDAccount {
+        guard change.email == nil, change.realUserStatus == nil, change.additionalEmails == nil else {
+            throw OrganizationError.invalid("an organization sets a Managed Apple ID's e-mail only (setEmail)")
+        }
+        var account = await provider.applying(change, to: try await managedAccount(accountID))
+        if let totpSecret { account.totpSecret = totpSecret }
+        try await provider.store.save(account, clearingSignInAttempts: change.password != nil)
+        return account
     }
 
     /// The organization's Managed Apple IDs, deleted ones included, oldest first.
@@ -23,7 +38,10 @@ extension Organizations {
     /// Changes (or removes) the organization e-mail. The account's `sub` stays (spec §21 item 8); the
     /// next authorization's id_token carries the new address.
     public func setEmail(_ email: String?, accountID: String) async throws -> AppleIDAccount {
-        try await changeAccount(accountID) { account in
+        if let email, let organizationID = try await managedAccount(accountID).managed?.organizationID {
+            try Self.checkAddress(email, of: try await organization(id: organizationID))
+        }
+        return try await changeAccount(accountID) { account in
             account.managed?.organizationEmail = email
             account.email = email ?? account.appleID
         }

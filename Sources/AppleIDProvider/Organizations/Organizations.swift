@@ -7,18 +7,43 @@ import Foundation
 public struct Organizations: Sendable {
     let provider: AppleIDProvider
 
+    /// Creates an organization; its `org_id` is `id` (a declaration's) or a new random one.
     public func add(
         name: String, kind: Organization.Kind, verifiedDomains: [String] = [], accessRule: Organization.AccessRule = .allApps,
-        allowedApps: [ClientID] = []
+        allowedApps: [ClientID] = [], federationURL: String? = nil, id: UUID? = nil
     ) async throws -> Organization {
-        let name = name.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { throw OrganizationError.invalid("an organization needs a name") }
         let organization = Organization(
-            id: UUID(uuid: Self.version4(provider.random.bytes(count: 16))), kind: kind, name: name,
-            verifiedDomains: verifiedDomains.map { $0.lowercased() }, accessRule: accessRule, allowedApps: allowedApps,
-            createdAt: provider.clock.now())
+            id: id ?? UUID(uuid: Self.version4(provider.random.bytes(count: 16))), kind: kind, name: try Self.name(name),
+            verifiedDomains: try Self.verifiedDomains(verifiedDomains), accessRule: accessRule, allowedApps: allowedApps,
+            createdAt: provider.clock.now(), federationURL: try federationURL.map(Self.federationURL))
         try await provider.store.save(organization, withdrawal: nil)
         return organization
+    }
+
+    /// Sets every setting of the organization at once (a declaration's), by the rules of ``add``;
+    /// narrowing what it allows schedules the withdrawal as ``disallow(_:in:)`` does. The `id` and
+    /// `createdAt` of `settings` are not read: an organization keeps both. Answers whether anything changed.
+    public func update(_ id: UUID, to settings: Organization) async throws -> Bool {
+        let name = try Self.name(settings.name)
+        let domains = try Self.verifiedDomains(settings.verifiedDomains)
+        let federationURL = try settings.federationURL.map(Self.federationURL)
+        let before = try await organization(id: id)
+        var after = before
+        after.name = name
+        after.kind = settings.kind
+        after.verifiedDomains = domains
+        after.accessRule = settings.accessRule
+        after.allowedApps = settings.allowedApps
+        after.federationURL = federationURL
+        guard after != before else { return false }
+        _ = try await change(id) { $0 = after }
+        return true
+    }
+
+    private static func name(_ text: String) throws -> String {
+        let name = text.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw OrganizationError.invalid("an organization needs a name") }
+        return name
     }
 
     public func list() async throws -> [Organization] { try await provider.store.organizations() }

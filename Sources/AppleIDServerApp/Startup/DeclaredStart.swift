@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// `siwa serve --config siwa.yaml`: the file, applied at every start, replaces the demo seed. The
-/// file's first team, App ID, Services ID and key and its Apple IDs become `demo.json`, whose every
+/// file's first team, App ID, Services ID and key, its Apple IDs and first organization become `demo.json`, whose every
 /// field but the admin token follows from the file (see README "Environments as code").
 enum DeclaredStart {
     /// Applies the file and returns the facts to print and save, and the key's PEM for the playground.
@@ -43,6 +43,14 @@ enum DeclaredStart {
             // Kept across starts, so scripts that read it once go on working.
             adminToken: (try? files.loadFacts())??.adminToken ?? provider.random.hex(bytes: 24))
         facts.developer = declaration.developers.first.map { DemoFacts.Developer(email: $0.email, password: $0.password ?? "") }
+        facts.organization = declaration.organizations.first.map { organization in
+            DemoFacts.Organization(
+                id: organization.orgID ?? "", name: organization.name, kind: (organization.kind ?? .school).rawValue,
+                members: (organization.accounts ?? []).map {
+                    DemoFacts.ManagedUser(
+                        username: $0.username, password: $0.password ?? "", firstName: $0.firstName, lastName: $0.lastName, email: $0.email)
+                })
+        }
         return (facts, keyPEM)
     }
 
