@@ -18,6 +18,9 @@ public struct RelayMailDetail: Sendable, Hashable {
 extension MailRelay {
     /// The longest a ``waitForMail(_:timeout:)`` may wait (the admin API's long-poll).
     public static let longestWait: Duration = .seconds(60)
+    /// How often a wait reads the store again: another instance on the same database accepts mail
+    /// without waking this one's signal.
+    static let rereadInterval: Duration = .seconds(1)
 
     /// Relayed messages, newest first.
     public func messages(_ query: RelayMailQuery, limit: Int = 100) async throws -> [RelayMail] {
@@ -36,7 +39,8 @@ extension MailRelay {
     }
 
     /// The matching messages received after `since` (all when `nil`), as soon as there is one, or
-    /// `[]` after `timeout`: a client waits without a sleep loop. Woken by this instance's accepts.
+    /// `[]` after `timeout`: a client waits without a sleep loop. Woken at once by this instance's
+    /// accepts, and within ``rereadInterval`` by another instance's.
     public func waitForMail(_ query: RelayMailQuery, since: Date? = nil, timeout: Duration) async throws -> [RelayMail] {
         let deadline = ContinuousClock.now + min(timeout, Self.longestWait)
         while true {
@@ -44,7 +48,7 @@ extension MailRelay {
             let found = try await messages(query).filter { mail in since.map { mail.message.receivedAt > $0 } ?? true }
             let remaining = deadline - ContinuousClock.now
             if !found.isEmpty || remaining <= .zero { return found }
-            await provider.relayMailSignal.wait(since: generation, timeout: remaining)
+            await provider.relayMailSignal.wait(since: generation, timeout: min(remaining, Self.rereadInterval))
         }
     }
 

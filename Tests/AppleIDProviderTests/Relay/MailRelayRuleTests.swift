@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
+import Logging
 import Testing
 
 @Suite("The private relay's rules (spec §11)")
@@ -121,5 +122,24 @@ struct MailRelayRuleTests {
         _ = try await relay.send(to: relay.relayAddress)
         #expect(try await waiting.value.count == 1)
         #expect(try await relay.relay.waitForMail(.address("nobody@example.com"), timeout: .zero).isEmpty)
+    }
+}
+
+@Suite("The private relay with several instances on one store")
+struct MailRelayInstancesTests {
+    @Test("a wait on one instance returns soon after another instance accepts a matching message, not at its timeout")
+    func waitAcrossInstances() async throws {
+        let relay = try await RelayHarness.make()
+        let other = try await AppleIDProvider.start(
+            configuration: ProviderConfiguration(issuer: "https://id.example.com"), store: relay.harness.store, clock: relay.harness.clock,
+            random: SeededRandomSource(seed: "other instance"), keyFactory: FixedSigningKeyFactory(pems: ProviderHarness.keys),
+            logger: Logger(label: "test"))
+        let timeout = Duration.seconds(30)
+        let started = ContinuousClock.now
+        let waiting = Task { try await other.mailRelay.waitForMail(.address(relay.relayAddress), timeout: timeout) }
+        _ = try await relay.send(to: relay.relayAddress)
+        #expect(try await waiting.value.count == 1)
+        let waited = ContinuousClock.now - started
+        #expect(waited < timeout / 3, "the other instance's accept was seen by a re-read, not at the deadline (waited \(waited))")
     }
 }
