@@ -48,6 +48,28 @@ struct AccountMailPagesTests {
         }
     }
 
+    @Test("the time reads as a date and a time in UTC, to the minute, with the exact moment for machines; the poll gives both")
+    func receivedTime() async throws {
+        let (server, relay) = try await Self.mailServer()
+        let id = try await Self.send(server, to: relay, subject: "Timed", body: "t")
+        let now = server.clock.now()
+        let utc = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
+        let shown = String(format: "%04d-%02d-%02d %02d:%02d UTC", utc.year!, utc.month!, utc.day!, utc.hour!, utc.minute!)
+        let exact = ISO8601DateFormatter().string(from: now)
+        try await server.app.test(.router) { client in
+            let browser = try await Self.signedIn(client)
+            for path in ["/account/mail", "/account/mail/\(id)"] {
+                let page = try await browser.get(path)
+                #expect(page.text.contains("<time datetime=\"\(exact)\">\(shown)</time>"), "\(path)")
+            }
+            let poll = try await browser.get("/account/mail/messages.json")
+            let list = try JSONSerialization.jsonObject(with: Data(poll.text.utf8)) as? [String: [[String: String]]]
+            let message = try #require(list?["messages"]?.first)
+            #expect(message["received_at"] == exact)
+            #expect(message["received"] == shown)
+        }
+    }
+
     @Test("without the account sign-in the mailbox, a message, its body and its source show the sign-in page, never the mail")
     func signInRequired() async throws {
         let (server, relay) = try await Self.mailServer()

@@ -25,10 +25,13 @@ struct AccountMailEndpoints {
         var id: String
         var from: String
         var subject: String
+        /// The exact moment (ISO 8601, UTC).
         var receivedAt: String
+        /// As the page shows it (``AccountMailPage/time(_:)``).
+        var received: String
 
         enum CodingKeys: String, CodingKey {
-            case id, from, subject
+            case id, from, subject, received
             case receivedAt = "received_at"
         }
     }
@@ -115,7 +118,9 @@ struct AccountMailEndpoints {
 
     private func summaries(accountID: String) async throws -> [Summary] {
         try await relay.mailbox(accountID: accountID).map {
-            Summary(id: $0.message.id, from: $0.message.from, subject: $0.message.subject, receivedAt: AccountMailPage.time($0.message.receivedAt))
+            Summary(
+                id: $0.message.id, from: $0.message.from, subject: $0.message.subject, receivedAt: AccountMailPage.exactTime($0.message.receivedAt),
+                received: AccountMailPage.time($0.message.receivedAt))
         }
     }
 

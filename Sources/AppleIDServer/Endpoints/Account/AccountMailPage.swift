@@ -13,10 +13,15 @@ struct AccountMailPage {
     var hasMessages: Bool { !messages.isEmpty }
     let scriptNonce: String
 
-    /// The same in every language: the moment in UTC, to the minute.
+    /// The same in every language: the day and the time in UTC, to the minute (`2026-11-25 11:37 UTC`).
     static func time(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+        let day = date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+        let minute = date.formatted(.iso8601.time(includingFractionalSeconds: false).timeSeparator(.colon))
+        return "\(day) \(minute.prefix(5)) UTC"
     }
+
+    /// The exact moment, for a `<time datetime>` and a script (`2026-11-25T11:37:31Z`).
+    static func exactTime(_ date: Date) -> String { date.formatted(.iso8601) }
 }
 
 /// `/account/mail/{id}`: one message, its headers, its body (HTML in a sandboxed frame, or text),
@@ -38,6 +43,7 @@ struct AccountMailMessagePage {
     let to: String
     let subject: String
     let receivedAt: String
+    let receivedAtExact: String
     let hasHTML: Bool
     let text: String?
     let headers: [Header]
@@ -55,6 +61,7 @@ struct AccountMailMessagePage {
         self.to = mail.recipient
         self.subject = title
         self.receivedAt = AccountMailPage.time(mail.receivedAt)
+        self.receivedAtExact = AccountMailPage.exactTime(mail.receivedAt)
         self.hasHTML = body.html != nil
         self.text = body.html == nil ? (body.text ?? detail.body) : nil
         self.headers = detail.headers.map { Header(name: $0.name, value: $0.value) }
