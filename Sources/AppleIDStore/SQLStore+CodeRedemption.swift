@@ -6,7 +6,7 @@ import SQLKit
 extension SQLStore {
     /// The code consumed, its grant read and the exchange's tokens inserted, as one unit: on
     /// PostgreSQL one statement (one round trip) whose data-modifying CTEs share one snapshot; on
-    /// SQLite one transaction on the writer. Both run the same three pieces of SQL: the consuming
+    /// SQLite one transaction on the writer whose statements are sent together. Both run the same three pieces of SQL: the consuming
     /// `UPDATE`, the grant by its key, the tokens' `INSERT … SELECT`. A failed insert rolls the
     /// consumption back, so the client's retry finds the code unconsumed instead of taking it for a
     /// replay.
@@ -30,14 +30,19 @@ extension SQLStore {
             return RedeemedCode(
                 code: try row.decode(model: CodeRow.self, prefix: Self.redeemedPrefix).record(), grant: try row.decode(model: GrantRow.self).grant())
         }
-        return try await transaction { db in
-            guard let code = try await db.raw(consumption).first(decoding: CodeRow.self)?.record() else { return nil }
-            // The grant was live a moment ago, in this transaction, and grants are never deleted.
-            guard let grant = try await Self.row(GrantRow.self, from: GrantRow.table, where: "id", equals: code.grantID, on: db)?.grant()
-            else { throw RedeemedCodeWithoutGrant(grantID: code.grantID) }
-            if !tokens.isEmpty { try await db.raw(Self.tokenInsert(tokens, underGrant: "\(bind: grant.id)")).run() }
-            return RedeemedCode(code: code, grant: grant)
-        }
+        // SQLite: the three statements sent at once (``SQLConnectionSource/transaction(pipelining:)``).
+        // The grant and the tokens follow the code through SQL: the tokens only when the `UPDATE`
+        // just changed one row (`changes()`, this connection's last `UPDATE`, as nothing else runs
+        // on the writer meanwhile), so a code that fails a condition issues nothing.
+        let grantOfCode: SQLQueryString = "(SELECT grant_id FROM authorization_codes WHERE code_hash = \(bind: hash) AND changes() = 1)"
+        var statements: [SQLQueryString] = [consumption, "SELECT * FROM grants WHERE id = \(grantOfCode)"]
+        if !tokens.isEmpty { statements.append(Self.tokenInsert(tokens, underGrant: grantOfCode)) }
+        let answers = try await connections.transaction(pipelining: statements)
+        guard let codeRow = answers[0].first else { return nil }
+        let code = try codeRow.decode(model: CodeRow.self).record()
+        // The grant was live in the `UPDATE`'s `WHERE`, in this transaction, and grants are never deleted.
+        guard let grant = try answers[1].first?.decode(model: GrantRow.self).grant() else { throw RedeemedCodeWithoutGrant(grantID: code.grantID) }
+        return RedeemedCode(code: code, grant: grant)
     }
 
     /// `UPDATE … RETURNING *` of the code, whose `WHERE` holds every condition of a successful
