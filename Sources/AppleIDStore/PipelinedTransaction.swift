@@ -24,31 +24,24 @@ extension GatedConnection {
     /// `BEGIN` and `statements` go to the connection together, before any comes back: SQLite's one
     /// thread runs them back to back while the gate is held, instead of waiting after each for the
     /// holder to be scheduled again (under load, a few hundred microseconds each, during which no
-    /// other request can write). The gate is held until `COMMIT` is on its way, not until it is back.
+    /// other request can write). Only `COMMIT` or `ROLLBACK` waits for their answers.
     func transaction(pipelining statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
         try await withTaskExecutorPreference(executor) {
-            let (rows, commit) = try await gate.withExclusive { try await raw.pipelinedTransaction(statements) }
-            try await commit.get()
-            return rows
+            try await gate.withExclusive { try await raw.pipelinedTransaction(statements) }
         }
     }
 }
 
 extension SQLDatabase {
     /// Sends `BEGIN` and `statements` without waiting between them (each `execute` hands its statement
-    /// to the connection's thread before it returns, in call order). When every one succeeded, sends
-    /// `COMMIT` with a `ROLLBACK` right behind it and answers the rows and the `COMMIT`'s answer; else
-    /// `ROLLBACK` and the first error. The caller makes sure that nothing else runs on this connection
-    /// until this returns; what it sends afterwards runs after the `ROLLBACK`.
-    ///
-    /// The trailing `ROLLBACK` does nothing after a `COMMIT` that succeeded (there is no transaction
-    /// left; its "no transaction is active" is ignored). After a `COMMIT` that failed and left the
-    /// transaction open, it closes it before anyone else's statement can run inside it.
+    /// to the connection's thread before it returns, in call order), then `COMMIT` when every one
+    /// succeeded, else `ROLLBACK` and the first error. The caller makes sure that nothing else runs on
+    /// this connection meanwhile.
     ///
     /// A `BEGIN` that failed would leave the statements to run on their own; a deferred `BEGIN` fails
     /// only inside another transaction, which the caller's exclusive hold rules out (and there the
     /// `ROLLBACK` undoes them too).
-    fileprivate func pipelinedTransaction(_ statements: [any SQLExpression]) async throws -> ([[any SQLRow]], EventLoopFuture<Void>) {
+    fileprivate func pipelinedTransaction(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
         let begin: EventLoopFuture<Void> = execute(sql: SQLRaw("BEGIN")) { _ in }
         let collected = statements.map { _ in CollectedRows() }
         let answers = zip(statements, collected).map { statement, rows -> EventLoopFuture<Void> in
@@ -58,13 +51,14 @@ extension SQLDatabase {
         for answer in [begin] + answers {
             do { try await answer.get() } catch { firstError = firstError ?? error }
         }
-        if let firstError {
+        do {
+            if let firstError { throw firstError }
+            try await raw("COMMIT").run()
+        } catch {
             try? await raw("ROLLBACK").run()
-            throw firstError
+            throw error
         }
-        let commit: EventLoopFuture<Void> = execute(sql: SQLRaw("COMMIT")) { _ in }
-        let _: EventLoopFuture<Void> = execute(sql: SQLRaw("ROLLBACK")) { _ in }
-        return (collected.map(\.all), commit)
+        return collected.map(\.all)
     }
 }
 
