@@ -123,4 +123,3 @@ struct MailRelayRuleTests {
         #expect(try await relay.relay.waitForMail(.address("nobody@example.com"), timeout: .zero).isEmpty)
     }
 }
-
