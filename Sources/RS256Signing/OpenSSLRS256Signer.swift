@@ -21,8 +21,7 @@ public struct OpenSSLRS256Signer: RS256Signer {
 /// ring drops a retired key). OpenSSL 3 lets many threads use one unmodified `EVP_PKEY` at once as
 /// long as each has its own context (openssl-threads(7): "two threads can calculate a signature
 /// using two different EVP_PKEY_CTX objects"); `signature(for:)` makes a fresh `EVP_MD_CTX` per call.
-// @unchecked Sendable: an immutable pointer to a key never modified after loading, used per call with its own context (above).
-final class OpenSSLRS256Key: RS256SigningKey, @unchecked Sendable {
+final class OpenSSLRS256Key: RS256SigningKey, @unchecked Sendable {  // safe: the key is never modified after loading (above)
     private let key: OpaquePointer
 
     init(derRepresentation der: [UInt8]) throws {

@@ -31,9 +31,11 @@ extension AppleIDProvider {
                 }
                 report.created.append("organization \(declared.name)")
             }
+            // Read once, as saved: every account is checked against its verified domains.
+            let organization = try await organizations.organization(id: id)
             for (accountIndex, account) in (declared.accounts ?? []).enumerated() {
                 try await applyManagedAccount(
-                    account, organizationID: id, at: path + [.key("accounts"), .index(accountIndex)], declaration: declaration, report: &report)
+                    account, of: organization, at: path + [.key("accounts"), .index(accountIndex)], declaration: declaration, report: &report)
             }
         }
     }
@@ -47,14 +49,14 @@ extension AppleIDProvider {
     }
 
     private func applyManagedAccount(
-        _ declared: EnvironmentDeclaration.ManagedAccount, organizationID: UUID, at path: [DeclarationPathComponent],
+        _ declared: EnvironmentDeclaration.ManagedAccount, of organization: Organization, at path: [DeclarationPathComponent],
         declaration: EnvironmentDeclaration, report: inout DeclarationReport
     ) async throws {
         let password = declared.password ?? ""
         let totpSecret = try Self.checkTOTPSecret(declared.totpSecret, at: path)
         let deactivated = declared.deactivated ?? false
         // Each address against the organization's rule first, so that an error names its own line.
-        let organization = try await organizations.organization(id: organizationID)
+        let organizationID = organization.id
         _ = try await located(path + [.key("username")]) { try Organizations.checkAddress(declared.username, of: organization) }
         if let email = declared.email { _ = try await located(path + [.key("email")]) { try Organizations.checkAddress(email, of: organization) } }
         var account: AppleIDAccount
