@@ -6,6 +6,11 @@ import SQLKit
 struct SchemaMigration: Sendable {
     let version: Int
     let statements: [String]
+    /// Run after `statements` on SQLite only, for what the portable subset cannot say (a trigger).
+    var sqliteStatements: [String] = []
+
+    /// The statements to run on a database of `dialect` (SQLKit's dialect name).
+    func statements(for dialect: String) -> [String] { dialect == "sqlite" ? statements + sqliteStatements : statements }
 }
 
 extension SQLStore {
@@ -16,7 +21,8 @@ extension SQLStore {
     /// Column types are the portable subset of SQLite and PostgreSQL: `TEXT`, `INTEGER`, `BOOLEAN`,
     /// `DOUBLE PRECISION` (dates, seconds since 1970). JSON values are `TEXT`.
     static let migrations: [SchemaMigration] =
-        (coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations + relayMailMigrations + keychainMigrations)
+        (coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations + relayMailMigrations + keychainMigrations
+        + issuingMigrations)
         .sorted {
             $0.version < $1.version
         }
@@ -307,7 +313,7 @@ extension SQLStore {
             db.logger.info("Applying schema migration", metadata: ["version": "\(migration.version)"])
             do {
                 try await transaction { db in
-                    for statement in migration.statements {
+                    for statement in migration.statements(for: db.dialect.name) {
                         try await db.raw(SQLQueryString(statement)).run()
                     }
                     try await db.insert(into: "schema_migrations")

@@ -21,10 +21,6 @@ struct SQLiteConnections: SQLConnectionSource {
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await writer.transaction(body)
     }
-
-    func transaction(pipelining statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
-        try await writer.transaction(pipelining: statements)
-    }
 }
 
 /// Takes turns among the readers.
