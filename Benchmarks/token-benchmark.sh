@@ -19,6 +19,8 @@
 #   RSA_SECONDS=3         duration of the signing-floor measurement
 #   SIWA_BIN, RSA_SIGN_RATE_BIN   override the binaries (default .build/release/…)
 #   DATABASE_URL=postgres://…     run the server on PostgreSQL (an empty database; default SQLite)
+#   GRANT=refresh_token   load the refresh grant instead: one code is exchanged for a refresh token,
+#                         which every request then presents (Apple's refresh tokens are reusable)
 #   BUILD_TIMEOUT=3600    seconds allowed for each `swift build`
 
 set -euo pipefail
@@ -36,6 +38,7 @@ SIWA_BIN="${SIWA_BIN:-$ROOT/.build/release/siwa}"
 RSA_SIGN_RATE_BIN="${RSA_SIGN_RATE_BIN:-$ROOT/.build/release/rsa-sign-rate}"
 
 DATABASE_URL="${DATABASE_URL:-}"
+GRANT="${GRANT:-authorization_code}"
 # Issue 24's goals: SQLite ≥ 0.75 × swift-crypto's raw 2-thread rate, ≥ 0.33 × `openssl speed -multi 2
 # rsa2048`, p99 ≤ 40 ms; PostgreSQL on the same 2 cores ≥ 0.30 × swift-crypto's rate, p99 ≤ 80 ms.
 if [[ -n "$DATABASE_URL" ]]; then GOAL_RATIO="0.30"; GOAL_P99_MS="80"; else GOAL_RATIO="0.75"; GOAL_P99_MS="40"; fi
@@ -88,6 +91,8 @@ duration_seconds() {
 
 check_settings() {
     [[ "$TOTAL_CODES" =~ ^[1-9][0-9]*$ ]] || die "TOTAL_CODES must be a positive integer"
+    [[ "$GRANT" == authorization_code || "$GRANT" == refresh_token ]] || die "GRANT must be authorization_code or refresh_token"
+    [[ "$GRANT" == authorization_code ]] || TOTAL_CODES=1
     [[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer"
     [[ "$THREADS" =~ ^[1-9][0-9]*$ ]] || die "THREADS must be a positive integer"
     [[ "$DURATION" =~ ^[1-9][0-9]*[smh]?$ ]] || die "DURATION must look like 10s, 10, 2m or 1h (got '$DURATION')"
@@ -245,19 +250,40 @@ if elapsed > 240:
 PY
 }
 
+# GRANT=refresh_token: exchanges the one minted code; the load then presents its refresh token.
+exchange_for_refresh_token() {
+    REFRESH_FILE="$SCRATCH_DIR/refresh.txt"
+    BASE_URL="$BASE_URL" CLIENT_ID="$CLIENT_ID" CLIENT_SECRET="$CLIENT_SECRET" REDIRECT_URI="$REDIRECT_URI" \
+    CODE="$(head -n 1 "$CODES_FILE")" OUT="$REFRESH_FILE" \
+    timeout 120 python3 - <<'PY' || die "exchanging the code for a refresh token failed"
+import json, os, urllib.parse, urllib.request
+
+env = os.environ
+body = urllib.parse.urlencode({
+    "client_id": env["CLIENT_ID"], "client_secret": env["CLIENT_SECRET"], "code": env["CODE"],
+    "grant_type": "authorization_code", "redirect_uri": env["REDIRECT_URI"],
+}).encode()
+with urllib.request.urlopen(urllib.request.Request(env["BASE_URL"] + "/auth/token", data=body), timeout=60) as resp:
+    token = json.load(resp)["refresh_token"]
+with open(env["OUT"], "w") as f:
+    f.write(token + "\n")
+PY
+    log "refresh token obtained"
+}
+
 # --- load -------------------------------------------------------------------
 
 run_load() {
     local secs
     secs="$(duration_seconds "$DURATION")"
-    log "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION on POST $BASE_URL/auth/token"
+    log "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION on POST $BASE_URL/auth/token ($GRANT)"
     if [[ -n "${PERF_RECORD:-}" ]]; then
         # Optional: a CPU profile of the server during the load (perf from Debian's linux-perf).
         perf record -F 499 -g -p "$SERVER_PID" -o "$PERF_RECORD" -- sleep "$secs" >/dev/null 2>&1 &
     fi
     timeout $(( secs + 120 )) wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s \
         -s "$BENCH_DIR/token.lua" "$BASE_URL/auth/token" \
-        -- "$CODES_FILE" "$CLIENT_ID" "$CLIENT_SECRET" "$REDIRECT_URI" "$THREADS" \
+        -- "${REFRESH_FILE:-$CODES_FILE}" "$CLIENT_ID" "$CLIENT_SECRET" "$REDIRECT_URI" "$THREADS" "$GRANT" \
         >"$SCRATCH_DIR/wrk.out" 2>&1 || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk failed"; }
     grep -v '^bench\.' "$SCRATCH_DIR/wrk.out" | sed 's/^/    /' >&2 || true
     kill -0 "$SERVER_PID" 2>/dev/null || server_failed "server died during the load"
@@ -341,7 +367,7 @@ print_summary() {
          "server_peak_rss_mib=$PEAK_RSS_MIB rsa_sign_per_sec_2_threads=$RSA_RATE" \
          "ratio=$ratio goal_ratio=$GOAL_RATIO goal_p99_ms=$GOAL_P99_MS" \
          "openssl_speed_sign_per_sec_multi_2=$OPENSSL_RATE openssl_ratio=$openssl_ratio" \
-         "store=$([[ -n "$DATABASE_URL" ]] && echo postgresql || echo sqlite) load_average_1min=$(cut -d' ' -f1 /proc/loadavg)"
+         "grant=$GRANT store=$([[ -n "$DATABASE_URL" ]] && echo postgresql || echo sqlite) load_average_1min=$(cut -d' ' -f1 /proc/loadavg)"
     goal_line "ratio >= $GOAL_RATIO" "$ratio_met" "ratio=$ratio"
     [[ -n "$DATABASE_URL" ]] || goal_line "openssl ratio >= $GOAL_OPENSSL_RATIO" "$openssl_met" "openssl_ratio=$openssl_ratio"
     goal_line "p99 <= ${GOAL_P99_MS} ms" "$p99_met" "p99_ms=$p99"
@@ -362,6 +388,7 @@ main() {
     read_demo
     mint_client_secret
     mint_codes
+    [[ "$GRANT" == authorization_code ]] || exchange_for_refresh_token
 
     run_load
     PEAK_RSS_MIB="$(server_peak_rss_mib)"

@@ -2,7 +2,10 @@
 --
 -- Usage (see token-benchmark.sh):
 --   wrk -t2 -c64 -d10s -s Benchmarks/token.lua http://127.0.0.1:PORT/auth/token \
---       -- CODES_FILE CLIENT_ID CLIENT_SECRET REDIRECT_URI THREAD_COUNT
+--       -- CODES_FILE CLIENT_ID CLIENT_SECRET REDIRECT_URI THREAD_COUNT [GRANT]
+--
+-- With GRANT=refresh_token, CODES_FILE holds one refresh token, which every
+-- request presents (the refresh grant; Apple's refresh tokens are reusable).
 --
 -- Every authorization code is single-use, so each code in CODES_FILE (one per
 -- line) is sent at most once across all wrk threads: thread i (0-based) of k
@@ -61,8 +64,8 @@ local function read_slice(path, index, count)
 end
 
 function init(args)
-   local codes_file, client_id, client_secret, redirect_uri, thread_count =
-      args[1], args[2], args[3], args[4], tonumber(args[5])
+   local codes_file, client_id, client_secret, redirect_uri, thread_count, grant =
+      args[1], args[2], args[3], args[4], tonumber(args[5]), args[6] or "authorization_code"
    assert(codes_file and client_id and client_secret and redirect_uri and thread_count,
           "usage: -- CODES_FILE CLIENT_ID CLIENT_SECRET REDIRECT_URI THREAD_COUNT")
    assert(thread_id < thread_count, "more wrk threads than THREAD_COUNT")
@@ -72,7 +75,18 @@ function init(args)
 
    -- Pre-build every request so request() is a table lookup (wrk runs on the
    -- same 2 cores as the server; keep its per-request cost minimal).
-   local codes = read_slice(codes_file, thread_id, thread_count)
+   refresh_request = nil
+   if grant == "refresh_token" then
+      local token = read_slice(codes_file, 0, 1)[1]
+      assert(token, "no refresh token in " .. codes_file)
+      refresh_request = wrk.format("POST", nil, nil, form_body({
+         { "client_id", client_id },
+         { "client_secret", client_secret },
+         { "grant_type", "refresh_token" },
+         { "refresh_token", token },
+      }))
+   end
+   local codes = refresh_request and {} or read_slice(codes_file, thread_id, thread_count)
    prepared = {}
    for i, code in ipairs(codes) do
       local body = form_body({
@@ -98,6 +112,10 @@ function init(args)
 end
 
 function request()
+   if refresh_request ~= nil then
+      sent = sent + 1
+      return refresh_request
+   end
    local req = prepared[next_index]
    if req ~= nil then
       prepared[next_index] = nil -- a code is never handed out twice
