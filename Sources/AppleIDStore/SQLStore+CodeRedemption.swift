@@ -58,9 +58,9 @@ extension SQLStore {
     }
 
     /// `INSERT … SELECT` of `tokens` under the grant whose id is `grantID` (an expression), with that
-    /// grant's client (PostgreSQL's redemption): nothing is inserted when there is no such grant. One `SELECT` per token, each
-    /// finding the grant by its key; the expiry is cast because a `NULL` alone has no type in
-    /// PostgreSQL.
+    /// grant's client, for PostgreSQL's redemption: nothing is inserted when there is no such grant.
+    /// One `SELECT` per token, each finding the grant by its key; the expiry is cast because a `NULL`
+    /// alone has no type in PostgreSQL.
     static func tokenInsert(_ tokens: [NewToken], underGrant grantID: SQLQueryString) -> SQLQueryString {
         var query: SQLQueryString = "INSERT INTO tokens (token_hash, kind, grant_id, client_id, created_at, expires_at) "
         for (index, token) in tokens.enumerated() {

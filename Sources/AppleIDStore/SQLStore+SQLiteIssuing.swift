@@ -1,14 +1,15 @@
 import AppleIDProvider
 import Foundation
 
-/// How SQLite stores a code's redemption and its tokens in one statement (``SQLStore/redeemCode(hash:binding:at:validAt:issuing:)``).
+/// How SQLite stores a code's redemption and its tokens in one statement
+/// (``SQLStore/redeemCode(hash:binding:at:validAt:issuing:)``).
 ///
 /// SQLite has no data-modifying CTEs, and a transaction of several statements holds the one writer
 /// across the trips between them (that cost the token endpoint 7–10% of its rate). One statement is
 /// atomic by itself, triggers included: the consuming `UPDATE` also sets `issuing` to the tokens
-/// (JSON), and the trigger of migration 31 inserts them under the code's grant and clears `issuing`. When the
-/// insert fails (a token hash already taken), the whole `UPDATE` is undone and the code stays
-/// redeemable; when the `UPDATE` matches no row, the trigger does not run.
+/// (JSON), and the trigger of migration 31 inserts them under the code's grant and clears `issuing`.
+/// When the insert fails (a token hash already taken), the whole `UPDATE` is undone and the code
+/// stays redeemable; when the `UPDATE` matches no row, the trigger does not run.
 extension SQLStore {
     /// Version 31: the column the `UPDATE` hands the tokens over in (`NULL` at rest), and on SQLite
     /// the trigger, which lives in the file, so every connection and process that writes it has it.
