@@ -12,17 +12,25 @@ import SQLKit
 /// A close between the question and the write is still possible but needs the close to land in
 /// those few instructions; the database's own `statement_timeout` cannot help there (the statement
 /// never left).
+///
+/// With `preparedStatements`, a ``PreparedStatement`` runs prepared; without (in a transaction, or
+/// with ``PostgresPoolSettings/preparesStatements`` off), as written.
 struct LiveConnectionDatabase: SQLDatabaseWrapper {
     let connection: PostgresConnection
     let wrapped: any SQLDatabase
+    let preparedStatements: PostgresPreparedStatements?
 
-    init(_ connection: PostgresConnection) {
+    init(_ connection: PostgresConnection, preparedStatements: PostgresPreparedStatements?) {
         self.connection = connection
+        self.preparedStatements = preparedStatements
         wrapped = connection.sql(queryLogLevel: .trace)
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         guard !connection.isClosed else { throw StoreUnavailableError(reason: "the PostgreSQL connection has closed") }
+        if let preparedStatements, let statement = query as? PreparedStatement {
+            return try await preparedStatements.execute(statement, on: connection, database: wrapped, logger: connection.logger, onRow)
+        }
         try await wrapped.execute(sql: query, onRow)
     }
 }

@@ -13,18 +13,29 @@ struct PostgresPool: SQLConnectionSource {
     let settings: PostgresPoolSettings
     let usage: PoolUsage
     let logger: Logger
+    /// `nil` when ``PostgresPoolSettings/preparesStatements`` is off.
+    let preparedStatements: PostgresPreparedStatements?
+
+    init(client: PostgresClient, settings: PostgresPoolSettings, usage: PoolUsage, logger: Logger) {
+        self.client = client
+        self.settings = settings
+        self.usage = usage
+        self.logger = logger
+        preparedStatements = settings.preparesStatements ? PostgresPreparedStatements() : nil
+    }
 
     var database: any SQLDatabase { PooledPostgresDatabase(pool: self) }
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         // `withConnection` returns only after its tasks end, so `body` does not outlive this call.
         try await withoutActuallyEscaping(body) { body in
-            try await withConnection { connection in try await connection.inTransaction(body) }
+            try await withConnection(preparing: false) { connection in try await connection.inTransaction(body) }
         }
     }
 
-    /// Runs `body` on a leased connection, waiting at most the lease timeout for one.
-    func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    /// Runs `body` on a leased connection, waiting at most the lease timeout for one; with
+    /// `preparing`, ``PreparedStatement``s run prepared there.
+    func withConnection<T: Sendable>(preparing: Bool, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let lease = LeaseState()
         usage.startedWaiting()
         do {
@@ -33,7 +44,7 @@ struct PostgresPool: SQLConnectionSource {
                     try await client.withConnection { connection in
                         try lease.markLeased(usage: usage)
                         defer { usage.released() }
-                        return try await body(LiveConnectionDatabase(connection))
+                        return try await body(LiveConnectionDatabase(connection, preparedStatements: preparing ? preparedStatements : nil))
                     }
                 }
                 group.addTask {
@@ -132,6 +143,6 @@ struct PooledPostgresDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await pool.withConnection { database in try await database.execute(sql: query, onRow) }
+        try await pool.withConnection(preparing: true) { database in try await database.execute(sql: query, onRow) }
     }
 }

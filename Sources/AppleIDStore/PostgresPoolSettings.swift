@@ -14,12 +14,17 @@ public struct PostgresPoolSettings: Sendable, Hashable {
     public var statementTimeout: Duration
     /// PostgreSQL's `application_name` of every connection: how `pg_stat_activity` names them.
     public var applicationName: String
+    /// Whether the token, refresh and authorize paths' statements are prepared once per connection
+    /// (`siwa serve --no-database-prepared-statements` turns it off, as a pooler that hands each
+    /// transaction another session needs).
+    public var preparesStatements: Bool
 
     public init(
         maximumConnections: Int = 16, leaseTimeout: Duration = .seconds(5), connectTimeout: Duration = .seconds(3),
-        statementTimeout: Duration = .seconds(10), applicationName: String = "siwa"
+        statementTimeout: Duration = .seconds(10), applicationName: String = "siwa", preparesStatements: Bool = true
     ) {
         self.applicationName = applicationName
+        self.preparesStatements = preparesStatements
         self.maximumConnections = maximumConnections
         self.leaseTimeout = leaseTimeout
         self.connectTimeout = connectTimeout

@@ -39,7 +39,7 @@ extension SQLStore: AccountStore {
     }
 
     public func teamIdentity(accountID: String, teamID: TeamID) async throws -> TeamIdentity? {
-        try await db.select().column("*").from(TeamIdentityRow.table)
+        try await prepared.select().column("*").from(TeamIdentityRow.table)
             .where("account_id", .equal, accountID)
             .where("team_id", .equal, teamID.rawValue)
             .first(decoding: TeamIdentityRow.self)?

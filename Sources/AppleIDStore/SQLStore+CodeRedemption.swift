@@ -27,7 +27,7 @@ extension SQLStore {
                 WITH redeemed AS (\(consumption))\(issuing) \
                 SELECT \(Self.redeemedColumns), grants.* FROM redeemed JOIN grants ON grants.id = redeemed.grant_id
                 """
-            guard let row = try await db.raw(query).first() else { return nil }
+            guard let row = try await prepared.raw(query).first() else { return nil }
             return RedeemedCode(
                 code: try row.decode(model: CodeRow.self, prefix: Self.redeemedPrefix).record(), grant: try row.decode(model: GrantRow.self).grant())
         }

@@ -5,7 +5,7 @@ import SQLKit
 
 extension SQLStore: ConsentStore {
     public func consent(accountID: String, groupID: ClientID) async throws -> Consent? {
-        try await db.select().column("*").from(ConsentRow.table)
+        try await prepared.select().column("*").from(ConsentRow.table)
             .where("account_id", .equal, accountID)
             .where("group_id", .equal, groupID.rawValue)
             .first(decoding: ConsentRow.self)?

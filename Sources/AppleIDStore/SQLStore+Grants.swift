@@ -70,7 +70,7 @@ extension SQLStore: GrantStore {
                 \(bind: token.createdAt.sqlSeconds), \(bind: token.expiresAt?.sqlSeconds))
                 """
         }
-        try await db.raw(query).run()
+        try await prepared.raw(query).run()
     }
 
     public func token(hash: String) async throws -> TokenRecord? {

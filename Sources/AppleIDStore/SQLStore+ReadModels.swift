@@ -13,7 +13,7 @@ extension SQLStore: ReadModelStore {
     }
 
     private func activeAccount(where column: String, equals value: String) async throws -> AppleIDAccount? {
-        try await db.select().column("*").from(AccountRow.table)
+        try await prepared.select().column("*").from(AccountRow.table)
             .where(column, .equal, value)
             .where("deleted_at", .is, SQLLiteral.null)
             .where("deactivated", .equal, false)

@@ -5,7 +5,7 @@ import SQLKit
 
 extension SQLStore: TransferStore {
     public func transfers(groupID: ClientID) async throws -> [AppTransfer] {
-        try await db.select().column("*").from(TransferRow.table)
+        try await prepared.select().column("*").from(TransferRow.table)
             .where("group_id", .equal, groupID.rawValue)
             .orderBy("transferred_at", .descending)
             .all(decoding: TransferRow.self)

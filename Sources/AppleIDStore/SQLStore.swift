@@ -22,6 +22,9 @@ import SQLKit
 public final class SQLStore: Sendable {
     /// Single statements run here.
     let db: any SQLDatabase
+    /// Single statements of the hot paths (the lookups by key, the authorize, token and refresh
+    /// paths) run here: on PostgreSQL each is prepared once per connection.
+    let prepared: any SQLDatabase
     /// Where statements and transactions run.
     let connections: any SQLConnectionSource
     /// Seals the signing keys' private halves; `nil` stores them as they are.
@@ -36,6 +39,7 @@ public final class SQLStore: Sendable {
     init(connections: any SQLConnectionSource, sealer: SecretSealer?) {
         self.connections = connections
         self.db = connections.database
+        self.prepared = PreparingDatabase(wrapped: connections.database)
         self.sealer = sealer
     }
 
@@ -62,11 +66,11 @@ public final class SQLStore: Sendable {
             .run()
     }
 
-    /// The single row of `table` whose `column` equals `value`, decoded as `Row`.
+    /// The single row of `table` whose `column` equals `value`, decoded as `Row` (prepared).
     func row<Row: Decodable>(
         _ type: Row.Type, from table: String, where column: String, equals value: String
     ) async throws -> Row? {
-        try await Self.row(type, from: table, where: column, equals: value, on: db)
+        try await Self.row(type, from: table, where: column, equals: value, on: prepared)
     }
 
     /// ``row(_:from:where:equals:)`` on `db` (a transaction's connection).

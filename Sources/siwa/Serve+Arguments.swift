@@ -19,6 +19,7 @@ extension Serve {
         }
         if let developmentMode { given[.developmentMode] = .bool(developmentMode) }
         if let playground { given[.playground] = .bool(playground == .on) }
+        if let databasePreparedStatements { given[.databasePreparedStatements] = .bool(databasePreparedStatements == .on) }
         return given
     }
 }

@@ -13,7 +13,7 @@ struct PostgresPoolTests {
     @Test("after PostgreSQL ends every connection of the store (as a restart does), later calls reconnect")
     func reconnectsAfterTheConnectionsEnd() async throws {
         let name = "siwa-test-" + UUID().uuidString.prefix(8).lowercased()
-        try await withPostgresStore(
+        try await Self.withPostgresStore(
             PostgresPoolSettings(
                 maximumConnections: StoreKind.testPool.maximumConnections, leaseTimeout: StoreKind.testPool.leaseTimeout, applicationName: name)
         ) { store in
@@ -40,7 +40,7 @@ struct PostgresPoolTests {
     func exhaustedPoolIsUnavailable() async throws {
         // 10 s, not less: under the whole suite's load the store's own start-up waits for CPU too.
         let settings = PostgresPoolSettings(maximumConnections: 1, leaseTimeout: .seconds(10))
-        try await withPostgresStore(settings) { store in
+        try await Self.withPostgresStore(settings) { store in
             // The only connection is opened first, so that the transaction below takes an open one:
             // on a loaded machine opening it may itself take longer than the lease.
             try await Self.warmUp(store)
@@ -82,7 +82,7 @@ struct PostgresPoolTests {
 
     /// A store in a fresh schema of the test database, dropped afterwards. Its start (migrations) is
     /// retried while the machine is too loaded to open a connection within a short lease.
-    private func withPostgresStore(_ settings: PostgresPoolSettings, _ body: (SQLStore) async throws -> Void) async throws {
+    static func withPostgresStore(_ settings: PostgresPoolSettings, _ body: (SQLStore) async throws -> Void) async throws {
         let url = try #require(StoreKind.postgresURL)
         let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         var started: (SQLStore, @Sendable () async throws -> Void)?
@@ -122,13 +122,13 @@ struct PostgresPoolTests {
             configuration: try SQLPostgresConfiguration(url: url).coreConfiguration, id: 98, logger: testLogger)
         try await connection.close()
         await #expect(throws: StoreUnavailableError.self) {
-            try await LiveConnectionDatabase(connection).raw("SELECT 1").run()
+            try await LiveConnectionDatabase(connection, preparedStatements: nil).raw("SELECT 1").run()
         }
     }
 
     /// Runs `work` on a fresh connection to the test database (connecting is retried: on a loaded
     /// machine it can fail), and records any failure with its details, which `PSQLError` hides.
-    private static func withOwnConnection<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
+    static func withOwnConnection<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws -> T {
         let url = try #require(StoreKind.postgresURL)
         let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
         var opened: PostgresConnection?

@@ -57,6 +57,9 @@ extension ServeSettingKey {
     public static let databasePoolSize = Self("database_pool_size", default: .int(16), "PostgreSQL only: the most connections this instance opens.")
     public static let databaseWait = Self(
         "database_wait", default: .string("5s"), "PostgreSQL only: how long a request waits for a free connection before it is answered 503.")
+    public static let databasePreparedStatements = Self(
+        "database_prepared_statements", default: .bool(true),
+        "PostgreSQL only: prepare the sign-in and token statements once per connection (off behind a pooler that swaps sessions).")
     public static let issuer = Self(
         "issuer", note: "the server's URL", "Issuer of the tokens: the server's URL, 'apple' for https://appleid.apple.com, or a URL.")
     public static let logLevel = Self("log_level", default: .string("info"), "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -97,8 +100,9 @@ extension ServeSettingKey {
 
     /// Every setting, in the README's order.
     public static let all: [ServeSettingKey] = [
-        .host, .port, .dataDirectory, .databaseURL, .databasePoolSize, .databaseWait, .issuer, .logLevel, .logFormat, .autoApprove,
-        .adminToken, .relayDomain, .smtpPort, .smtpSmarthost, .dnsResolver, .developmentMode, .playground, .notificationRetryWindow,
-        .notificationMaxBackoff, .notificationLease, .keyRotationInterval, .keyPublicationLead, .retiredKeyRetention, .keyCheckInterval,
+        .host, .port, .dataDirectory, .databaseURL, .databasePoolSize, .databaseWait, .databasePreparedStatements, .issuer, .logLevel,
+        .logFormat, .autoApprove, .adminToken, .relayDomain, .smtpPort, .smtpSmarthost, .dnsResolver, .developmentMode, .playground,
+        .notificationRetryWindow, .notificationMaxBackoff, .notificationLease, .keyRotationInterval, .keyPublicationLead, .retiredKeyRetention,
+        .keyCheckInterval,
     ]
 }

@@ -29,6 +29,7 @@ extension ServeSettings {
         if let wait = try lookup.parsed(.databaseWait, expected: "a duration from 1s to 60s, such as 5s", databaseWait) {
             settings.databasePool.leaseTimeout = .seconds(wait)
         }
+        if let prepares = try lookup.onOff(.databasePreparedStatements) { settings.databasePool.preparesStatements = prepares }
         settings.issuer = try lookup.string(.issuer)?.0
         let levels = "a log level: trace, debug, info, notice, warning, error or critical"
         if let level = try lookup.parsed(.logLevel, expected: levels, Logger.Level.init(rawValue:)) { settings.logLevel = level }

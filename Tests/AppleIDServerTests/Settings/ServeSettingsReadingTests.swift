@@ -29,6 +29,7 @@ struct ServeSettingsReadingTests {
         #expect(settings.databaseURL == nil)
         #expect(settings.databasePool.maximumConnections == 16)
         #expect(settings.databasePool.leaseTimeout == .seconds(5))
+        #expect(settings.databasePool.preparesStatements)
         #expect(settings.logLevel == .info)
         #expect(settings.logFormat == .text)
         #expect(settings.smtpPort == nil, "no port given: 2525, and a port another server holds only turns the listener off")
@@ -75,6 +76,7 @@ struct ServeSettingsReadingTests {
               development_mode: off
               database_pool_size: 4
               database_wait: 2s
+              database_prepared_statements: off
             teams:
               - team_id: ABCDE12345
                 name: Juice
@@ -87,6 +89,7 @@ struct ServeSettingsReadingTests {
         #expect(settings.developmentMode == false)
         #expect(settings.databasePool.maximumConnections == 4)
         #expect(settings.databasePool.leaseTimeout == .seconds(2))
+        #expect(!settings.databasePool.preparesStatements)
     }
 
     @Test("a JSON file's server object alone sets settings")
