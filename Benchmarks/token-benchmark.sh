@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Load benchmark for POST /auth/token (authorization_code grant).
+# Load benchmark for POST /auth/token (authorization_code grant), or for GET /auth/authorize
+# (ENDPOINT=authorize).
 #
 #   bash Benchmarks/token-benchmark.sh
 #
@@ -21,6 +22,10 @@
 #   DATABASE_URL=postgres://…     run the server on PostgreSQL (an empty database; default SQLite)
 #   GRANT=refresh_token   load the refresh grant instead: one code is exchanged for a refresh token,
 #                         which every request then presents (Apple's refresh tokens are reusable)
+#   ENDPOINT=authorize    load GET /auth/authorize instead, headless (the server runs with
+#                         --auto-approve first): every request is approved and issues a code (302).
+#                         No codes are minted; the issue's goals are the token endpoint's, so none is
+#                         judged, and the ratio to the signing rate is printed for comparison only.
 #   BUILD_TIMEOUT=3600    seconds allowed for each `swift build`
 
 set -euo pipefail
@@ -39,12 +44,17 @@ RSA_SIGN_RATE_BIN="${RSA_SIGN_RATE_BIN:-$ROOT/.build/release/rsa-sign-rate}"
 
 DATABASE_URL="${DATABASE_URL:-}"
 GRANT="${GRANT:-authorization_code}"
+ENDPOINT="${ENDPOINT:-token}"
+# What a successful answer is: the token endpoint's 200, the headless authorization's 302.
+SUCCESS_CLASS="2xx"
+[[ "$ENDPOINT" == token ]] || SUCCESS_CLASS="3xx"
 # Issue 24's goals: SQLite ≥ 0.75 × swift-crypto's raw 2-thread rate, ≥ 0.33 × `openssl speed -multi 2
 # rsa2048`, p99 ≤ 40 ms; PostgreSQL on the same 2 cores ≥ 0.30 × swift-crypto's rate, p99 ≤ 80 ms.
 if [[ -n "$DATABASE_URL" ]]; then GOAL_RATIO="0.30"; GOAL_P99_MS="80"; else GOAL_RATIO="0.75"; GOAL_P99_MS="40"; fi
 GOAL_OPENSSL_RATIO="0.33"
 CODES_PER_CALL=1000
 SERVER_START_TIMEOUT=60
+IDLE_TIMEOUT=300
 
 SERVER_PID=""
 DATA_DIR=""
@@ -93,6 +103,7 @@ check_settings() {
     [[ "$TOTAL_CODES" =~ ^[1-9][0-9]*$ ]] || die "TOTAL_CODES must be a positive integer"
     [[ "$GRANT" == authorization_code || "$GRANT" == refresh_token ]] || die "GRANT must be authorization_code or refresh_token"
     [[ "$GRANT" == authorization_code ]] || TOTAL_CODES=1
+    [[ "$ENDPOINT" == token || "$ENDPOINT" == authorize ]] || die "ENDPOINT must be token or authorize"
     [[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer"
     [[ "$THREADS" =~ ^[1-9][0-9]*$ ]] || die "THREADS must be a positive integer"
     [[ "$DURATION" =~ ^[1-9][0-9]*[smh]?$ ]] || die "DURATION must look like 10s, 10, 2m or 1h (got '$DURATION')"
@@ -151,6 +162,7 @@ start_server() {
     [[ -z "$DATABASE_URL" ]] || options=(--database "$DATABASE_URL")
     # The relay's listener is not measured here (older binaries, without a relay, lack the option).
     ! "$SIWA_BIN" serve --help 2>/dev/null | grep -q -- --smtp-port || options+=(--smtp-port 0)
+    [[ "$ENDPOINT" == token ]] || options+=(--auto-approve first)
     "$SIWA_BIN" serve --port "$PORT" --data-dir "$DATA_DIR" --log-level warning "${options[@]}" \
         >"$SCRATCH_DIR/server.log" 2>&1 &
     SERVER_PID=$!
@@ -172,6 +184,24 @@ wait_for_server() {
         sleep 0.2
     done
     log "server is up (pid $SERVER_PID)"
+}
+
+# Waits (bounded) until the server has been idle for two seconds running: it pre-renders the button
+# gallery after start-up, which would otherwise share the cores with the first seconds of the load
+# (the authorize and refresh loads start within a second of the start; the code grant's minting is
+# longer). Idle: under 5% of a core over each half second.
+wait_for_idle_server() {
+    local deadline=$(( SECONDS + IDLE_TIMEOUT )) quiet=0 before after ticks
+    ticks="$(getconf CLK_TCK)"
+    before="$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat")"
+    while (( quiet < 4 )); do
+        (( SECONDS < deadline )) || { warn "server still busy after ${IDLE_TIMEOUT}s; loading it anyway"; return 0; }
+        sleep 0.5
+        after="$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat")"
+        if (( (after - before) * 100 < ticks * 5 / 2 )); then quiet=$(( quiet + 1 )); else quiet=0; fi
+        before="$after"
+    done
+    log "server is idle"
 }
 
 # demo_field EXPR -> python expression evaluated on the parsed demo.json (`d`).
@@ -276,18 +306,25 @@ PY
 run_load() {
     local secs
     secs="$(duration_seconds "$DURATION")"
-    log "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION on POST $BASE_URL/auth/token ($GRANT)"
+    local target=(-s "$BENCH_DIR/authorize.lua" "$BASE_URL" -- "$CLIENT_ID" "$REDIRECT_URI")
+    if [[ "$ENDPOINT" == token ]]; then
+        target=(-s "$BENCH_DIR/token.lua" "$BASE_URL/auth/token"
+            -- "${REFRESH_FILE:-$CODES_FILE}" "$CLIENT_ID" "$CLIENT_SECRET" "$REDIRECT_URI" "$THREADS" "$GRANT")
+    fi
+    log "wrk: $THREADS threads, $CONNECTIONS connections, $DURATION on $(load_name)"
     if [[ -n "${PERF_RECORD:-}" ]]; then
         # Optional: a CPU profile of the server during the load (perf from Debian's linux-perf).
         perf record -F 499 -g -p "$SERVER_PID" -o "$PERF_RECORD" -- sleep "$secs" >/dev/null 2>&1 &
     fi
-    timeout $(( secs + 120 )) wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s \
-        -s "$BENCH_DIR/token.lua" "$BASE_URL/auth/token" \
-        -- "${REFRESH_FILE:-$CODES_FILE}" "$CLIENT_ID" "$CLIENT_SECRET" "$REDIRECT_URI" "$THREADS" "$GRANT" \
+    timeout $(( secs + 120 )) wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s "${target[@]}" \
         >"$SCRATCH_DIR/wrk.out" 2>&1 || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk failed"; }
     grep -v '^bench\.' "$SCRATCH_DIR/wrk.out" | sed 's/^/    /' >&2 || true
     kill -0 "$SERVER_PID" 2>/dev/null || server_failed "server died during the load"
-    grep -q '^bench\.ok_2xx=' "$SCRATCH_DIR/wrk.out" || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk script printed no results"; }
+    [[ -n "$(result_value ok_2xx)" ]] || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk script printed no results"; }
+}
+
+load_name() {
+    if [[ "$ENDPOINT" == token ]]; then echo "POST $BASE_URL/auth/token ($GRANT)"; else echo "GET $BASE_URL/auth/authorize (headless)"; fi
 }
 
 # wrk_value KEY -> value of the "bench.KEY=VALUE" line printed by token.lua's done().
@@ -297,22 +334,35 @@ wrk_value() {
     printf '%s\n' "${line#*=}"
 }
 
+# result_value KEY -> the load's result under token.lua's names; authorize.lua counts the approved
+# authorizations (3xx) as `ok` and every other answer as `others`.
+result_value() {
+    if [[ "$ENDPOINT" == token ]]; then wrk_value "$1"; return; fi
+    case "$1" in
+        ok_2xx) wrk_value ok ;;
+        non_2xx) wrk_value others ;;
+        ok_2xx_per_sec) wrk_value ok_per_sec ;;
+        exhausted_threads|socket_errors) echo 0 ;;
+        *) wrk_value "$1" ;;
+    esac
+}
+
 report_load_warnings() {
     local ok non2xx exhausted
-    ok="$(wrk_value ok_2xx)"
-    non2xx="$(wrk_value non_2xx)"
-    exhausted="$(wrk_value exhausted_threads)"
+    ok="$(result_value ok_2xx)"
+    non2xx="$(result_value non_2xx)"
+    exhausted="$(result_value exhausted_threads)"
     if (( exhausted > 0 )); then
         warn "$exhausted wrk thread(s) ran out of authorization codes" \
              "($(wrk_value codes_sent) of $(wrk_value codes_available) used, $(wrk_value filler_requests) filler requests):" \
              "TOTAL_CODES=$TOTAL_CODES was too small for DURATION=$DURATION; token_req_per_sec is understated"
     fi
     if awk -v n="$non2xx" -v ok="$ok" 'BEGIN { exit !(n + ok > 0 && n / (n + ok) > 0.01) }'; then
-        warn "$non2xx non-2xx responses (> 1% of $(( ok + non2xx )))"
+        warn "$non2xx non-$SUCCESS_CLASS responses (> 1% of $(( ok + non2xx )))"
         warn "sample: $(wrk_value sample_body)"
     fi
     local socket_errors
-    socket_errors="$(wrk_value socket_errors)"
+    socket_errors="$(result_value socket_errors)"
     (( socket_errors == 0 )) || warn "wrk counted $socket_errors socket errors/timeouts"
 }
 
@@ -350,10 +400,10 @@ goal_line() { # NAME MET(0/1) DETAIL
 
 print_summary() {
     local rate p50 p99 non2xx ratio ratio_met p99_met
-    rate="$(wrk_value ok_2xx_per_sec)"
-    p50="$(wrk_value p50_ms)"
-    p99="$(wrk_value p99_ms)"
-    non2xx="$(wrk_value non_2xx)"
+    rate="$(result_value ok_2xx_per_sec)"
+    p50="$(result_value p50_ms)"
+    p99="$(result_value p99_ms)"
+    non2xx="$(result_value non_2xx)"
     ratio="$(awk -v t="$rate" -v r="$RSA_RATE" 'BEGIN { if (r > 0) printf "%.2f", t / r; else print "n/a" }')"
     ratio_met="$(awk -v x="$ratio" -v g="$GOAL_RATIO" 'BEGIN { print (x != "n/a" && x + 0 >= g + 0) ? 1 : 0 }')"
     local openssl_ratio openssl_met
@@ -362,12 +412,16 @@ print_summary() {
     p99_met="$(awk -v x="$p99" -v g="$GOAL_P99_MS" 'BEGIN { print (x + 0 <= g + 0) ? 1 : 0 }')"
 
     echo
-    echo "=== token benchmark summary ==="
-    echo "token_req_per_sec=$rate p50_ms=$p50 p99_ms=$p99 non_2xx=$non2xx" \
+    echo "=== $ENDPOINT benchmark summary ==="
+    echo "${ENDPOINT}_req_per_sec=$rate p50_ms=$p50 p99_ms=$p99 non_$SUCCESS_CLASS=$non2xx" \
          "server_peak_rss_mib=$PEAK_RSS_MIB rsa_sign_per_sec_2_threads=$RSA_RATE" \
          "ratio=$ratio goal_ratio=$GOAL_RATIO goal_p99_ms=$GOAL_P99_MS" \
          "openssl_speed_sign_per_sec_multi_2=$OPENSSL_RATE openssl_ratio=$openssl_ratio" \
-         "grant=$GRANT store=$([[ -n "$DATABASE_URL" ]] && echo postgresql || echo sqlite) load_average_1min=$(cut -d' ' -f1 /proc/loadavg)"
+         "$([[ "$ENDPOINT" == token ]] && echo "grant=$GRANT" || echo "endpoint=authorize") store=$([[ -n "$DATABASE_URL" ]] && echo postgresql || echo sqlite) load_average_1min=$(cut -d' ' -f1 /proc/loadavg)"
+    if [[ "$ENDPOINT" == authorize ]]; then
+        echo "goals: none judged (issue 24's goals are the token endpoint's; authorize signs no RSA)"
+        return
+    fi
     goal_line "ratio >= $GOAL_RATIO" "$ratio_met" "ratio=$ratio"
     [[ -n "$DATABASE_URL" ]] || goal_line "openssl ratio >= $GOAL_OPENSSL_RATIO" "$openssl_met" "openssl_ratio=$openssl_ratio"
     goal_line "p99 <= ${GOAL_P99_MS} ms" "$p99_met" "p99_ms=$p99"
@@ -386,9 +440,12 @@ main() {
     start_server
     wait_for_server
     read_demo
-    mint_client_secret
-    mint_codes
-    [[ "$GRANT" == authorization_code ]] || exchange_for_refresh_token
+    if [[ "$ENDPOINT" == token ]]; then
+        mint_client_secret
+        mint_codes
+        [[ "$GRANT" == authorization_code ]] || exchange_for_refresh_token
+    fi
+    wait_for_idle_server
 
     run_load
     PEAK_RSS_MIB="$(server_peak_rss_mib)"

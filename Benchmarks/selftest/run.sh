@@ -2,7 +2,8 @@
 # Self-test of token-benchmark.sh + token.lua against fake-siwa (a Python
 # stand-in for the server): checks that no authorization code reaches the
 # token endpoint twice, that every code presented was minted, that the form
-# bodies are well formed, and that the benchmark's warnings fire.
+# bodies are well formed, that the benchmark's warnings fire, and that
+# ENDPOINT=authorize loads the headless authorization with the demo client.
 #
 #   bash Benchmarks/selftest/run.sh
 set -euo pipefail
@@ -50,6 +51,24 @@ expect_in_err exhausted "ran out of authorization codes"
 run_case failing TOTAL_CODES=20000 DURATION=2s FAKE_SIWA_FAIL_EVERY=10
 expect_in_err failing "non-2xx responses"
 expect_in_err failing "injected failure"
+
+echo "--- case: authorize"
+if env SKIP_BUILD=1 SIWA_BIN="$HERE/fake-siwa" RSA_SIGN_RATE_BIN="$HERE/fake-rsa-sign-rate" RSA_SECONDS=1 \
+    FAKE_SIWA_REPORT="$OUT/authorize.report.json" ENDPOINT=authorize DURATION=2s \
+    bash "$HERE/../token-benchmark.sh" >"$OUT/authorize.out" 2>"$OUT/authorize.err"; then
+    cat "$OUT/authorize.out"
+    python3 - "$OUT/authorize.report.json" "$OUT/authorize.out" <<'PY' || failures=$((failures + 1))
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+print("fake server saw:", r)
+assert r["authorize_requests"] > 0 and r["bad_authorize"] == 0, "authorize requests missing or malformed"
+assert r["token_requests"] == 0 and r["minted"] == 0, "the authorize load minted codes or called the token endpoint"
+rate = float(re.search(r"authorize_req_per_sec=([0-9.]+)", open(sys.argv[2]).read()).group(1))
+assert rate > 0, "no approved authorizations counted"
+PY
+else
+    echo "benchmark exited non-zero"; cat "$OUT/authorize.err"; failures=$((failures + 1))
+fi
 
 if (( failures )); then echo "SELFTEST FAILED ($failures)"; exit 1; fi
 echo "SELFTEST PASSED"

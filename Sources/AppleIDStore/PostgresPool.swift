@@ -7,7 +7,8 @@ import Synchronization
 /// free connection, each transaction on one leased connection. Connections that the database closes
 /// (a restart) leave the pool and new ones are opened on demand, so the store recovers by itself.
 /// A lease waits at most ``PostgresPoolSettings/leaseTimeout``; connection failures and that
-/// timeout become ``StoreUnavailableError``.
+/// timeout become ``StoreUnavailableError``. A ``PreparedStatement`` run on its own is prepared on
+/// its connection (``PostgresPreparedStatements``); in a transaction it runs as written.
 struct PostgresPool: SQLConnectionSource {
     let client: PostgresClient
     let settings: PostgresPoolSettings
