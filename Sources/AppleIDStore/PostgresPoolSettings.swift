@@ -15,7 +15,7 @@ public struct PostgresPoolSettings: Sendable, Hashable {
     /// PostgreSQL's `application_name` of every connection: how `pg_stat_activity` names them.
     public var applicationName: String
     /// Whether the token, refresh and authorize paths' statements are prepared once per connection
-    /// (`siwa serve --no-database-prepared-statements` turns it off, as a pooler that hands each
+    /// (`siwa serve --database-prepared-statements off` turns it off, as a pooler that hands each
     /// transaction another session needs).
     public var preparesStatements: Bool
 

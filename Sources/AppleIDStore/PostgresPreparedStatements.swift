@@ -21,15 +21,25 @@ import Synchronization
 /// transaction a failed statement would end the transaction.
 final class PostgresPreparedStatements: Sendable {
     let limit: Int
-    private let names = Mutex<[String: String]>([:])
-    private let lastNumber = Atomic<Int>(0)
+    private let registry = Mutex(Registry())
+
+    /// Each statement's name, and the number of the last name given.
+    private struct Registry {
+        var names: [String: String] = [:]
+        var lastNumber = 0
+
+        mutating func newName() -> String {
+            lastNumber += 1
+            return "siwa_\(lastNumber)"
+        }
+    }
 
     init(limit: Int = 256) {
         self.limit = limit
     }
 
     /// How many statements have a name (for tests).
-    var namedCount: Int { names.withLock { $0.count } }
+    var namedCount: Int { registry.withLock { $0.names.count } }
 
     /// Runs `statement` on `connection` (whose SQLKit database is `database`), prepared when its
     /// values allow it.
@@ -60,21 +70,19 @@ final class PostgresPreparedStatements: Sendable {
 
     /// The statement's name, given on its first call; `nil` past the limit.
     private func name(for key: String) -> String? {
-        if let name = names.withLock({ $0[key] }) { return name }
-        let name = "siwa_\(lastNumber.add(1, ordering: .relaxed).newValue)"
-        return names.withLock { names in
-            if let named = names[key] { return named }
-            guard names.count < limit else { return nil }
-            names[key] = name
+        registry.withLock { registry in
+            if let name = registry.names[key] { return name }
+            guard registry.names.count < limit else { return nil }
+            let name = registry.newName()
+            registry.names[key] = name
             return name
         }
     }
 
     /// Gives the statement a new name (unless another call already did).
     private func rename(_ key: String, from name: String) {
-        let newName = "siwa_\(lastNumber.add(1, ordering: .relaxed).newValue)"
-        names.withLock { names in
-            if names[key] == name { names[key] = newName }
+        registry.withLock { registry in
+            if registry.names[key] == name { registry.names[key] = registry.newName() }
         }
     }
 
