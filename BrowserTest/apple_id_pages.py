@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from juice_signin import TIMEOUT, chromium_driver, report_failure
+from juice_signin import TIMEOUT, chromium_driver, report_failure, wait_for_heading
 
 LOCALES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "AppleIDServer", "Locales")
 
@@ -88,8 +88,7 @@ class Pages:
         assert found == expected, f"page and Apple ID field directions {found}, expected {expected}"
 
     def expect_h1(self, text):
-        h1 = self.wait.until(EC.presence_of_element_located((By.TAG_NAME, "h1"))).text
-        assert text in h1, f"headline {h1!r}, expected {text!r}"
+        wait_for_heading(self.wait, text)
         self.expect_lang()
 
     def click(self, selector):

@@ -13,6 +13,7 @@ import shutil
 import sys
 
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -30,6 +31,25 @@ def chromium_driver():
     driver = webdriver.Chrome(service=service, options=options)
     driver.set_page_load_timeout(TIMEOUT)
     return driver
+
+
+def wait_for_heading(wait, text):
+    """Waits until the page's h1 holds `text`, and returns it. Right after a click the previous page
+    (and its h1) may still be there, or no page at all while the next one loads, so the h1 is read
+    anew until it matches; a heading found once is never trusted to be the next page's."""
+    seen = []
+
+    def heading(driver):
+        try:
+            seen.append(driver.find_element(By.TAG_NAME, "h1").text)
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+        return seen[-1] if text in seen[-1] else False
+
+    try:
+        return wait.until(heading)
+    except TimeoutException:
+        raise AssertionError(f"headline {seen[-1] if seen else None!r}, expected {text!r}") from None
 
 
 def report_failure(driver, message, screenshot):
