@@ -142,8 +142,9 @@ def run_locale(pages, user):
     pages.shot("account")
     # Stop using every app, so that the web flow below shows the consent page (an app the Apple ID
     # used before, e.g. Juice in run.sh's first test, shares the playground's demo Services ID).
-    while driver.find_elements(By.CSS_SELECTOR, "form[action='/account/stop-using'] button"):
-        driver.find_element(By.CSS_SELECTOR, "form[action='/account/stop-using'] button").click()
+    while buttons := driver.find_elements(By.CSS_SELECTOR, "form[action='/account/stop-using'] button"):
+        buttons[0].click()
+        pages.wait.until(EC.staleness_of(buttons[0]))  # the next page, which may show a message as the last did
         pages.wait.until(EC.presence_of_element_located((By.ID, "message")))
     driver.delete_all_cookies()
 
