@@ -60,10 +60,17 @@ public final class SQLStore: Sendable {
 
     /// Inserts `row`, or replaces the row with the same `keys`, on `db` (a transaction's connection).
     static func upsert(_ row: some Encodable & Sendable, into table: String, key keys: [String], on db: any SQLDatabase) async throws {
-        try await db.insert(into: table)
+        try await db.execute(sql: try upsertStatement(row, into: table, key: keys, on: db)) { _ in }
+    }
+
+    /// The statement of ``upsert(_:into:key:on:)``, to run or to embed in another.
+    static func upsertStatement(
+        _ row: some Encodable & Sendable, into table: String, key keys: [String], on db: any SQLDatabase
+    ) throws -> SQLInsert {
+        try db.insert(into: table)
             .model(row, with: rowEncoder)
             .onConflict(with: keys) { try $0.set(excludedContentOf: row, with: rowEncoder) }
-            .run()
+            .insert
     }
 
     /// The single row of `table` whose `column` equals `value`, decoded as `Row` (prepared).

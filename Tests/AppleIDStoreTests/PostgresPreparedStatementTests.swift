@@ -33,6 +33,23 @@ struct PostgresPreparedStatementTests {
         }
     }
 
+    /// The approval (authorize's write) is one statement: its upserts are CTEs of the code's.
+    @Test("an approval is one prepared statement, and writes everything")
+    func approvalIsOnePreparedStatement() async throws {
+        try await PostgresPoolTests.withPostgresStore(Self.oneConnection) { store in
+            try await store.save(Fixture.account())
+            try await store.save(TransactionFailureTests.approval)
+            let prepared = try await Self.preparedStatements(store.db)
+            let approvals = prepared.filter { $0.hasPrefix("WITH \"approved_0\" AS (INSERT INTO \"team_identities\"") }
+            #expect(approvals.count == 1, "\(prepared)")
+            #expect(approvals.first?.contains("INSERT INTO \"authorization_codes\"") == true, "\(prepared)")
+            #expect(try await store.teamIdentity(accountID: "acct-1", teamID: "TEAM123456") == TransactionFailureTests.identity)
+            #expect(try await store.consent(accountID: "acct-1", groupID: TransactionFailureTests.groupID) == TransactionFailureTests.consent)
+            #expect(try await store.grant(id: "grant-1") == TransactionFailureTests.approval.grant)
+            #expect(try await store.authorizationCode(hash: Fixture.code().codeHash) == Fixture.code())
+        }
+    }
+
     @Test("with preparation off, nothing is prepared")
     func offPreparesNothing() async throws {
         var settings = Self.oneConnection

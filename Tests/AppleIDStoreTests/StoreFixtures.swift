@@ -65,6 +65,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The kinds backed by SQL, for tests that reach below the ``ProviderStore`` protocol.
     static var sqlKinds: [StoreKind] { available.filter { $0 != .memory } }
 
+    /// The SQLite kinds, for what SQLite does differently from PostgreSQL.
+    static let sqliteKinds: [StoreKind] = [.sqliteInMemory, .sqliteFile]
+
     /// ``withStore(_:)`` for a SQL kind, with the ``SQLStore`` itself.
     func withSQLStore<R>(_ body: (SQLStore) async throws -> R) async throws -> R {
         try await withStore { store in try await body(try #require(store as? SQLStore, "\(self) is not a SQL store")) }

@@ -33,7 +33,8 @@ struct TransactionFailureTests {
         }
     }
 
-    @Test("an approval whose second write fails leaves no relay address, consent, grant or code", arguments: StoreKind.sqlKinds)
+    /// On SQLite the approval is a transaction (on PostgreSQL one statement: see the next test).
+    @Test("an approval whose second write fails leaves no relay address, consent, grant or code", arguments: StoreKind.sqliteKinds)
     func approval(kind: StoreKind) async throws {
         try await kind.withSQLStore { store in
             try await store.save(Fixture.account())
@@ -42,6 +43,20 @@ struct TransactionFailureTests {
             #expect(try await store.consent(accountID: "acct-1", groupID: Self.groupID) == nil)
             #expect(try await store.grant(id: "grant-1") == nil)
             #expect(try await store.authorizationCode(hash: Fixture.code().codeHash) == nil)
+        }
+    }
+
+    /// The code is the approval's last write: the database itself refuses it (a trigger), and what
+    /// came before it in the transaction (SQLite) or the statement (PostgreSQL) is undone.
+    @Test("an approval whose code the database refuses leaves no relay address, consent or grant", arguments: StoreKind.sqlKinds)
+    func approvalWhoseCodeIsRefused(kind: StoreKind) async throws {
+        try await kind.withSQLStore { store in
+            try await store.save(Fixture.account())
+            try await store.refuseInserts(into: "authorization_codes")
+            await #expect(throws: (any Error).self) { try await store.save(Self.approval) }
+            #expect(try await store.teamIdentity(accountID: "acct-1", teamID: "TEAM123456") == nil)
+            #expect(try await store.consent(accountID: "acct-1", groupID: Self.groupID) == nil)
+            #expect(try await store.grant(id: "grant-1") == nil)
         }
     }
 
@@ -93,6 +108,21 @@ struct TransactionFailureTests {
 }
 
 struct InjectedFailure: Error {}
+
+extension SQLStore {
+    /// A trigger of this store's database that makes every insert into `table` fail.
+    func refuseInserts(into table: String) async throws {
+        if db.dialect.name == "postgresql" {
+            try await db.raw(
+                "CREATE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$"
+            ).run()
+            try await db.raw("CREATE TRIGGER refuse_insert BEFORE INSERT ON \(ident: table) FOR EACH ROW EXECUTE FUNCTION refuse_insert()").run()
+        } else {
+            try await db.raw("CREATE TRIGGER refuse_insert BEFORE INSERT ON \(ident: table) BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+                .run()
+        }
+    }
+}
 
 extension SQLStore {
     /// This store's database, with the `number`th statement of each transaction failing.
