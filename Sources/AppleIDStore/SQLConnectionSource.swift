@@ -6,4 +6,6 @@ protocol SQLConnectionSource: Sendable {
     var database: any SQLDatabase { get }
     /// Runs `body` as one transaction on one connection that nothing else uses meanwhile.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs `statements` in order as one transaction (see the default, `PipelinedTransaction.swift`).
+    func transaction(pipelining statements: [any SQLExpression]) async throws
 }

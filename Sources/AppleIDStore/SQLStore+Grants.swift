@@ -11,32 +11,27 @@ extension SQLStore: GrantStore {
     /// All or nothing, in the order a reader follows the references: identity, consent, grant, code.
     /// On PostgreSQL one statement, prepared: the first three upserts are data-modifying CTEs of the
     /// code's (the foreign keys are checked when the whole statement has run), so an approval is one
-    /// round trip instead of a transaction's up to six. On SQLite, which has no such CTEs, one transaction.
+    /// round trip instead of a transaction's up to six. SQLite has no such CTEs: there the upserts are
+    /// one transaction, sent to the writer together.
     public func save(_ approval: Approval) async throws {
-        let identity = approval.identity.map(TeamIdentityRow.init)
-        let consent = try approval.consent.map(ConsentRow.init)
-        let grant = try GrantRow(approval.grant)
-        let code = CodeRow(approval.code)
-        if db.dialect.name == "postgresql" {
-            var writes: [SQLInsert] = []
-            if let identity { writes.append(try Self.upsertStatement(identity, into: TeamIdentityRow.table, key: TeamIdentityRow.key, on: db)) }
-            if let consent { writes.append(try Self.upsertStatement(consent, into: ConsentRow.table, key: ConsentRow.key, on: db)) }
-            writes.append(try Self.upsertStatement(grant, into: GrantRow.table, key: ["id"], on: db))
-            var query: SQLQueryString = ""
-            for (index, write) in writes.enumerated() {
-                query += index == 0 ? "WITH " : ", "
-                query += "\(ident: "approved_\(index)") AS (\(write))"
-            }
-            query += " \(try Self.upsertStatement(code, into: CodeRow.table, key: ["code_hash"], on: db))"
-            try await prepared.raw(query).run()
-            return
+        var writes: [SQLInsert] = []
+        if let identity = approval.identity {
+            writes.append(try Self.upsertStatement(TeamIdentityRow(identity), into: TeamIdentityRow.table, key: TeamIdentityRow.key, on: db))
         }
-        try await transaction { db in
-            if let identity { try await Self.upsert(identity, into: TeamIdentityRow.table, key: TeamIdentityRow.key, on: db) }
-            if let consent { try await Self.upsert(consent, into: ConsentRow.table, key: ConsentRow.key, on: db) }
-            try await Self.upsert(grant, into: GrantRow.table, key: ["id"], on: db)
-            try await Self.upsert(code, into: CodeRow.table, key: ["code_hash"], on: db)
+        if let consent = approval.consent {
+            writes.append(try Self.upsertStatement(try ConsentRow(consent), into: ConsentRow.table, key: ConsentRow.key, on: db))
         }
+        writes.append(try Self.upsertStatement(try GrantRow(approval.grant), into: GrantRow.table, key: ["id"], on: db))
+        let code = try Self.upsertStatement(CodeRow(approval.code), into: CodeRow.table, key: ["code_hash"], on: db)
+        guard db.dialect.name == "postgresql" else {
+            return try await connections.transaction(pipelining: writes + [code])
+        }
+        var query: SQLQueryString = ""
+        for (index, write) in writes.enumerated() {
+            query += index == 0 ? "WITH " : ", "
+            query += "\(ident: "approved_\(index)") AS (\(write))"
+        }
+        try await prepared.raw(query + " \(code)").run()
     }
 
     public func grant(id: String) async throws -> Grant? {

@@ -21,6 +21,10 @@ struct SQLiteConnections: SQLConnectionSource {
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await writer.transaction(body)
     }
+
+    func transaction(pipelining statements: [any SQLExpression]) async throws {
+        try await writer.transaction(pipelining: statements)
+    }
 }
 
 /// Takes turns among the readers.

@@ -33,7 +33,8 @@ struct TransactionFailureTests {
         }
     }
 
-    /// On SQLite the approval is a transaction (on PostgreSQL one statement: see the next test).
+    /// On SQLite the approval is a transaction (on PostgreSQL one statement: see the next test). The
+    /// failing wrapper runs it statement by statement, as a source that does not pipeline.
     @Test("an approval whose second write fails leaves no relay address, consent, grant or code", arguments: StoreKind.sqliteKinds)
     func approval(kind: StoreKind) async throws {
         try await kind.withSQLStore { store in
@@ -46,17 +47,21 @@ struct TransactionFailureTests {
         }
     }
 
-    /// The code is the approval's last write: the database itself refuses it (a trigger), and what
-    /// came before it in the transaction (SQLite) or the statement (PostgreSQL) is undone.
-    @Test("an approval whose code the database refuses leaves no relay address, consent or grant", arguments: StoreKind.sqlKinds)
-    func approvalWhoseCodeIsRefused(kind: StoreKind) async throws {
+    /// The database itself refuses one of the approval's writes (a trigger): the consent, in the
+    /// middle, or the code, last. What came before it in the transaction (SQLite, whose statements go
+    /// to the writer together) or the statement (PostgreSQL) is undone.
+    @Test(
+        "an approval whose consent or code the database refuses leaves no relay address, consent, grant or code",
+        arguments: StoreKind.sqlKinds, ["consents", "authorization_codes"])
+    func approvalRefusedByTheDatabase(kind: StoreKind, refusing table: String) async throws {
         try await kind.withSQLStore { store in
             try await store.save(Fixture.account())
-            try await store.refuseInserts(into: "authorization_codes")
+            try await store.refuseInserts(into: table)
             await #expect(throws: (any Error).self) { try await store.save(Self.approval) }
             #expect(try await store.teamIdentity(accountID: "acct-1", teamID: "TEAM123456") == nil)
             #expect(try await store.consent(accountID: "acct-1", groupID: Self.groupID) == nil)
             #expect(try await store.grant(id: "grant-1") == nil)
+            #expect(try await store.authorizationCode(hash: Fixture.code().codeHash) == nil)
         }
     }
 
