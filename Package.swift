@@ -384,7 +384,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleIDStoreTests",
-            dependencies: ["AppleIDStore", "AppleIDProvider", .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: [
+                "AppleIDStore", "AppleIDProvider", .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+            ]
         ),
         .testTarget(
             name: "AppleIDButtonsTests",

@@ -6,17 +6,17 @@ extension SQLConnectionSource {
     /// depends on Swift code run after an earlier one, so a source may send them all at once
     /// (``GatedConnection`` does). Here, one after the other.
     func transaction(pipelining statements: [any SQLExpression]) async throws {
-        try await transaction { db in
-            for statement in statements { try await db.execute(sql: statement) { _ in } }
-        }
+        try await transaction { db in try await db.run(oneByOne: statements) }
     }
 }
 
 extension GatedConnection {
-    /// `BEGIN` and `statements` go to the connection together, before any comes back: SQLite's one
-    /// thread runs them back to back while the gate is held, instead of waiting after each for the
-    /// holder to run again. Only `COMMIT` or `ROLLBACK` waits for their answers.
+    /// When the connection takes statements in call order (``GatedConnection/takesStatementsInOrder``),
+    /// `BEGIN` and `statements` go to it together, before any comes back: SQLite's one thread runs them
+    /// back to back while the gate is held, instead of waiting after each for the holder to run again.
+    /// Only `COMMIT` or `ROLLBACK` waits for their answers. Otherwise, one by one.
     func transaction(pipelining statements: [any SQLExpression]) async throws {
+        guard takesStatementsInOrder else { return try await transaction { db in try await db.run(oneByOne: statements) } }
         try await withTaskExecutorPreference(executor) {
             try await gate.withExclusive { try await raw.pipelinedTransaction(statements) }
         }
@@ -32,6 +32,10 @@ extension SQLDatabase {
     /// A `BEGIN` that failed would leave the statements to run on their own; a deferred `BEGIN` fails
     /// only inside another transaction, which the caller's exclusive hold rules out (and there the
     /// `ROLLBACK` undoes them too).
+    fileprivate func run(oneByOne statements: [any SQLExpression]) async throws {
+        for statement in statements { try await execute(sql: statement) { _ in } }
+    }
+
     fileprivate func pipelinedTransaction(_ statements: [any SQLExpression]) async throws {
         let sent: [EventLoopFuture<Void>] = ([SQLRaw("BEGIN")] + statements).map { execute(sql: $0) { _ in } }
         var firstError: (any Error)?

@@ -11,8 +11,10 @@ struct SQLiteConnections: SQLConnectionSource {
     let writer: GatedConnection
     let database: any SQLDatabase
 
+    /// `writer` is SQLite's own `SQLDatabase` of a connection on a one-thread pool: it takes statements
+    /// in call order, so a transaction's may go to it together.
     init(writer: any SQLDatabase, readers: [any SQLDatabase]) {
-        let gated = GatedConnection(database: writer, executor: EventLoopTaskExecutor(writer.eventLoop))
+        let gated = GatedConnection(database: writer, executor: EventLoopTaskExecutor(writer.eventLoop), takesStatementsInOrder: true)
         self.writer = gated
         self.database =
             readers.isEmpty ? gated.database : ReadRoutingDatabase(writer: gated.database, readers: readers, rotation: ReaderRotation())

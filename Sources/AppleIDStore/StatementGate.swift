@@ -130,10 +130,15 @@ struct GatedConnection: SQLConnectionSource {
     let gate = StatementGate()
     let executor: EventLoopTaskExecutor?
     let database: any SQLDatabase
+    /// Whether `raw`'s `EventLoopFuture` `execute` hands each statement to the connection before it
+    /// returns, in call order (SQLite's own `SQLDatabase` on a one-thread pool), so that a transaction's
+    /// statements may be sent together. A ``SQLDatabaseWrapper`` runs each in a task of its own.
+    let takesStatementsInOrder: Bool
 
-    init(database: any SQLDatabase, executor: EventLoopTaskExecutor? = nil) {
+    init(database: any SQLDatabase, executor: EventLoopTaskExecutor? = nil, takesStatementsInOrder: Bool = false) {
         self.raw = database
         self.executor = executor
+        self.takesStatementsInOrder = takesStatementsInOrder
         self.database = GatedDatabase(inner: database, gate: gate, executor: executor)
     }
 
