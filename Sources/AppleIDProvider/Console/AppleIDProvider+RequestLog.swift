@@ -37,18 +37,22 @@ extension AppleIDProvider {
         return endpoint == .authorize ? refusal.isRedirectable : refusal.code != .invalidClient
     }
 
-    /// Writes the request-log entries recorded since the last flush, in one batch. Entries that cannot
-    /// be written (the database is down) are dropped with a warning: they are diagnostics, and keeping
-    /// them would let an outage grow the buffer without bound.
+    /// Writes the request-log entries recorded since the last flush, in one batch, and returns once
+    /// the batches that other flushes took before it are written too: every entry recorded before the
+    /// call is then in the store. Entries that cannot be written (the database is down) are dropped
+    /// with a warning: they are diagnostics, and keeping them would let an outage grow the buffer
+    /// without bound.
     public func flushRequestLog() async {
-        let entries = requestLogBuffer.drain()
-        guard !entries.isEmpty else { return }
-        do {
-            try await store.record(entries, keepingLast: configuration.requestLogLength)
-        } catch {
-            logger.warning(
-                "request log not written", metadata: ["entries": "\(entries.count)", "error": "\(String(reflecting: type(of: error)))"])
+        if let batch = requestLogBuffer.drain() {
+            do {
+                try await store.record(batch.entries, keepingLast: configuration.requestLogLength)
+            } catch {
+                logger.warning(
+                    "request log not written", metadata: ["entries": "\(batch.entries.count)", "error": "\(String(reflecting: type(of: error)))"])
+            }
+            requestLogBuffer.written(batch.number)
         }
+        await requestLogBuffer.waitForBatchesDrainedSoFar()
     }
 
     /// The client's last proven and unproven requests, newest first, if the client belongs to `teamID`
