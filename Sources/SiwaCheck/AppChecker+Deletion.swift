@@ -22,6 +22,10 @@ extension AppChecker {
             if let refused = revokes.first, refused.outcome != "ok" {
                 return CheckResult(.deleteRevoke, .failed, "the app's /auth/revoke was refused: \(refused.outcome) \(refused.reason)")
             }
+            if revokes.contains(where: { $0.outcome == "ok" }) {
+                let reason = "the app's /auth/revoke was answered, but the user's credential state for the app is \(after), not revoked"
+                return CheckResult(.deleteRevoke, .failed, reason)
+            }
             return CheckResult(
                 .deleteRevoke, .failed, "deleting the account (answered \(page.status) at \(page.url)) never called /auth/revoke for the user's token"
             )
