@@ -24,6 +24,11 @@ extension GatedConnection {
 }
 
 extension SQLDatabase {
+    /// Each of `statements` in turn, each waited for.
+    fileprivate func run(oneByOne statements: [any SQLExpression]) async throws {
+        for statement in statements { try await execute(sql: statement) { _ in } }
+    }
+
     /// Sends `BEGIN` and `statements` without waiting between them (each `execute` hands its statement
     /// to the connection's one thread before it returns, in call order), then `COMMIT` when every one
     /// succeeded, else `ROLLBACK` and the first error. The caller makes sure that nothing else runs on
@@ -32,10 +37,6 @@ extension SQLDatabase {
     /// A `BEGIN` that failed would leave the statements to run on their own; a deferred `BEGIN` fails
     /// only inside another transaction, which the caller's exclusive hold rules out (and there the
     /// `ROLLBACK` undoes them too).
-    fileprivate func run(oneByOne statements: [any SQLExpression]) async throws {
-        for statement in statements { try await execute(sql: statement) { _ in } }
-    }
-
     fileprivate func pipelinedTransaction(_ statements: [any SQLExpression]) async throws {
         let sent: [EventLoopFuture<Void>] = ([SQLRaw("BEGIN")] + statements).map { execute(sql: $0) { _ in } }
         var firstError: (any Error)?

@@ -7,7 +7,6 @@ import HummingbirdTesting
 import Logging
 import NIOPosix
 import PostgresKit
-import SQLiteKit
 import Testing
 
 /// Every statement of `GET /auth/authorize` and `POST /auth/token` (both grants), and the request log's
@@ -18,18 +17,14 @@ import Testing
     /// reads a whole table.
     @Test("SQLite: the authorize and token paths read and write every table through an index")
     func sqlitePathsUseIndexes() async throws {
-        let connection = try await SQLiteConnection.open(
-            storage: .memory, threadPool: .singleton, logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
-        let recorder = QueryPlanRecorder(connection.sql())
-        let store = SQLStore(database: recorder)
-        try await store.migrate()
-        let plans = try await Self.plansOfThePaths(store: store, recorder: recorder)
-        for (sql, plan) in plans {
-            // `SCAN CONSTANT ROW` and `SCAN n-ROW VALUES CLAUSE` read the statement's own values.
-            let scans = plan.filter { $0.hasPrefix("SCAN") && $0 != "SCAN CONSTANT ROW" && !$0.hasSuffix("VALUES CLAUSE") }
-            #expect(scans.isEmpty, "\(sql) → \(plan)")
+        try await SQLiteTestStore.with(wrapping: QueryPlanRecorder.sqlite) { store, recorder in
+            let plans = try await Self.plansOfThePaths(store: store, recorder: recorder)
+            for (sql, plan) in plans {
+                // `SCAN CONSTANT ROW` and `SCAN n-ROW VALUES CLAUSE` read the statement's own values.
+                let scans = plan.filter { $0.hasPrefix("SCAN") && $0 != "SCAN CONSTANT ROW" && !$0.hasSuffix("VALUES CLAUSE") }
+                #expect(scans.isEmpty, "\(sql) → \(plan)")
+            }
         }
-        try await connection.close()
     }
 
     /// On a few rows PostgreSQL's planner reads a table whole because that is cheaper, so the test

@@ -2,9 +2,6 @@ import AppleIDProtocol
 import AppleIDProvider
 import AppleIDStore
 import Foundation
-import Logging
-import NIOPosix
-import SQLiteKit
 import Testing
 
 /// The relay's background statements find their rows through an index: the purge of old refusals
@@ -13,20 +10,16 @@ import Testing
 struct RelayQueryPlanTests {
     @Test("SQLite: purging old relay refusals reads them by time through an index")
     func refusalPurgeUsesIndex() async throws {
-        let connection = try await SQLiteConnection.open(
-            storage: .memory, threadPool: .singleton, logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
-        let recorder = QueryPlanRecorder(connection.sql())
-        let store = SQLStore(database: recorder)
-        try await store.migrate()
-        try await store.recordRelayRefusal(
-            RelayRefusalRecord(id: "r1", teamID: "TEAM123456", sender: "a@b.example", recipient: "x@relay.test", reply: "550", at: Fixtures.now))
-        recorder.reset()
-        #expect(try await store.purgeRelayRefusals(before: Fixtures.now.addingTimeInterval(1)) == 1)
-        let plans = try await recorder.plans()
-        #expect(!plans.isEmpty)
-        for (sql, plan) in plans {
-            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(sql) → \(plan)")
+        try await SQLiteTestStore.with(wrapping: QueryPlanRecorder.sqlite) { store, recorder in
+            try await store.recordRelayRefusal(
+                RelayRefusalRecord(id: "r1", teamID: "TEAM123456", sender: "a@b.example", recipient: "x@relay.test", reply: "550", at: Fixtures.now))
+            recorder.reset()
+            #expect(try await store.purgeRelayRefusals(before: Fixtures.now.addingTimeInterval(1)) == 1)
+            let plans = try await recorder.plans()
+            #expect(!plans.isEmpty)
+            for (sql, plan) in plans {
+                #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(sql) → \(plan)")
+            }
         }
-        try await connection.close()
     }
 }

@@ -3,10 +3,6 @@ import AppleIDServer
 import AppleIDStore
 import Foundation
 import HummingbirdTesting
-import Logging
-import NIOPosix
-import SQLKit
-import SQLiteKit
 import Testing
 
 @testable import AppleIDProvider
@@ -19,28 +15,24 @@ import Testing
 struct RequestLogFlushTests {
     @Test("the log read while the timer's batch is being written shows that batch")
     func readWaitsForTheBatchBeingWritten() async throws {
-        let connection = try await SQLiteConnection.open(
-            storage: .memory, threadPool: .singleton, logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
-        let holder = StatementHolder(connection.sql())
-        let store = SQLStore(database: holder)
-        try await store.migrate()
-        let server = try await TestServer.make(store: store)
-        try await server.app.test(.router) { client in
-            let query = Form.encode([
-                ("client_id", TestServer.servicesID.rawValue), ("redirect_uri", TestServer.redirectURI), ("response_type", "code"),
-                ("state", "s"),
-            ])
-            _ = try await client.execute(uri: "/auth/authorize?" + query, method: .get)
+        try await SQLiteTestStore.with(wrapping: StatementHolder.init) { store, holder in
+            let server = try await TestServer.make(store: store)
+            try await server.app.test(.router) { client in
+                let query = Form.encode([
+                    ("client_id", TestServer.servicesID.rawValue), ("redirect_uri", TestServer.redirectURI), ("response_type", "code"),
+                    ("state", "s"),
+                ])
+                _ = try await client.execute(uri: "/auth/authorize?" + query, method: .get)
+            }
+            holder.hold("INSERT INTO \"request_log\"")
+            let timer = Task { await server.provider.flushRequestLog() }
+            await holder.waitUntilHeld()
+            let read = Task { try await server.provider.requestLog(clientID: TestServer.servicesID, teamID: nil) }
+            // Until the read waits for the batch, or reads the log without it (as it did before).
+            while server.provider.requestLogBuffer.waitingFlushes == 0 && !holder.hasSeen("FROM \"request_log\"") { await Task.yield() }
+            holder.release()
+            await timer.value
+            #expect(try await read.value.proven.map(\.outcome) == ["ok"])
         }
-        holder.hold("INSERT INTO \"request_log\"")
-        let timer = Task { await server.provider.flushRequestLog() }
-        await holder.waitUntilHeld()
-        let read = Task { try await server.provider.requestLog(clientID: TestServer.servicesID, teamID: nil) }
-        // Until the read waits for the batch, or reads the log without it (as it did before).
-        while server.provider.requestLogBuffer.waitingFlushes == 0 && !holder.hasSeen("FROM \"request_log\"") { await Task.yield() }
-        holder.release()
-        await timer.value
-        #expect(try await read.value.proven.map(\.outcome) == ["ok"])
-        try await connection.close()
     }
 }

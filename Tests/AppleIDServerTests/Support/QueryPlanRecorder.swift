@@ -27,6 +27,9 @@ final class QueryPlanRecorder: SQLDatabaseWrapper {
         self.explain = explain
     }
 
+    /// A recorder that asks SQLite (``SQLiteTestStore``'s wrapper).
+    static func sqlite(_ database: any SQLDatabase) -> QueryPlanRecorder { QueryPlanRecorder(database) }
+
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         statements.withLock { $0.append(query) }
         try await wrapped.execute(sql: query, onRow)

@@ -1,8 +1,5 @@
 import AppleIDStore
-import Logging
-import NIOPosix
 import SQLKit
-import SQLiteKit
 import Synchronization
 
 /// A SQL database that counts the statements it runs and the rows they return, so a test can show
@@ -49,19 +46,7 @@ final class StatementCounter: SQLDatabaseWrapper, Sendable {
 
     /// A migrated SQL store on a fresh in-memory SQLite database behind a counter, for `body`.
     static func withSQLiteStore<T>(_ body: (SQLStore, StatementCounter) async throws -> T) async throws -> T {
-        let connection = try await SQLiteConnection.open(
-            storage: .memory, threadPool: .singleton, logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
-        let counter = StatementCounter(connection.sql())
-        let store = SQLStore(database: counter)
-        do {
-            try await store.migrate()
-            let result = try await body(store, counter)
-            try await connection.close()
-            return result
-        } catch {
-            try? await connection.close()
-            throw error
-        }
+        try await SQLiteTestStore.with(wrapping: StatementCounter.init, body)
     }
 }
 
