@@ -130,7 +130,9 @@ def main() -> int:
         joined = v.json("developers", "add-to-team", "VERBSORG01", "--email", "verbs@example.com")
         expect(joined["team_ids"] == [team, "VERBSORG01"], f"joined: {joined}")
         invited = v.json("developers", "invite", "VERBSORG01", "--email", "invited@example.com")
-        expect("/console/invitations/" in invited["url"] and invited["email"] == "invited@example.com", f"invitation: {invited}")
+        expect("url" not in invited and invited["email"] == "invited@example.com" and invited["mail_id"], f"invitation: {invited}")
+        mailed = v.json("mail", "show", invited["mail_id"])
+        expect("/console/invitations/" in mailed["body"], f"the invitation mail has no link: {mailed}")
         pending = v.json("developers", "invitations", "VERBSORG01")["invitations"]
         expect([p["email"] for p in pending] == ["invited@example.com"] and "url" not in pending[0], f"pending: {pending}")
         v.json("teams", "add", "--team-id", "VERBSSOLO1", "--name", "Solo", "--kind", "individual")

@@ -56,19 +56,22 @@ public struct DeveloperSummary: Codable, Sendable, Equatable {
 public struct InvitationSummary: Codable, Sendable, Equatable {
     public var teamID: String
     public var email: String
-    public var url: String
+    /// The message that carries the link to the invited address (`GET /admin/mail/{id}`): the link
+    /// itself is in no answer.
+    public var mailID: String
     public var expiresAt: Date
 
-    public init(teamID: String, email: String, url: String, expiresAt: Date) {
+    public init(teamID: String, email: String, mailID: String, expiresAt: Date) {
         self.teamID = teamID
         self.email = email
-        self.url = url
+        self.mailID = mailID
         self.expiresAt = expiresAt
     }
 
     enum CodingKeys: String, CodingKey {
-        case email, url
+        case email
         case teamID = "team_id"
+        case mailID = "mail_id"
         case expiresAt = "expires_at"
     }
 }

@@ -24,13 +24,6 @@ extension SQLStore: ConsoleStore {
             .orderBy("id").all(decoding: DeveloperKeyRow.self).map { $0.key() }
     }
 
-    public func deleteClient(_ id: ClientID) async throws {
-        try await transaction { db in
-            try await db.delete(from: ClientRow.table).where("id", .equal, id.rawValue).run()
-            try await db.delete(from: AppGroupRow.table).where("primary_app_id", .equal, id.rawValue).run()
-        }
-    }
-
     public func transfers(involving teamID: TeamID) async throws -> [AppTransfer] {
         try await db.select().column("*").from(TransferRow.table)
             .where("from_team_id", .equal, teamID.rawValue).orWhere("to_team_id", .equal, teamID.rawValue)

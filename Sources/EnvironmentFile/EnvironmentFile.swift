@@ -95,6 +95,15 @@ extension EnvironmentFile {
     public static func render(_ declaration: EnvironmentDeclaration) throws -> String {
         let encoder = YAMLEncoder()
         encoder.options.sortKeys = false
-        return try encoder.encode(declaration)
+        let yaml = try encoder.encode(declaration)
+        return declaration.seed == nil ? yaml : seedComment + yaml
     }
+
+    /// What a file's seed protects, written above it by ``render(_:)``.
+    static let seedComment = """
+        # seed: derives the Team IDs, Key IDs and subs this file does not pin, and in development mode the
+        # passwords and TOTP secrets it leaves out. Keep the file as secret as a password, or pin them.
+        # Outside development mode a left-out password is random, made once and kept in demo.json.
+
+        """
 }

@@ -15,7 +15,7 @@ struct ConsoleWireTests {
         try WireRoundTrip.check(DeveloperSummary.self, #"{"email":"dev@example.com","id":"d1","name":"Dev","team_ids":["TEAMID1234"]}"#)
         try WireRoundTrip.check(
             InvitationSummary.self,
-            #"{"email":"dev@example.com","expires_at":"2026-12-02T09:00:00Z","team_id":"TEAMID1234","url":"http://127.0.0.1:8080/console/invitations/abc"}"#
+            #"{"email":"dev@example.com","expires_at":"2026-12-02T09:00:00Z","mail_id":"k3j9x2abcdefghijklmn","team_id":"TEAMID1234"}"#
         )
         try WireRoundTrip.check(
             PendingInvitationList.self, #"{"invitations":[{"email":"dev@example.com","expires_at":"2026-12-02T09:00:00Z","invited_by":"operator"}]}"#)

@@ -47,8 +47,10 @@ struct DeclaredStartTests {
         """
 
     /// Starts an engine on a fresh data directory from `file` and returns its demo.json and export.
-    static func start(random: String, directory: URL) async throws -> (demoJSON: DemoFacts, export: EnvironmentDeclaration) {
-        let (_, shutdown, provider) = try await StartupTests.freshServer(in: directory, seed: random)
+    static func start(
+        random: String, directory: URL, developmentMode: Bool = true
+    ) async throws -> (demoJSON: DemoFacts, export: EnvironmentDeclaration) {
+        let (_, shutdown, provider) = try await StartupTests.freshServer(in: directory, seed: random, developmentMode: developmentMode)
         do {
             let url = directory.appendingPathComponent("siwa.yaml")
             try Data(file.utf8).write(to: url)
@@ -58,7 +60,8 @@ struct DeclaredStartTests {
                 file: declared, prune: false, provider: provider, settings: ServeSettings(), files: files, logger: Logger(label: "test"))
             try files.save(facts)
             let written = try #require(try files.loadFacts())
-            let export = try await provider.exportDeclaration(withSecrets: true)
+            var export = try await provider.exportDeclaration(withSecrets: true)
+            export.seed = nil  // fresh random in each export
             try await shutdown()
             return (written, export)
         } catch {
@@ -85,6 +88,25 @@ struct DeclaredStartTests {
         #expect(student.sub != nil && student.sub == two.export.organizations.first?.accounts?.first?.sub, "the Managed Apple ID's sub")
         #expect(one.demoJSON.organization?.id == one.export.organizations.first?.orgID)
         #expect(one.demoJSON.organization?.members.first.map { !$0.password.isEmpty } == true)
+    }
+
+    @Test("outside development mode, demo.json holds random passwords made at the first start, and the same ones after a restart")
+    func randomPasswordsKept() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-declared-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("a")
+        let first = try await Self.start(random: "one", directory: directory, developmentMode: false).demoJSON
+        let derived = DeclaredIdentities(seed: "ci-run")
+        #expect(first.users.count == 2)
+        for user in first.users {
+            #expect(user.password.count >= 16)
+            #expect(user.password != derived.password(login: user.appleID), "not computable from the file")
+        }
+        let member = try #require(first.organization?.members.first)
+        #expect(member.password.count >= 16 && member.password != derived.password(login: member.username))
+        let restarted = try await Self.start(random: "two", directory: directory, developmentMode: false).demoJSON
+        #expect(restarted.users.map(\.password) == first.users.map(\.password))
+        #expect(restarted.organization?.members.map(\.password) == first.organization?.members.map(\.password))
     }
 
     @Test("GET /admin/config exports the setup; TOTP secrets only when asked")

@@ -188,7 +188,7 @@ extension StoreConformanceTests {
 }
 
 extension StoreConformanceTests {
-    @Test("a key's name round-trips; deleting a primary App ID deletes its group and nothing else", arguments: StoreKind.available)
+    @Test("a key's name round-trips; removing a primary App ID deletes its group and nothing else", arguments: StoreKind.available)
     func keyNameAndDeleteClient(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let team = DeveloperTeam(id: "TEAMDELETE", name: "Delete")
@@ -202,7 +202,9 @@ extension StoreConformanceTests {
                 try await store.save(AppGroup(primaryAppID: client.id, teamID: team.id, displayName: client.id.rawValue))
                 try await store.save(client)
             }
-            try await store.deleteClient(app.id)
+            try await store.remove(
+                IdentifierRemoval(
+                    identifier: RemovedIdentifier(id: app.id, teamID: team.id, removedAt: Fixture.date(0)), groupID: app.id, messages: []))
             #expect(try await store.client(app.id) == nil)
             #expect(try await store.appGroup(app.id) == nil)
             #expect(try await store.client(other.id) == other)

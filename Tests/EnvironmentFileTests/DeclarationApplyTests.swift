@@ -15,11 +15,11 @@ struct DeclarationApplyTests {
         let provider = try await DeclarationHarness.freshProvider()
         let first = try await file.apply(to: provider, prune: false)
         #expect(first.created.count == 8, "team, e-mail source, App ID, Services ID, key, two Apple IDs, developer")
-        let before = try await provider.exportDeclaration(withSecrets: true)
+        let before = try await DeclarationHarness.export(provider)
         let second = try await file.apply(to: provider, prune: false)
         #expect(second.changedNothing, "second apply: created \(second.created), updated \(second.updated)")
         #expect(second.generatedKeys.isEmpty)
-        #expect(try await provider.exportDeclaration(withSecrets: true) == before)
+        #expect(try await DeclarationHarness.export(provider) == before)
     }
 
     @Test("what differs from the file is updated")
@@ -52,8 +52,8 @@ struct DeclarationApplyTests {
         let two = try await DeclarationHarness.freshProvider(random: "two")
         _ = try await file.apply(to: one, prune: false)
         _ = try await file.apply(to: two, prune: false)
-        let exported = try await one.exportDeclaration(withSecrets: true)
-        #expect(try await two.exportDeclaration(withSecrets: true) == exported)
+        let exported = try await DeclarationHarness.export(one)
+        #expect(try await DeclarationHarness.export(two) == exported)
         let maria = try #require(exported.appleIDs.first { $0.appleID == "maria.ruiz@example.com" })
         #expect(maria.sub?.split(separator: ".").map(\.count) == [6, 32, 4])
         #expect(exported.teams.first?.teamID?.count == 10)
@@ -64,10 +64,10 @@ struct DeclarationApplyTests {
     func exportRoundTrip() async throws {
         let original = try await DeclarationHarness.freshProvider()
         _ = try await file.apply(to: original, prune: false)
-        let first = try EnvironmentFile.render(try await original.exportDeclaration(withSecrets: true))
+        let first = try EnvironmentFile.render(try await DeclarationHarness.export(original))
         let fresh = try await DeclarationHarness.freshProvider()
         _ = try await EnvironmentFile.parse(first, name: "export.yaml").apply(to: fresh, prune: false)
-        let second = try EnvironmentFile.render(try await fresh.exportDeclaration(withSecrets: true))
+        let second = try EnvironmentFile.render(try await DeclarationHarness.export(fresh))
         #expect(second == first)
         #expect(first.contains("team_id:"))
     }

@@ -5,19 +5,27 @@ import Foundation
 import Logging
 
 /// A fresh engine over the memory store, as a fresh data directory gives: its own randomness (so
-/// that only the file can make identities equal), a fixed clock, development mode on.
+/// that only the file can make identities equal), a fixed clock, development mode on unless told.
 enum DeclarationHarness {
     static let now = Date(timeIntervalSince1970: 1_795_240_800)
     /// RSA key generation is slow; one set of keys (the active one and the next) serves every engine.
     static let signingKeys: [String] = (0..<4).compactMap { _ in try? GeneratingSigningKeyFactory().makePrivateKeyPEM() }
 
-    static func freshProvider(random seed: String = UUID().uuidString) async throws -> AppleIDProvider {
+    static func freshProvider(random seed: String = UUID().uuidString, developmentMode: Bool = true) async throws -> AppleIDProvider {
         var configuration = ProviderConfiguration(issuer: "https://id.example.com")
         configuration.passwordHashCost = 4
-        configuration.developmentMode = true
+        configuration.developmentMode = developmentMode
         return try await AppleIDProvider.start(
             configuration: configuration, store: MemoryStore(), clock: ManualClock(now), random: SeededRandomSource(seed: seed),
             keyFactory: FixedSigningKeyFactory(pems: signingKeys), logger: Logger(label: "test"))
+    }
+
+    /// The provider's export without its seed, which is fresh random each time: what two exports
+    /// of the same store have in common.
+    static func export(_ provider: AppleIDProvider) async throws -> EnvironmentDeclaration {
+        var declaration = try await provider.exportDeclaration(withSecrets: true)
+        declaration.seed = nil
+        return declaration
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

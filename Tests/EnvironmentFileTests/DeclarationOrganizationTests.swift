@@ -69,11 +69,11 @@ struct DeclarationOrganizationTests {
         let provider = try await DeclarationHarness.freshProvider()
         let file = try Self.parse()
         _ = try await file.apply(to: provider, prune: false)
-        let before = try await provider.exportDeclaration(withSecrets: true)
+        let before = try await DeclarationHarness.export(provider)
         let second = try await file.apply(to: provider, prune: false)
         #expect(second.changedNothing, "second apply: created \(second.created), updated \(second.updated)")
         #expect(second.notInFile.isEmpty)
-        #expect(try await provider.exportDeclaration(withSecrets: true) == before)
+        #expect(try await DeclarationHarness.export(provider) == before)
     }
 
     @Test("what differs is updated: a reactivated account, a new e-mail, a quirk left out goes back to current traffic")
@@ -118,8 +118,8 @@ struct DeclarationOrganizationTests {
         let two = try await DeclarationHarness.freshProvider(random: "two")
         _ = try await Self.parse().apply(to: one, prune: false)
         _ = try await Self.parse().apply(to: two, prune: false)
-        let exported = try await one.exportDeclaration(withSecrets: true)
-        #expect(try await two.exportDeclaration(withSecrets: true) == exported)
+        let exported = try await DeclarationHarness.export(one)
+        #expect(try await DeclarationHarness.export(two) == exported)
         let school = try #require(exported.organizations.first)
         #expect(UUID(uuidString: school.orgID ?? "") != nil)
         let subs = (school.accounts ?? []).compactMap(\.sub)
@@ -130,10 +130,10 @@ struct DeclarationOrganizationTests {
     func exportRoundTrip() async throws {
         let original = try await DeclarationHarness.freshProvider()
         _ = try await Self.parse().apply(to: original, prune: false)
-        let first = try EnvironmentFile.render(try await original.exportDeclaration(withSecrets: true))
+        let first = try EnvironmentFile.render(try await DeclarationHarness.export(original))
         let fresh = try await DeclarationHarness.freshProvider()
         _ = try await EnvironmentFile.parse(first, name: "export.yaml").apply(to: fresh, prune: false)
-        #expect(try EnvironmentFile.render(try await fresh.exportDeclaration(withSecrets: true)) == first)
+        #expect(try EnvironmentFile.render(try await DeclarationHarness.export(fresh)) == first)
         for key in ["org_id:", "access_rule: specific-apps", "deactivated: true", "booleans_as_strings: true", "deletion_event: account-deleted"] {
             #expect(first.contains(key), "the export lacks \(key)")
         }

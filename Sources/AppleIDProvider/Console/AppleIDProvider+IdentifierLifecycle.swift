@@ -27,6 +27,11 @@ extension AppleIDProvider {
     /// Removes an App ID or a Services ID: it can no longer sign anyone in, and this cannot be undone.
     /// A primary App ID goes only when nothing depends on it: no identifier grouped under it (their
     /// users' consents are the group's), and no key of it that still signs client secrets.
+    ///
+    /// Consents and grants belong to the registration, not to the string: the grants issued to the
+    /// identifier are revoked, and a primary App ID takes its group's consents and grants along (each
+    /// user's app is told `consent-revoked`). The identifier is kept as removed, so that another team
+    /// cannot register it and meet its users as returning ones (security review 3, finding 2).
     public func removeIdentifier(_ id: ClientID, teamID: TeamID) async throws {
         guard let client = try await store.client(id, teamID: teamID) else {
             throw ConsoleError.notFound("There is no identifier \(id) in this team.")
@@ -45,7 +50,18 @@ extension AppleIDProvider {
                 throw ConsoleError.refused("\(id) cannot be removed: revoke its key \(key.id) first.")
             }
         }
-        try await store.deleteClient(id)
+        let now = clock.now()
+        let group = client.kind == .app && client.groupID == client.id ? try await store.appGroup(id) : nil
+        var messages: [OutboxMessage] = []
+        if let group {
+            let lifecycle = self.lifecycle
+            messages = try await store.consentingSubjects(groupID: group.primaryAppID, teamID: teamID).map {
+                lifecycle.message(.consentRevoked, group: group, subject: $0, at: now)
+            }
+        }
+        let removed = RemovedIdentifier(id: id, teamID: teamID, removedAt: now, notificationEndpoint: group?.notificationEndpoint)
+        try await store.remove(IdentifierRemoval(identifier: removed, groupID: group?.primaryAppID, messages: messages))
+        credentialSignal.signal()
         registryDidChange()
         logger.notice("identifier removed", metadata: ["client_id": "\(id)", "team_id": "\(teamID)"])
     }

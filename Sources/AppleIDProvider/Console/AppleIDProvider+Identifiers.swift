@@ -27,7 +27,7 @@ extension AppleIDProvider {
     ) async throws
         -> RegisteredClient
     {
-        let id = try await newIdentifier(bundleID, what: "bundle ID")
+        let id = try await newIdentifier(bundleID, what: "bundle ID", teamID: teamID)
         guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
         let name = try Self.describedAs(description)
         var groupID = id
@@ -53,7 +53,7 @@ extension AppleIDProvider {
     public func reviewServicesID(
         teamID: TeamID, identifier: String, description: String, primaryAppID: ClientID, domains: [String] = [], returnURLs: [String] = []
     ) async throws -> RegisteredClient {
-        let id = try await newIdentifier(identifier, what: "identifier")
+        let id = try await newIdentifier(identifier, what: "identifier", teamID: teamID)
         let name = try Self.describedAs(description)
         let group = try await primaryAppGroup(primaryAppID, teamID: teamID)
         var client = RegisteredClient(id: id, kind: .service, teamID: teamID, groupID: group.primaryAppID, description: name)
@@ -63,8 +63,10 @@ extension AppleIDProvider {
 
     /// Checks a new identifier and its description before the rest of its registration is known (the
     /// console's first step): Apple's identifier rule, not yet registered, a description given.
-    public func checkNewIdentifier(_ identifier: String, description: String, kind: RegisteredClient.Kind = .service) async throws {
-        _ = try await newIdentifier(identifier, what: kind == .app ? "bundle ID" : "identifier")
+    public func checkNewIdentifier(
+        _ identifier: String, description: String, kind: RegisteredClient.Kind = .service, teamID: TeamID
+    ) async throws {
+        _ = try await newIdentifier(identifier, what: kind == .app ? "bundle ID" : "identifier", teamID: teamID)
         _ = try Self.describedAs(description)
     }
 
@@ -167,8 +169,9 @@ extension AppleIDProvider {
     }
 
     /// A new App ID or Services ID identifier: reverse-DNS style, letters, digits, hyphens and periods
-    /// (Apple's rule), not yet registered by anyone.
-    private func newIdentifier(_ text: String, what: String) async throws -> ClientID {
+    /// (Apple's rule), not yet registered by anyone, and not removed by another team (identifiers are
+    /// unique across all teams; a team may register its own removed identifier again, afresh).
+    private func newIdentifier(_ text: String, what: String, teamID: TeamID) async throws -> ClientID {
         let value = text.trimmingCharacters(in: .whitespaces)
         let allowed = value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
         guard !value.isEmpty, value.count <= 155, allowed, !value.hasPrefix("."), !value.hasSuffix("."), value.contains(".") else {
@@ -178,6 +181,11 @@ extension AppleIDProvider {
         let id = ClientID(rawValue: value)
         guard try await store.client(id) == nil, try await store.appGroup(id) == nil else {
             throw ConsoleError.refused("An identifier \(value) is already registered. Choose another.")
+        }
+        if let removed = try await store.removedIdentifier(id), removed.teamID != teamID {
+            throw ConsoleError.refused(
+                "The identifier \(value) is not available: it was registered and removed, and identifiers are unique across all teams. Choose another."
+            )
         }
         return id
     }

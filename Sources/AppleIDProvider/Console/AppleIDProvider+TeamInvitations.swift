@@ -9,7 +9,11 @@ extension AppleIDProvider {
 
     /// Invites `email` to the team. A pending invitation of the same address is replaced (its link stops
     /// working). An individual team takes no second member; a member is not invited again.
-    public func inviteTeamMember(email: String, teamID: TeamID, invitedBy inviter: String) async throws -> IssuedInvitation {
+    ///
+    /// The link (`linkBase` + `/console/invitations/<token>`) goes by mail to the invited address only:
+    /// whoever opens it creates that address's developer account, so showing it to the inviter would
+    /// let a developer take any address (security review 3, finding 6).
+    public func inviteTeamMember(email: String, teamID: TeamID, invitedBy inviter: String, linkBase: String) async throws -> SentInvitation {
         guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
         let login = Self.developerLogin(email)
         guard Self.isPlausibleAddress(login) else { throw ConsoleError.invalid("Enter the e-mail address of the developer to invite.") }
@@ -26,8 +30,18 @@ extension AppleIDProvider {
             throw ConsoleError.refused(
                 "\(team.id) has \(Self.pendingInvitationLimit) pending invitations. Withdraw one, or wait until they are accepted or expire.")
         }
-        logger.info("team invitation made", metadata: ["team_id": "\(team.id)", "invited_by": "\(inviter)"])
-        return IssuedInvitation(invitation: invitation, token: token)
+        let days = Int((configuration.teamInvitationLifetime / 86_400).rounded())
+        let text = """
+            You are invited to join the developer team \(team.name) (\(team.id)).
+
+            To accept, open this link. It works once and expires in \(days) days:
+            \(linkBase)/console/invitations/\(token)
+
+            If you did not expect this invitation, ignore this message.
+            """
+        let mailID = try await mailRelay.sendNotice(to: login, subject: "Join the team \(team.name)", text: text)
+        logger.info("team invitation sent", metadata: ["team_id": "\(team.id)", "invited_by": "\(inviter)", "mail_id": "\(mailID)"])
+        return SentInvitation(invitation: invitation, mailID: mailID)
     }
 
     /// The team's invitations that can still be accepted, newest first.

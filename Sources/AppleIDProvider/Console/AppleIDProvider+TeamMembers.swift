@@ -14,7 +14,8 @@ extension AppleIDProvider {
     /// The operator's direct path (admin API, `siwa developers add-to-team`): adds the developer with
     /// `email` to the team without asking them, registering them first with the operator's `password`
     /// when there is none. Whoever holds the admin token runs the server, so this is theirs to do; no
-    /// console page reaches it.
+    /// console page reaches it. A password for an account that exists is refused, not dropped: the
+    /// account may be someone else's (one made through an invitation), whose owner accepts one.
     @discardableResult
     public func operatorAddsTeamMember(email: String, name: String?, password: String?, teamID: TeamID) async throws -> DeveloperAccount {
         guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
@@ -27,6 +28,11 @@ extension AppleIDProvider {
             return try await registerDeveloper(email: login, name: name.isEmpty ? login : name, password: password, teamIDs: [team.id])
         }
         guard !developer.teamIDs.contains(team.id) else { throw ConsoleError.refused("\(login) is already a member of \(team.id).") }
+        guard password == nil || password?.isEmpty == true else {
+            throw ConsoleError.refused(
+                "\(login) already has a developer account, with its owner's password: leave the password out, or invite them (its owner accepts the invitation)."
+            )
+        }
         try await checkRoom(in: team)
         developer.teamIDs.append(team.id)
         try await store.save(developer)

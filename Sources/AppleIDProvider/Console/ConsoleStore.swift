@@ -10,8 +10,12 @@ public protocol ConsoleStore: Sendable {
     /// both, so that a console page cannot show another team's record).
     func client(_ id: ClientID, teamID: TeamID) async throws -> RegisteredClient?
     func developerKeys(teamID: TeamID) async throws -> [DeveloperKey]
-    /// Deletes the client and the group it is the primary App ID of (if any), in one transaction.
-    func deleteClient(_ id: ClientID) async throws
+    /// Writes the removal in one transaction (see ``IdentifierRemoval``).
+    func remove(_ removal: IdentifierRemoval) async throws
+    /// The identifier as last removed (even when its team registered it again), or `nil` when it never was.
+    func removedIdentifier(_ id: ClientID) async throws -> RemovedIdentifier?
+    /// The team's subjects of the users who consented to the group, oldest consent first.
+    func consentingSubjects(groupID: ClientID, teamID: TeamID) async throws -> [Subject]
     /// Transfers from or to the team, newest first.
     func transfers(involving teamID: TeamID) async throws -> [AppTransfer]
     /// How many Apple IDs hold a live (unrevoked) grant issued to the client.

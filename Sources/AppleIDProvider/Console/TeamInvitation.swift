@@ -5,7 +5,8 @@ import Foundation
 /// their own password (a new developer account) or signs in (an existing one), and so accepts. Nobody
 /// chooses another person's password, and an existing account never joins a team without its owner.
 ///
-/// Only the hash of the link's token is stored; the token is shown once, to whoever invited.
+/// Only the hash of the link's token is stored; the token goes by mail to the invited address and is
+/// never shown to whoever invited (who could otherwise open it and take the address's account).
 public struct TeamInvitation: Codable, Sendable, Hashable {
     public var idHash: String
     public var teamID: TeamID
@@ -29,13 +30,11 @@ public struct TeamInvitation: Codable, Sendable, Hashable {
     public static let operatorInviter = "operator"
 }
 
-/// A new invitation and the token of its link (`/console/invitations/<token>`), which exists only here.
-public struct IssuedInvitation: Sendable {
+/// A new invitation, and the id of the message that carries its link to the invited address (the
+/// admin API's `/admin/mail/{id}` shows it where no smarthost delivers it).
+public struct SentInvitation: Sendable, Hashable {
     public let invitation: TeamInvitation
-    public let token: String
-
-    /// The link's path on the server.
-    public var path: String { "/console/invitations/" + token }
+    public let mailID: String
 }
 
 /// What the invitation page shows: the team, the invited address, and whether that address already

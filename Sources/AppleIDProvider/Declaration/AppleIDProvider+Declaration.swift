@@ -7,7 +7,8 @@ extension AppleIDProvider {
     /// Creates what is missing and updates what differs; reports what the store has beyond the file,
     /// and removes it when `prune`. Stops at the first refusal, which names its place in the file.
     public func apply(_ declaration: EnvironmentDeclaration, prune: Bool = false) async throws -> DeclarationReport {
-        let declaration = declaration.resolved()
+        // Left-out passwords and TOTP secrets are decided per login (``leftOutPassword(login:seed:report:)``).
+        let declaration = declaration.resolved(derivingSecrets: false)
         var report = DeclarationReport()
         try await applyTeams(declaration, to: &report)
         try await applyAppIDs(declaration, to: &report)

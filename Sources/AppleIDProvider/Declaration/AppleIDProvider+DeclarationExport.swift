@@ -3,13 +3,15 @@ import Foundation
 
 /// `siwa config export` (`GET /admin/config`): the store as a declaration that, applied to an empty
 /// store, makes the same setup with the same identities. Passwords are stored hashed and so are never
-/// exported (a fresh start derives them from the seed); TOTP secrets only `withSecrets`.
+/// exported; TOTP secrets only `withSecrets`. Each export has a fresh random `seed`: a start from the
+/// file derives left-out passwords from it (in development mode only), so an empty or known seed
+/// would let anyone who reads the file compute them (security review 3, finding 3).
 extension AppleIDProvider {
     public func exportDeclaration(withSecrets: Bool) async throws -> EnvironmentDeclaration {
         // Sorted by Team ID: the first team is the one whose `sub` an Apple ID pins.
         let teams = try await store.teams().sorted { $0.id.rawValue < $1.id.rawValue }
         let teamName = { (id: TeamID) -> String? in teams.count == 1 ? nil : teams.first { $0.id == id }?.name }
-        var declaration = EnvironmentDeclaration()
+        var declaration = EnvironmentDeclaration(seed: random.hex(bytes: 24))
         var developers: [String: EnvironmentDeclaration.Developer] = [:]
         for team in teams {
             let sources = try await store.emailSources(teamID: team.id).map(\.value).sorted()

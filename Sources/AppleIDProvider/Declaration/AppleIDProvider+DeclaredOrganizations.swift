@@ -52,8 +52,7 @@ extension AppleIDProvider {
         _ declared: EnvironmentDeclaration.ManagedAccount, of organization: Organization, at path: [DeclarationPathComponent],
         declaration: EnvironmentDeclaration, report: inout DeclarationReport
     ) async throws {
-        let password = declared.password ?? ""
-        let totpSecret = try Self.checkTOTPSecret(declared.totpSecret, at: path)
+        let totpSecret = try declared.totpSecret.map { try Self.checkTOTPSecret($0, at: path) }
         let deactivated = declared.deactivated ?? false
         // Each address against the organization's rule first, so that an error names its own line.
         let organizationID = organization.id
@@ -67,8 +66,9 @@ extension AppleIDProvider {
             }
             account = existing
             let change = await Self.change(
-                from: existing, firstName: declared.firstName, lastName: declared.lastName, twoFactor: declared.twoFactor, password: password)
-            if change != AccountChange() || existing.totpSecret != totpSecret {
+                from: existing, firstName: declared.firstName, lastName: declared.lastName, twoFactor: declared.twoFactor,
+                password: declared.password)
+            if change != AccountChange() || (totpSecret != nil && existing.totpSecret != totpSecret) {
                 account = try await organizations.updateAccount(existing.id, change, totpSecret: totpSecret)
                 report.updated.append("Managed Apple ID \(declared.username)")
             }
@@ -77,6 +77,8 @@ extension AppleIDProvider {
                 report.updated.append("e-mail of \(declared.username)")
             }
         } else {
+            let password = declared.password ?? leftOutPassword(login: declared.username, seed: declaration.seed, report: &report)
+            let totpSecret = totpSecret ?? leftOutTOTPSecret(login: declared.username, seed: declaration.seed)
             account = try await located(path) {
                 try await organizations.addAccount(
                     to: organizationID, username: declared.username, password: password, firstName: declared.firstName,

@@ -12,6 +12,9 @@ public struct DeclarationReport: Sendable, Hashable {
     public var kept: [String] = []
     /// Keys generated now (no `.p8` declared): the private key exists only here, for the caller to keep.
     public var generatedKeys: [KeyID: String] = [:]
+    /// Passwords made now, by login, for Apple IDs, Managed Apple IDs and developers the file left
+    /// without one outside development mode: random, shown once for the caller to keep (demo.json).
+    public var generatedPasswords: [String: String] = [:]
 
     public init() {}
 

@@ -2,9 +2,10 @@ import AppleIDProtocol
 import Foundation
 
 /// The identities a declaration does not pin, derived from its `seed` and the declared names, so that
-/// one file gives the same Team IDs, Key IDs, `sub`s, passwords and TOTP secrets on every fresh start
-/// (CI hard-codes them). Each is SHA-256 of the seed, a label and the name (``SeededRandomSource``),
-/// shaped as Apple's: predictable by design, so a file meant for others pins its secrets.
+/// one file gives the same Team IDs, Key IDs, `sub`s (and, in development mode only, passwords and TOTP
+/// secrets) on every fresh start (CI hard-codes them). Each is SHA-256 of the seed, a label and the
+/// name (``SeededRandomSource``), shaped as Apple's: predictable by design. Outside development mode a
+/// left-out password or TOTP secret is random instead, made once (security review 3, finding 3).
 public struct DeclaredIdentities: Sendable {
     public let seed: String
 
@@ -57,17 +58,19 @@ extension EnvironmentDeclaration.ManagedAccount: DeclaredLogin {
 }
 
 extension DeclaredIdentities {
-    /// Fills in the password, TOTP secret and `sub` in the first team that `entry` left out.
-    fileprivate func fill(_ entry: inout some DeclaredLogin, firstTeam: TeamID?) {
-        if entry.password == nil { entry.password = password(login: entry.login) }
-        if entry.totpSecret == nil { entry.totpSecret = totpSecret(appleID: entry.login) }
+    /// Fills in the `sub` in the first team that `entry` left out, and with `secrets` its password and
+    /// TOTP secret.
+    fileprivate func fill(_ entry: inout some DeclaredLogin, firstTeam: TeamID?, secrets: Bool) {
+        if secrets, entry.password == nil { entry.password = password(login: entry.login) }
+        if secrets, entry.totpSecret == nil { entry.totpSecret = totpSecret(appleID: entry.login) }
         if entry.sub == nil, let firstTeam { entry.sub = subject(team: firstTeam, appleID: entry.login).rawValue }
     }
 }
 
 extension EnvironmentDeclaration {
-    /// This declaration with every identity filled in: pinned values kept, the rest derived.
-    public func resolved() -> EnvironmentDeclaration {
+    /// This declaration with every identity filled in: pinned values kept, the rest derived. Passwords
+    /// and TOTP secrets only `derivingSecrets` (development mode): elsewhere they stay left out.
+    public func resolved(derivingSecrets: Bool) -> EnvironmentDeclaration {
         let identities = DeclaredIdentities(seed: seed)
         var copy = self
         for index in copy.teams.indices where copy.teams[index].teamID == nil {
@@ -79,17 +82,17 @@ extension EnvironmentDeclaration {
             }
         }
         let firstTeam = copy.teams.first?.teamID.map(TeamID.init(rawValue:))
-        for index in copy.appleIDs.indices { identities.fill(&copy.appleIDs[index], firstTeam: firstTeam) }
+        for index in copy.appleIDs.indices { identities.fill(&copy.appleIDs[index], firstTeam: firstTeam, secrets: derivingSecrets) }
         for index in copy.organizations.indices {
             if copy.organizations[index].orgID == nil {
                 copy.organizations[index].orgID = identities.organizationID(name: copy.organizations[index].name).uuidString.lowercased()
             }
             if var accounts = copy.organizations[index].accounts {
-                for accountIndex in accounts.indices { identities.fill(&accounts[accountIndex], firstTeam: firstTeam) }
+                for accountIndex in accounts.indices { identities.fill(&accounts[accountIndex], firstTeam: firstTeam, secrets: derivingSecrets) }
                 copy.organizations[index].accounts = accounts
             }
         }
-        for index in copy.developers.indices where copy.developers[index].password == nil {
+        for index in copy.developers.indices where derivingSecrets && copy.developers[index].password == nil {
             copy.developers[index].password = identities.password(login: copy.developers[index].email)
         }
         return copy

@@ -122,7 +122,7 @@ public struct NotificationDelivery: Sendable {
         let started = provider.clock.now()
         var next = message
         next.attempts += 1
-        let endpoint = try await provider.store.appGroup(message.groupID)?.notificationEndpoint
+        let endpoint = try await endpoint(of: message.groupID)
         let began = ContinuousClock.now
         let (status, failure, body) = await post(message, to: endpoint)
         let elapsed = ContinuousClock.now - began
@@ -148,6 +148,13 @@ public struct NotificationDelivery: Sendable {
                 "outcome": "\(outcome)",
             ])
         return Report(message: next, attempt: attempt, body: body)
+    }
+
+    /// The group's endpoint; for a removed primary App ID, the one it had (its last `consent-revoked`
+    /// messages).
+    private func endpoint(of groupID: ClientID) async throws -> String? {
+        if let group = try await provider.store.appGroup(groupID) { return group.notificationEndpoint }
+        return try await provider.store.removedIdentifier(groupID)?.notificationEndpoint
     }
 
     /// Checks the destination again (DNS may have changed since the endpoint was saved), then posts

@@ -61,7 +61,7 @@ extension MailRelay {
             case .bounce:
                 return .init(
                     at: message.receivedAt, outcome: .bounced, sender: message.destination, recipient: message.relayAddress, detail: message.subject)
-            case .reply: return nil
+            case .reply, .notice: return nil
             }
         }
         entries += refusals.map { .init(at: $0.at, outcome: .refused, sender: $0.sender, recipient: $0.recipient, detail: $0.reply) }

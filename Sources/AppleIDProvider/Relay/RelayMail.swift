@@ -13,6 +13,10 @@ public struct RelayMessage: Sendable, Hashable, Codable {
         case reply
         /// A delivery status notification (RFC 3464) about a message that could not be delivered.
         case bounce
+        /// A message of the server's own to an outside address (a team invitation): through the
+        /// smarthost, or held where the admin API shows it (``RelayMailQuery/address(_:)``). It belongs
+        /// to no Apple ID and no team, so no mailbox or team traffic page lists it.
+        case notice
     }
 
     public var id: String

@@ -10,6 +10,7 @@ extension MemoryStore: ConsoleStore {
         var invitations: [String: TeamInvitation] = [:]
         var transferOffers: [ClientID: TransferOffer] = [:]
         var requestLog: [ClientID: [RequestLogEntry]] = [:]
+        var removedIdentifiers: [ClientID: RemovedIdentifier] = [:]
     }
 
     public func appGroups(teamID: TeamID) async throws -> [AppGroup] {
@@ -28,10 +29,30 @@ extension MemoryStore: ConsoleStore {
         state.withLock { $0.keys.values.filter { $0.teamID == teamID }.sorted { $0.id.rawValue < $1.id.rawValue } }
     }
 
-    public func deleteClient(_ id: ClientID) async throws {
+    public func remove(_ removal: IdentifierRemoval) async throws {
         state.withLock { state in
-            state.clients[id] = nil
-            state.groups[id] = nil
+            let removed = removal.identifier
+            state.clients[removed.id] = nil
+            for (id, grant) in state.grants where grant.revokedAt == nil && (grant.clientID == removed.id || grant.groupID == removal.groupID) {
+                state.grants[id]?.revokedAt = removed.removedAt
+            }
+            if let groupID = removal.groupID {
+                state.groups[groupID] = nil
+                state.consents = state.consents.filter { $0.value.groupID != groupID }
+            }
+            state.console.removedIdentifiers[removed.id] = removed
+            for message in removal.messages { state.outbox[message.id] = message }
+        }
+    }
+
+    public func removedIdentifier(_ id: ClientID) async throws -> RemovedIdentifier? {
+        state.withLock { $0.console.removedIdentifiers[id] }
+    }
+
+    public func consentingSubjects(groupID: ClientID, teamID: TeamID) async throws -> [Subject] {
+        state.withLock { state in
+            state.consents.values.filter { $0.groupID == groupID }.sorted { $0.grantedAt < $1.grantedAt }
+                .compactMap { state.identities[Self.pair($0.accountID, teamID.rawValue)]?.subject }
         }
     }
 

@@ -21,7 +21,13 @@ enum DeclaredStart {
         // Generated now, kept in the data directory: the store holds only the public key.
         for (keyID, pem) in report.generatedKeys { try files.writeKeyOnce(pem, keyID: keyID) }
         log(report, file: file.name, logger: logger)
-        let declaration = file.declaration.resolved()
+        // demo.json's passwords: the file's, derived ones in development mode, or those made at the
+        // first start (outside development mode), kept in demo.json across starts.
+        let declaration = file.declaration.resolved(derivingSecrets: provider.configuration.developmentMode)
+        let previous = (try? files.loadFacts()) ?? nil
+        let password = { (pinned: String?, login: String, kept: String?) -> String in
+            pinned ?? report.generatedPasswords[login.lowercased()] ?? kept ?? ""
+        }
         let key = declaration.keys.first
         let keyID = KeyID(rawValue: key?.keyID ?? "")
         let keyPEM = key?.privateKeyPEM ?? (key == nil ? nil : try? files.readKey(keyID))
@@ -31,7 +37,9 @@ enum DeclaredStart {
             let stored = try await provider.activeAccount(appleID: declared.appleID)?.totpSecret
             users.append(
                 DemoFacts.User(
-                    appleID: declared.appleID, password: declared.password ?? "", firstName: declared.firstName, lastName: declared.lastName,
+                    appleID: declared.appleID,
+                    password: password(declared.password, declared.appleID, previous?.users.first { $0.appleID == declared.appleID }?.password),
+                    firstName: declared.firstName, lastName: declared.lastName,
                     email: declared.email ?? declared.appleID, realUserStatus: (declared.realUserStatus ?? .likelyReal).rawValue,
                     totpSecret: stored.map(Credentials.authenticatorSecret(for:))))
         }
@@ -41,14 +49,18 @@ enum DeclaredStart {
             bundleID: ClientID(rawValue: declaration.appIDs.first?.bundleID ?? ""), servicesID: ClientID(rawValue: services?.identifier ?? ""),
             returnURLs: services?.returnURLs ?? [], users: users,
             // Kept across starts, so scripts that read it once go on working.
-            adminToken: (try? files.loadFacts())??.adminToken ?? provider.random.hex(bytes: 24))
-        facts.developer = declaration.developers.first.map { DemoFacts.Developer(email: $0.email, password: $0.password ?? "") }
+            adminToken: previous?.adminToken ?? provider.random.hex(bytes: 24))
+        facts.developer = declaration.developers.first.map {
+            DemoFacts.Developer(email: $0.email, password: password($0.password, $0.email, previous?.developer?.password))
+        }
         facts.organization = declaration.organizations.first.map { organization in
             DemoFacts.Organization(
                 id: organization.orgID ?? "", name: organization.name, kind: (organization.kind ?? .school).rawValue,
-                members: (organization.accounts ?? []).map {
-                    DemoFacts.ManagedUser(
-                        username: $0.username, password: $0.password ?? "", firstName: $0.firstName, lastName: $0.lastName, email: $0.email)
+                members: (organization.accounts ?? []).map { account in
+                    let kept = previous?.organization?.members.first { $0.username == account.username }?.password
+                    return DemoFacts.ManagedUser(
+                        username: account.username, password: password(account.password, account.username, kept),
+                        firstName: account.firstName, lastName: account.lastName, email: account.email)
                 })
         }
         return (facts, keyPEM)

@@ -18,10 +18,10 @@ struct ConsoleIdentifierLifecycleTests {
         #expect(reviewed.returnURLs == ["https://shop.a.example/cb"])
         #expect(try await harness.store.client("com.a.app.shop") == nil)
         await #expect(throws: ConsoleError.invalid("Enter a description.")) {
-            try await harness.provider.checkNewIdentifier("com.a.app.new", description: " ")
+            try await harness.provider.checkNewIdentifier("com.a.app.new", description: " ", teamID: Self.team)
         }
         await #expect(throws: ConsoleError.refused("An identifier com.a.app.web is already registered. Choose another.")) {
-            try await harness.provider.checkNewIdentifier("com.a.app.web", description: "Web")
+            try await harness.provider.checkNewIdentifier("com.a.app.web", description: "Web", teamID: Self.team)
         }
     }
 

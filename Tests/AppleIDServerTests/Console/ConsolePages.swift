@@ -34,11 +34,18 @@ enum ConsolePages {
         return try #require(HTML.hiddenInputs(identifiers.text)["csrf"])
     }
 
-    /// The invitation link a Team page shows once, after an invitation is made.
+    /// The path of the first invitation link in a page or a mail.
     static func invitationLink(in html: String) -> String? {
         guard let start = html.range(of: "/console/invitations/") else { return nil }
         let token = html[start.upperBound...].prefix(while: { $0.isHexDigit })
         return token.isEmpty ? nil : "/console/invitations/" + token
+    }
+
+    /// The link of the newest invitation mailed to `email`, read as its owner reads it (the held mail).
+    static func mailedInvitationLink(to email: String, on server: TestServer) async throws -> String {
+        let newest = try #require(try await server.provider.mailRelay.messages(.address(email)).first)
+        let mail = try #require(try await server.provider.mailRelay.message(id: newest.message.id))
+        return try #require(invitationLink(in: mail.body))
     }
 
     /// Opens an invitation in a browser that has no console account and creates one with it.

@@ -22,6 +22,7 @@ struct ConsoleTeamInvitationTests {
             let planted = try await attacker.post(
                 "/console/members",
                 form: [("csrf", attackerCSRF), ("email", "cto@victim.example"), ("name", "CTO"), ("password", "attacker chosen 1")])
+            #expect(ConsolePages.invitationLink(in: planted.text) == nil, "the link goes to cto@victim.example's mail, not to the inviter")
             if let link = ConsolePages.invitationLink(in: planted.text) {
                 try await ConsolePages.acceptAsNewDeveloper(Browser(client), link: link, name: "CTO", password: "attacker chosen 1")
             }
@@ -32,11 +33,14 @@ struct ConsoleTeamInvitationTests {
 
             // The attacker's password opens no door into the victim's team.
             #expect(try await !server.provider.members(of: TestServer.teamID).map(\.email).contains("cto@victim.example"))
+            // Nor any door at all: the address has no account until its owner opens their own mail.
             let thief = Browser(client)
-            let thiefCSRF = try await ConsolePages.signIn(thief, email: "cto@victim.example", password: "attacker chosen 1")
-            let switched = try await thief.post("/console/team", form: [("csrf", thiefCSRF), ("team_id", TestServer.teamID.rawValue)])
-            let identifiers = try await thief.get("/console/identifiers")
-            #expect(switched.status != .seeOther || !identifiers.text.contains(TestServer.bundleID.rawValue))
+            let page = try await thief.get("/console")
+            let csrf = try #require(HTML.hiddenInputs(page.text)["csrf"])
+            let signIn = try await thief.post(
+                "/console/sign-in", form: [("csrf", csrf), ("email", "cto@victim.example"), ("password", "attacker chosen 1")])
+            #expect(signIn.status == .unauthorized)
+            #expect(try await thief.get("/console/identifiers").status == .seeOther, "not signed in")
         }
     }
 }

@@ -35,8 +35,9 @@ struct AdminConsoleEndpoints {
             let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
             let order = try await request.decode(as: InvitationOrder.self, context: context)
             return try await answer {
-                let issued = try await provider.inviteTeamMember(email: order.email, teamID: teamID, invitedBy: TeamInvitation.operatorInviter)
-                return InvitationSummary(issued, baseURL: baseURL)
+                let sent = try await provider.inviteTeamMember(
+                    email: order.email, teamID: teamID, invitedBy: TeamInvitation.operatorInviter, linkBase: baseURL)
+                return InvitationSummary(sent)
             }
         }
         admin.get("/teams/:team/invitations") { _, context in
@@ -78,10 +79,9 @@ extension DeveloperSummary {
 }
 
 extension InvitationSummary {
-    init(_ issued: IssuedInvitation, baseURL: String) {
+    init(_ sent: SentInvitation) {
         self.init(
-            teamID: issued.invitation.teamID.rawValue, email: issued.invitation.email, url: baseURL + issued.path,
-            expiresAt: issued.invitation.expiresAt)
+            teamID: sent.invitation.teamID.rawValue, email: sent.invitation.email, mailID: sent.mailID, expiresAt: sent.invitation.expiresAt)
     }
 }
 

@@ -4,8 +4,8 @@ import Foundation
 import Hummingbird
 
 /// Team: who works in the current team, the invitations waiting to be accepted, and inviting a
-/// developer by e-mail. Nobody here sets another person's password: the invited person accepts on
-/// the invitation's own page (``ConsoleInvitationEndpoints``).
+/// developer by e-mail. Nobody here sets another person's password, nor sees the invitation's link:
+/// it goes by mail to the invited person, who accepts on its page (``ConsoleInvitationEndpoints``).
 struct ConsoleMemberEndpoints {
     let site: ConsoleSite
 
@@ -15,12 +15,13 @@ struct ConsoleMemberEndpoints {
         }
         router.post("/console/members") { request, _ in
             try await site.action(request, page: page) { visit, form in
-                let issued = try await site.provider.inviteTeamMember(
-                    email: form.email ?? "", teamID: visit.teamID, invitedBy: visit.developer.id)
+                // The link goes by mail to the invited address; the inviter is only told it was sent.
+                let sent = try await site.provider.inviteTeamMember(
+                    email: form.email ?? "", teamID: visit.teamID, invitedBy: visit.developer.id, linkBase: site.link(""))
                 let days = Int((site.provider.configuration.teamInvitationLifetime / 86_400).rounded())
                 let message = site.text(
-                    "console_member_invited", visit.locale, values: ["email": issued.invitation.email, "days": "\(days)"])
-                return try await site.render(visit, try await teamPage(visit, kept: nil, link: site.link(issued.path)), message: message)
+                    "console_member_invited", visit.locale, values: ["email": sent.invitation.email, "days": "\(days)"])
+                return try await site.show(visit, page, message: message)
             }
         }
         router.post("/console/members/withdraw") { request, _ in
@@ -32,18 +33,14 @@ struct ConsoleMemberEndpoints {
         }
     }
 
+    /// The Team page; `kept` is the address of a refused invitation.
     private func page(_ visit: ConsoleSite.Visit, kept: ConsoleForm?) async throws -> ConsolePage {
-        try await teamPage(visit, kept: kept, link: nil)
-    }
-
-    /// The Team page; `link` is the invitation just made, `kept` the address of a refused one.
-    private func teamPage(_ visit: ConsoleSite.Visit, kept: ConsoleForm?, link: String?) async throws -> ConsolePage {
         let members = try await visit.console.members().map { MemberRow(email: $0.email, name: $0.name) }
         let invitations = try await visit.console.pendingInvitations().map {
             InvitationRow(email: $0.email, expires: ConsoleSite.day($0.expiresAt))
         }
         let content = MembersContent(
-            members: members, invitations: invitations, hasInvitations: !invitations.isEmpty, link: link,
+            members: members, invitations: invitations, hasInvitations: !invitations.isEmpty,
             canAdd: visit.team.kind == .organization, typedEmail: kept?.email ?? "")
         return ConsolePage(template: "console_members", section: "members", content: content)
     }
@@ -63,8 +60,6 @@ struct MembersContent: Sendable {
     let members: [MemberRow]
     let invitations: [InvitationRow]
     let hasInvitations: Bool
-    /// The link of the invitation just made, shown this once for the inviter to send on.
-    let link: String?
     /// Only an organization adds developers; an individual team's page says why there is no form.
     let canAdd: Bool
     /// The address of a refused invitation, as typed.

@@ -29,7 +29,7 @@ struct ConsoleRegisterEndpoints {
             if wantedStep > .details {
                 try await passing(.details, draft, visit) {
                     try await site.provider.checkNewIdentifier(
-                        draft.identifier, description: draft.description, kind: chosen == .app ? .app : .service)
+                        draft.identifier, description: draft.description, kind: chosen == .app ? .app : .service, teamID: visit.teamID)
                 }
             }
             var reviewed: RegisteredClient?
