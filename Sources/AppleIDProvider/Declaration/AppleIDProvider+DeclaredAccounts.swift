@@ -93,7 +93,9 @@ extension AppleIDProvider {
 
     /// The fields of `existing` that differ from the declaration; a password only when the file gives
     /// one and it no longer matches (a left-out password never replaces the one the account has).
-    static func change(from existing: AppleIDAccount, firstName: String, lastName: String, twoFactor: Bool?, password: String?) async
+    static func change(
+        from existing: AppleIDAccount, firstName: String, lastName: String, twoFactor: Bool?, password: String?
+    ) async
         -> AccountChange
     {
         var change = AccountChange()
