@@ -35,6 +35,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .init(ServeSettingKey.autoApprove.help)) var autoApprove: String?
     @Option(help: .init(ServeSettingKey.adminToken.help)) var adminToken: String?
     @Option(help: .init(ServeSettingKey.relayDomain.help)) var relayDomain: String?
+    @Option(help: .init(ServeSettingKey.smtpHost.help)) var smtpHost: String?
     @Option(help: .init(ServeSettingKey.smtpPort.help)) var smtpPort: Int?
     @Option(help: .init(ServeSettingKey.smtpSmarthost.help)) var smtpSmarthost: String?
     @Option(help: .init(ServeSettingKey.dnsResolver.help)) var dnsResolver: String?

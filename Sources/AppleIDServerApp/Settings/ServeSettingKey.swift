@@ -72,6 +72,9 @@ extension ServeSettingKey {
     public static let smtpPort = Self(
         "smtp_port", note: "2525, off (with a warning) when another server holds it",
         "SMTP port of the private e-mail relay on the host; 0 turns it off.")
+    public static let smtpHost = Self(
+        "smtp_host", default: .string("127.0.0.1"),
+        "Address the private e-mail relay's SMTP listener binds, whatever --host is; beyond the loopback a sender must pass SPF.")
     public static let smtpSmarthost = Self(
         "smtp_smarthost", note: "the built-in mailboxes", "host:port of an upstream SMTP server for relayed mail.")
     public static let dnsResolver = Self(
@@ -101,7 +104,7 @@ extension ServeSettingKey {
     /// Every setting, in the README's order.
     public static let all: [ServeSettingKey] = [
         .host, .port, .dataDirectory, .databaseURL, .databasePoolSize, .databaseWait, .databasePreparedStatements, .issuer, .logLevel,
-        .logFormat, .autoApprove, .adminToken, .relayDomain, .smtpPort, .smtpSmarthost, .dnsResolver, .developmentMode, .playground,
+        .logFormat, .autoApprove, .adminToken, .relayDomain, .smtpHost, .smtpPort, .smtpSmarthost, .dnsResolver, .developmentMode, .playground,
         .notificationRetryWindow, .notificationMaxBackoff, .notificationLease, .keyRotationInterval, .keyPublicationLead, .retiredKeyRetention,
         .keyCheckInterval,
     ]

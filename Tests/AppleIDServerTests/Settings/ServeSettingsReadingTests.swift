@@ -131,4 +131,12 @@ struct ServeSettingsReadingTests {
         let settings = try ServeSettings.read(arguments: [.port: .int(9005)], environment: ["SIWA_PORT": "abc"])
         #expect(settings.port == 9005)
     }
+
+    @Test(
+        "SMTP binds the loopback whatever --host is: the HTTP bind does not open the relay to the network", arguments: ["0.0.0.0", "127.0.0.2", "::"])
+    func smtpBindsLoopbackWhateverHost(_ host: String) throws {
+        let settings = try ServeSettings.read(arguments: [.host: .string(host)])
+        #expect(settings.host == host)
+        #expect(settings.smtpHost == "127.0.0.1")
+    }
 }
