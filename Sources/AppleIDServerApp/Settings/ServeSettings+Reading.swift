@@ -55,7 +55,7 @@ extension ServeSettings {
             (.notificationRetryWindow, \.deliveryPolicy.deliveryWindow), (.notificationMaxBackoff, \.deliveryPolicy.maximumDelay),
             (.notificationLease, \.deliveryPolicy.leaseDuration), (.keyRotationInterval, \.keyRotation.rotationInterval),
             (.keyPublicationLead, \.keyRotation.publicationLead), (.retiredKeyRetention, \.keyRotation.retiredKeyRetention),
-            (.keyCheckInterval, \.keyCheckInterval),
+            (.keyCheckInterval, \.keyCheckInterval), (.relayRetention, \.relayRetention),
         ]
         for (key, path) in durations {
             if let seconds = try lookup.seconds(key) { settings[keyPath: path] = TimeInterval(seconds) }

@@ -54,6 +54,8 @@ public struct ServeSettings: Sendable {
     /// How often each instance checks whether the keys are due and reads them again from the store:
     /// the longest an instance publishes an old key set after another instance rotated.
     public var keyCheckInterval: TimeInterval = 10
+    /// How long relayed mail is kept before the hourly purge deletes it.
+    public var relayRetention: TimeInterval = 30 * 86_400
 
     /// This machine's name: the host of the URLs when the server listens on every address.
     public var machineName = ProcessInfo.processInfo.hostName
@@ -135,6 +137,7 @@ public struct ServeSettings: Sendable {
         guard keyRotation.retiredKeyRetention >= 86_400 else {
             throw StartupError("--retired-key-retention must be at least 1d: an id_token lives a day and must keep verifying")
         }
+        guard relayRetention >= 3_600 else { throw StartupError("--relay-retention must be at least 1h") }
         guard keyCheckInterval >= 1, keyCheckInterval <= 3600 else { throw StartupError("--key-check-interval must be from 1s to 1h") }
         guard deliveryPolicy.leaseDuration > deliveryPolicy.requestTimeout else {
             throw StartupError("--notification-lease must be longer than one delivery request (\(Int(deliveryPolicy.requestTimeout)) s)")

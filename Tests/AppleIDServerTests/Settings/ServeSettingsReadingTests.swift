@@ -41,6 +41,7 @@ struct ServeSettingsReadingTests {
         #expect(settings.keyRotation.publicationLead == 86_400)
         #expect(settings.keyRotation.retiredKeyRetention == 7 * 86_400)
         #expect(settings.keyCheckInterval == 10)
+        #expect(settings.relayRetention == 30 * 86_400)
     }
 
     @Test("the command line alone sets a setting")
