@@ -8,6 +8,7 @@ durability (every message answered 250 is in a mailbox or the queue after the re
 Usage: SIWA_BIN=.build/debug/siwa python3 Interop/smtp_check.py
 """
 import base64
+import email.policy
 import json
 import os
 import signal
@@ -167,6 +168,15 @@ def main() -> int:
         expect_refused(server, "spam@elsewhere.test", relay, 550, "Sender not registered for this relay")
         print("3. unregistered sender: 550")
 
+        # 3b. Bare LF in DATA (RFC 5321 §2.3.8): refused, as Postfix's smtpd_forbid_bare_newline does.
+        with server.smtp() as smtp:
+            smtp.ehlo()
+            smtp.mail(SENDER)
+            assert smtp.rcpt(relay)[0] == 250
+            code, text = smtp.data(b"Subject: bare\n\nline\n")
+            assert code == 550 and b"bare CR or LF" in text, (code, text)
+        print("3b. bare LF in DATA: 550 5.5.2")
+
         # 4. Bounce: the smarthost refuses the other user's real address; the sender gets a DSN.
         smarthost.refused.add(other["email"].lower())
         other_relay = server.relay_address(other["apple_id"])
@@ -199,7 +209,7 @@ def main() -> int:
                             code, _ = smtp.rcpt(durable_relay)
                             if code != 250:
                                 return
-                            code, text = smtp.data(message(SENDER, durable_relay, "load").as_bytes())
+                            code, text = smtp.data(message(SENDER, durable_relay, "load").as_bytes(policy=email.policy.SMTP))
                             if code == 250:
                                 accepted.append(text.decode().rsplit(" ", 1)[-1])
                 except (OSError, smtplib.SMTPException):

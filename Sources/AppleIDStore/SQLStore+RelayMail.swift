@@ -159,6 +159,26 @@ extension SQLStore: RelayMailStore {
             .all(decoding: RelayRefusalRow.self).map { $0.record() }
     }
 
+    /// The ids first, then their chunks, delivery records and rows, in one transaction, a batch at a time.
+    public func purgeRelayMail(receivedBefore date: Date) async throws -> Int {
+        try await transaction { db in
+            let rows = try await db.raw(
+                """
+                SELECT m.id AS id FROM relay_messages m JOIN relay_deliveries d ON d.message_id = m.id
+                WHERE m.received_at < \(bind: date.sqlSeconds) AND d.state <> \(bind: RelayDelivery.State.queued.rawValue)
+                """
+            ).all()
+            let ids = try rows.map { try $0.decode(column: "id", as: String.self) }
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let batch = SQLBind.group(Array(ids[start..<min(start + 500, ids.count)]))
+                try await db.delete(from: RelayMessageChunkRow.table).where(SQLIdentifier("message_id"), .in, batch).run()
+                try await db.delete(from: RelayDeliveryRow.table).where(SQLIdentifier("message_id"), .in, batch).run()
+                try await db.delete(from: RelayMessageRow.table).where(SQLIdentifier("id"), .in, batch).run()
+            }
+            return ids.count
+        }
+    }
+
     public func purgeRelayRefusals(before date: Date) async throws -> Int {
         try await db.delete(from: RelayRefusalRow.table).where("at", .lessThan, date.sqlSeconds).returning("id").all().count
     }

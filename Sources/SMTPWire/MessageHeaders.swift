@@ -20,14 +20,40 @@ public struct MessageHeaders: Sendable, Hashable {
         return fields.first { $0.name.lowercased() == wanted }?.value
     }
 
-    /// At most this many fields are read; the rest of a header section this long is treated as body.
+    /// At most this many fields are read; the rest of a header section this long is treated as
+    /// body by ``parse(_:)`` and refused by ``parseSection(_:)``.
     public static let maximumFields = 1_000
 
+    /// Why a header section cannot be taken as it is.
+    public enum SectionError: Error, Sendable, Hashable {
+        /// More than ``maximumFields`` fields.
+        case tooManyFields
+        /// A line that is neither a field nor a continuation before the blank line (1-based), or a
+        /// continuation with no field before it.
+        case malformedLine(Int)
+    }
+
+    /// Lenient, as a reader of stored mail must be: stops at the first line that is not a field.
     public static func parse(_ message: some Collection<UInt8>) -> MessageHeaders {
-        let bytes = Array(message)
+        switch scan(Array(message), strict: false) {
+        case .success(let headers): headers
+        case .failure: MessageHeaders(fields: [], bodyStart: 0)  // not reached: the lenient scan does not fail
+        }
+    }
+
+    /// Strict, as a relay that rebuilds the header section must be: the section is read to its
+    /// blank line (or the end of `message`), every line a field or a continuation, at most
+    /// ``maximumFields`` fields; anything else is an error, never body.
+    public static func parseSection(_ message: some Collection<UInt8>) -> Result<MessageHeaders, SectionError> {
+        scan(Array(message), strict: true)
+    }
+
+    private static func scan(_ bytes: [UInt8], strict: Bool) -> Result<MessageHeaders, SectionError> {
         var fields: [Field] = []
         var index = 0
-        while index < bytes.count, fields.count < maximumFields {
+        var lineNumber = 0
+        while index < bytes.count {
+            lineNumber += 1
             let lineEnd = nextLineEnd(bytes, from: index)
             let line = bytes[index..<lineEnd.contentEnd]
             if line.isEmpty {
@@ -35,25 +61,34 @@ public struct MessageHeaders: Sendable, Hashable {
                 break
             }
             if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t") {
-                // A continuation: folded into the field before, or stray (ignored) at the start.
+                // A continuation: folded into the field before, or stray at the start.
                 if var last = fields.popLast() {
                     last.value = (last.value + " " + text(line).trimmingSpaces).trimmingSpaces
                     last.raw = bytes[last.raw.startIndex..<lineEnd.next]
                     fields.append(last)
+                } else if strict {
+                    return .failure(.malformedLine(lineNumber))
                 }
                 index = lineEnd.next
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
                 line[line.startIndex..<colon].allSatisfy({ $0 > 32 && $0 < 127 })
-            else { break }
+            else {
+                if strict { return .failure(.malformedLine(lineNumber)) }
+                break
+            }
+            guard fields.count < maximumFields else {
+                if strict { return .failure(.tooManyFields) }
+                break
+            }
             fields.append(
                 Field(
                     name: text(line[line.startIndex..<colon]), value: text(line[(colon + 1)...]).trimmingSpaces,
                     raw: bytes[index..<lineEnd.next]))
             index = lineEnd.next
         }
-        return MessageHeaders(fields: fields, bodyStart: min(index, bytes.count))
+        return .success(MessageHeaders(fields: fields, bodyStart: min(index, bytes.count)))
     }
 
     private static func nextLineEnd(_ bytes: [UInt8], from start: Int) -> (contentEnd: Int, next: Int) {

@@ -12,6 +12,9 @@ public struct SMTPLimits: Sendable, Hashable {
     public var commandTimeout: Duration = .seconds(300)
     /// How long the server waits for more of the message during DATA (§4.5.3.2.6: 3 minutes).
     public var dataTimeout: Duration = .seconds(180)
+    /// The longest a message may take from DATA to its end, however steadily it trickles in: the
+    /// data timeout alone is reset by every byte.
+    public var maximumDataDuration: Duration = .seconds(600)
 
     public init() {}
 }

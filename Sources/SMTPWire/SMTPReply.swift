@@ -36,11 +36,17 @@ extension SMTPReply {
     public static let lineTooLong = SMTPReply(500, "5.5.2 Line too long")
     public static let tooManyRecipients = SMTPReply(452, "4.5.3 Too many recipients")
     public static let timeout = SMTPReply(421, "4.4.2 Timeout, closing connection")
+    public static let dataTooLong = SMTPReply(421, "4.4.2 DATA took too long, closing connection")
+    /// A connection beyond the listener's bounds on sessions (overall or from one address).
+    public static let tooManySessions = SMTPReply(421, "4.7.0 Too many connections, try again later")
     public static let tooManyErrors = SMTPReply(421, "4.7.0 Too many errors, closing connection")
     /// VRFY refused politely (RFC 5321 §3.5.3: 252 rather than confirming which addresses exist).
     public static let cannotVerify = SMTPReply(252, "2.1.5 Cannot VRFY user, but will accept message and attempt delivery")
     public static let notImplemented = SMTPReply(502, "5.5.1 Command not implemented")
     public static let help = SMTPReply(214, "2.0.0 Commands: EHLO HELO MAIL RCPT DATA RSET NOOP QUIT VRFY")
+
+    /// RFC 5321 §2.3.8: a line ends with CRLF, never a CR or a LF alone.
+    public static let bareLineEnd = SMTPReply(550, "5.5.2 Message refused: bare CR or LF; every line ends with CRLF (RFC 5321 §2.3.8)")
 
     public static func syntax(_ why: String) -> SMTPReply { SMTPReply(501, "5.5.4 \(why)") }
 

@@ -20,6 +20,7 @@ extension SMTPSession {
             guard phase == .mail else { return error(.badSequence) }
             guard !recipients.isEmpty else { return error(SMTPReply(554, "5.5.1 No valid recipients")) }
             phase = .data
+            dataStartedAt = lastProgress
             data = DataScanner()
             return [.reply(.startMailInput)]
         case .reset:
@@ -62,6 +63,10 @@ extension SMTPSession {
         if data.oversized {
             resetTransaction()
             return [.messageAborted, .reply(.messageTooBig(limit: limits.maximumMessageBytes))]
+        }
+        if data.bareLineEnd {
+            resetTransaction()
+            return [.messageAborted, .reply(.bareLineEnd)]
         }
         pending = .message
         return [.messageComplete(Envelope(sender: sender, recipients: recipients, size: data.size, parameters: parameters))]

@@ -55,6 +55,8 @@ public struct SMTPSession: Sendable {
     var discardingLine = false
     var errors = 0
     var lastProgress: Duration
+    /// When the message being received started (DATA's reply), for ``SMTPLimits/maximumDataDuration``.
+    var dataStartedAt: Duration = .zero
     var sender = MailPath(address: "")
     var parameters: [String: String] = [:]
     var recipients: [MailPath] = []
@@ -105,6 +107,7 @@ public struct SMTPSession: Sendable {
     /// caller is still making does not count against the client.
     public mutating func checkTimeout(now: Duration) -> [Event] {
         guard phase != .closed, pending == nil else { return [] }
+        if phase == .data, now - dataStartedAt >= limits.maximumDataDuration { return close(with: .dataTooLong) }
         let limit = phase == .data ? limits.dataTimeout : limits.commandTimeout
         guard now - lastProgress >= limit else { return [] }
         return close(with: .timeout)

@@ -7,7 +7,8 @@ extension Serve {
         let texts: [(ServeSettingKey, String?)] = [
             (.host, host), (.dataDirectory, dataDir), (.databaseURL, database), (.databaseWait, databaseWait), (.issuer, issuer),
             (.logLevel, logLevel), (.logFormat, logFormat), (.autoApprove, autoApprove), (.adminToken, adminToken),
-            (.relayDomain, relayDomain), (.smtpSmarthost, smtpSmarthost), (.dnsResolver, dnsResolver),
+            (.relayDomain, relayDomain), (.smtpHost, smtpHost), (.smtpSmarthost, smtpSmarthost), (.relayRetention, relayRetention),
+            (.dnsResolver, dnsResolver),
             (.notificationRetryWindow, notificationRetryWindow), (.notificationMaxBackoff, notificationMaxBackoff),
             (.notificationLease, notificationLease), (.keyRotationInterval, keyRotationInterval), (.keyPublicationLead, keyPublicationLead),
             (.retiredKeyRetention, retiredKeyRetention), (.keyCheckInterval, keyCheckInterval),

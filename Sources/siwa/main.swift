@@ -35,8 +35,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .init(ServeSettingKey.autoApprove.help)) var autoApprove: String?
     @Option(help: .init(ServeSettingKey.adminToken.help)) var adminToken: String?
     @Option(help: .init(ServeSettingKey.relayDomain.help)) var relayDomain: String?
+    @Option(help: .init(ServeSettingKey.smtpHost.help)) var smtpHost: String?
     @Option(help: .init(ServeSettingKey.smtpPort.help)) var smtpPort: Int?
     @Option(help: .init(ServeSettingKey.smtpSmarthost.help)) var smtpSmarthost: String?
+    @Option(help: .init(ServeSettingKey.relayRetention.help)) var relayRetention: String?
     @Option(help: .init(ServeSettingKey.dnsResolver.help)) var dnsResolver: String?
     @Flag(inversion: .prefixedNo, help: .init(ServeSettingKey.developmentMode.help)) var developmentMode: Bool?
     @Option(help: .init(ServeSettingKey.playground.help)) var playground: Switch?

@@ -173,6 +173,23 @@ extension StoreConformanceTests {
         }
     }
 
+    @Test(
+        "relayed mail received before the cut-off goes with its content and delivery record, unless still queued; newer mail stays",
+        arguments: StoreKind.available)
+    func purgeRelayMail(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ProviderStore) async throws in
+            try await store.accept([
+                Self.relayed("old", at: 0), Self.relayed("old-queued", at: 10, state: .queued), Self.relayed("new", at: 100),
+            ])
+            #expect(try await store.purgeRelayMail(receivedBefore: Fixture.date(100)) == 1)
+            #expect(try await store.relayMail(id: "old") == nil)
+            #expect(try await store.relayMessageSource(id: "old") == nil)
+            #expect(try await store.relayMail(.team("TEAM123456"), limit: 10).map(\.message.id) == ["new", "old-queued"])
+            #expect(try await store.relayMessageSource(id: "new") != nil)
+            #expect(try await store.purgeRelayMail(receivedBefore: Fixture.date(100)) == 0)
+        }
+    }
+
     @Test("a message of several chunks is stored a chunk at a time and comes back byte for byte", arguments: StoreKind.available)
     func relayMailInChunks(kind: StoreKind) async throws {
         try await kind.withStore { (store: any ProviderStore) async throws in

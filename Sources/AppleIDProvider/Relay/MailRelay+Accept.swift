@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import Crypto
 import Foundation
 import SMTPWire
 
@@ -15,9 +16,12 @@ extension MailRelay {
     /// once; the body goes from `message` to the store a chunk at a time.
     public func accept(sender: String, recipients: [String], message: any MessageSource) async throws -> SMTPReply {
         let now = provider.clock.now()
-        guard let head = try await ReceivedHead.read(message) else {
-            return SMTPReply(552, "5.3.4 Header section too large: at most \(ReceivedHead.maximumBytes / 1024) KB")
+        let head: ReceivedHead
+        switch try await ReceivedHead.read(message) {
+        case .refused(let reply): return reply
+        case .head(let read): head = read
         }
+        if let refusal = head.duplicateRefusal { return refusal }
         var accepted: [AcceptedRelayMail] = []
         var lastRefusal: SMTPReply?
         for recipient in recipients {
@@ -62,15 +66,18 @@ extension MailRelay {
         case .forward(let identity, let account, let relayAddress):
             let alias = try await replyAlias(relayAddress: relayAddress, identity: identity, sender: sender, now: now)
             let from = RelayRewriting.mailbox(RelayRewriting.displayName(headers.value("From")) ?? sender, alias.alias)
-            content = RelayRewriting.rewrite(received, head: head, dropping: RelayRewriting.forwardDropped, adding: [trace, ("From", from)])
+            content = RelayRewriting.rebuild(
+                received, head: head, adding: [trace, ("From", from), ("To", "<\(relayAddress)>")], ids: messageIDs, crossing: .forward,
+                freshID: "<\(id)@\(relayDomain)>")
             message = RelayMessage(
                 id: id, direction: .forward, accountID: account.id, teamID: identity.teamID, relayAddress: relayAddress, originalSender: sender,
                 recipient: recipient.lowercased(), envelopeSender: alias.alias, destination: account.email.lowercased(), from: from, subject: subject,
                 receivedAt: now, size: 0)
         case .reply(let alias, let account):
             let from = "<\(alias.relayAddress)>"
-            content = RelayRewriting.rewrite(
-                received, head: head, dropping: RelayRewriting.replyDropped, adding: [trace, ("From", from), ("To", "<\(alias.sender)>")])
+            content = RelayRewriting.rebuild(
+                received, head: head, adding: [trace, ("From", from), ("To", "<\(alias.sender)>")], ids: messageIDs, crossing: .reply,
+                freshID: "<\(id)@\(relayDomain)>")
             message = RelayMessage(
                 id: id, direction: .reply, accountID: account.id, teamID: alias.teamID, relayAddress: alias.relayAddress, originalSender: sender,
                 recipient: recipient.lowercased(), envelopeSender: alias.relayAddress, destination: alias.sender, from: from, subject: subject,
@@ -93,6 +100,9 @@ extension MailRelay {
             teamID: identity.teamID, relayAddress: relayAddress, sender: sender.lowercased(), createdAt: now)
         return try await store.insertReplyAlias(alias)
     }
+
+    /// The map of Message-IDs across the relay, under its key.
+    var messageIDs: RelayMessageIDs { RelayMessageIDs(key: SymmetricKey(data: settings.messageIDKey), relayDomain: relayDomain) }
 
     func newMessageID() -> String { provider.random.string(length: 20, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789") }
 }

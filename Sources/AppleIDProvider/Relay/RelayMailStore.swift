@@ -36,6 +36,10 @@ public protocol RelayMailStore: Sendable {
     /// Deletes every team's refusals recorded before `date`; returns how many went. The log would
     /// otherwise grow with every message a stranger sends to a relay address.
     func purgeRelayRefusals(before date: Date) async throws -> Int
+    /// Deletes the messages received before `date`, with their content and delivery records, unless
+    /// still queued for the smarthost; returns how many went. Relayed mail is kept for the retention
+    /// (``RelaySettings/retention``), not for ever.
+    func purgeRelayMail(receivedBefore date: Date) async throws -> Int
 }
 
 extension RelayMailStore {

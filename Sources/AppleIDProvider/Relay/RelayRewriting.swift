@@ -12,27 +12,40 @@ enum RelayRewriting {
         return "\(prefix)_\(random.string(length: 6, alphabet: "abcdefghijklmnopqrstuvwxyz0123456789"))@\(relayDomain)"
     }
 
-    /// Headers that could name the user's real address or the original sender's path, removed
-    /// before the relay's own are put in front.
-    static let forwardDropped: Set<String> = ["from", "reply-to", "sender", "return-path"]
-    static let replyDropped: Set<String> = [
-        "from", "reply-to", "sender", "return-path", "to", "cc", "received", "x-originating-ip", "x-sender", "disposition-notification-to",
-    ]
+    /// The received fields that go on, in both directions; everything else (who sent it, where it
+    /// went, every trace, signature and authentication result, receipt requests, X- fields) is
+    /// dropped. `In-Reply-To` and `References` go on mapped (``RelayMessageIDs``).
+    static func isKept(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return ["subject", "date", "mime-version"].contains(name) || name.hasPrefix("content-")
+    }
 
-    /// The message with the `dropped` header fields removed and `added` put first: a new header
-    /// section, followed by the received message from the end of its fields on, which is not copied.
-    static func rewrite(
-        _ received: any MessageSource, head: ReceivedHead, dropping dropped: Set<String>, adding added: [(String, String)]
+    /// The header section rebuilt from an allow-list (issue 35, findings 4 and 5): `added` first,
+    /// then a `Message-ID` under the relay domain (the original's, mapped, or `freshID`), the kept
+    /// fields as received, `In-Reply-To`/`References` mapped, the blank line; then the body as
+    /// received. `head` was read strictly to its blank line, so nothing of the section is left.
+    static func rebuild(
+        _ received: any MessageSource, head: ReceivedHead, adding added: [(String, String)], ids: RelayMessageIDs,
+        crossing: RelayMessageIDs.Crossing, freshID: String
     ) -> RelayMessageContent {
         var out: [UInt8] = []
         for (name, value) in added { out += Array("\(name): \(headerSafe(value))\r\n".utf8) }
-        for field in head.headers.fields where !dropped.contains(field.name.lowercased()) { out += field.raw }
-        // The header section ended in an empty line (kept in the body part) or at the end.
-        let bodyStart = head.fieldsEnd
-        if bodyStart >= received.count || (head.headers.fields.isEmpty && !head.startsWithLineEnd) {
-            out += Array("\r\n".utf8)
+        let original = head.headers.value("Message-ID").flatMap { RelayMessageIDs.ids(in: $0).first }
+        out += Array("Message-ID: \(original.flatMap { ids.map($0, crossing: crossing) } ?? freshID)\r\n".utf8)
+        for field in head.headers.fields {
+            let name = field.name.lowercased()
+            if name == "in-reply-to" || name == "references" {
+                // One id a line: a long thread's References stays within the line limit.
+                if let mapped = ids.mapList(field.value, crossing: crossing) {
+                    out += Array("\(field.name): \(mapped.split(separator: " ").joined(separator: "\r\n "))\r\n".utf8)
+                }
+            } else if isKept(name) {
+                out += field.raw
+                if field.raw.last != UInt8(ascii: "\n") { out += Array("\r\n".utf8) }
+            }
         }
-        return RelayMessageContent(head: out, received: received, bodyStart: bodyStart)
+        out += Array("\r\n".utf8)
+        return RelayMessageContent(head: out, received: received, bodyStart: head.bodyStart)
     }
 
     /// The display name of a `From` value (`"News" <news@example.com>` → `News`), or `nil`.

@@ -15,6 +15,11 @@ public struct RelaySettings: Sendable, Hashable {
     public var deliveryWindow: TimeInterval = 2 * 86_400
     /// How long one attempt holds a queued message against other instances.
     public var leaseDuration: TimeInterval = 120
+    /// How long relayed mail is kept (`--relay-retention`); the hourly purge deletes what is older.
+    public var retention: TimeInterval = 30 * 86_400
+    /// The key that seals the Message-IDs crossing the relay (``RelayMessageIDs``): the server derives
+    /// it from the storage key, so that ids map back across restarts and instances.
+    public var messageIDKey: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
 
     public init() {}
 }

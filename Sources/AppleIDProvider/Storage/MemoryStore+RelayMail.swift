@@ -114,6 +114,19 @@ extension MemoryStore: RelayMailStore {
         state.withLock { state in Array(state.relay.refusals.reversed().lazy.filter { $0.teamID == teamID && $0.at > date }.prefix(limit)) }
     }
 
+    public func purgeRelayMail(receivedBefore date: Date) async throws -> Int {
+        state.withLock { state in
+            let relay = state.relay
+            let gone = Set(relay.messages.filter { $0.receivedAt < date && relay.deliveries[$0.id]?.state != .queued }.map(\.id))
+            state.relay.messages.removeAll { gone.contains($0.id) }
+            for id in gone {
+                state.relay.deliveries[id] = nil
+                state.relay.sources[id] = nil
+            }
+            return gone.count
+        }
+    }
+
     public func purgeRelayRefusals(before date: Date) async throws -> Int {
         state.withLock { state in
             let before = state.relay.refusals.count

@@ -4,7 +4,8 @@ import Foundation
 /// Where the bytes of a message being received go: memory for the usual small message, a private
 /// temporary file once it would grow past one chunk, so that a large message costs at most one
 /// chunk of memory while it streams in, and one chunk at a time while the relay reads it back.
-/// (The session itself drops everything past the size limit.)
+/// (The session itself drops everything past the size limit.) Memory is also bounded across
+/// sessions: once the gauge's budget is used, a spool writes even a small message to its file.
 struct MessageSpool: ~Copyable {
     static let memoryLimit = RelayMessageChunk.size
 
@@ -21,9 +22,8 @@ struct MessageSpool: ~Copyable {
     }
 
     mutating func append(_ bytes: [UInt8]) throws {
-        if file == nil, memory.count + bytes.count <= Self.memoryLimit {
+        if file == nil, memory.count + bytes.count <= Self.memoryLimit, gauge.tryHold(bytes.count) {
             memory += bytes
-            gauge.hold(bytes.count)
             return
         }
         if file == nil { try startFile() }

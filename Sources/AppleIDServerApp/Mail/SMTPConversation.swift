@@ -12,9 +12,14 @@ struct SMTPConversation: ~Copyable {
     let start = ContinuousClock.now
     var session: SMTPSession
     var spool: MessageSpool
+    /// The peer's address when senders are authenticated (SMTP beyond the loopback), else `nil`.
+    let authenticatedClient: String?
+    /// The last sender checked and the refusal, if any: one SPF check per sender, not per recipient.
+    var senderVerdict: (sender: String, refusal: SMTPReply?)?
 
-    init(relay: MailRelay, hostname: String, limits: SMTPLimits, logger: Logger, gauge: BufferGauge) {
+    init(relay: MailRelay, hostname: String, limits: SMTPLimits, logger: Logger, gauge: BufferGauge, authenticatedClient: String? = nil) {
         self.relay = relay
+        self.authenticatedClient = authenticatedClient
         self.logger = logger
         self.spool = MessageSpool(gauge: gauge)
         self.session = SMTPSession(hostname: hostname, limits: limits, now: .zero)
@@ -44,7 +49,12 @@ struct SMTPConversation: ~Copyable {
             case .messageBytes(let bytes): try spool.append(bytes)
             case .messageAborted: spool.discard()
             case .checkRecipient(let recipient, let sender):
-                let reply = await answer { try await relay.checkRecipient(recipient.address, sender: sender.address) }
+                let reply =
+                    if let refusal = await senderRefusal(sender.address) {
+                        refusal
+                    } else {
+                        await answer { try await relay.checkRecipient(recipient.address, sender: sender.address) }
+                    }
                 events += session.resolve(reply, now: now)
             case .messageComplete(let envelope):
                 // The relay reads the spool in chunks while it decides; the spool is emptied after.
@@ -60,6 +70,16 @@ struct SMTPConversation: ~Copyable {
             }
         }
         if out.readableBytes > 0 { try await outbound.write(out) }
+    }
+
+    /// Beyond the loopback, why the sender is not taken from this connection (SPF), checked before
+    /// its first recipient so that no unauthenticated message reaches DATA.
+    private mutating func senderRefusal(_ sender: String) async -> SMTPReply? {
+        guard let client = authenticatedClient else { return nil }
+        if let verdict = senderVerdict, verdict.sender == sender { return verdict.refusal }
+        let refusal = await relay.authenticateSender(sender, clientAddress: client)
+        senderVerdict = (sender, refusal)
+        return refusal
     }
 
     /// The relay's answer; a failure of the store is a 451 (try again later), never a 250, and its

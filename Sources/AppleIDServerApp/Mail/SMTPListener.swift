@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDServer
 import Logging
 import NIOCore
 import NIOPosix
@@ -21,10 +22,16 @@ package struct SMTPListener: Service {
     package let isOptional: Bool
     /// Where the connections report the message bytes they hold (tests read its peak).
     package let gauge: BufferGauge
+    /// Whether a sender must pass SPF for the connecting address before its first recipient
+    /// (``MailRelay/authenticateSender(_:clientAddress:)``): on for every bind beyond the loopback.
+    package let authenticatesSenders: Bool
+    /// The bounds on sessions held at once, overall and per peer address.
+    package let admission: SMTPAdmission
 
     package init(
         host: String, port: Int, relay: MailRelay, hostname: String, limits: SMTPLimits = SMTPLimits(), logger: Logger,
-        isOptional: Bool = false, gauge: BufferGauge = BufferGauge(), onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        authenticatesSenders: Bool? = nil, admission: SMTPAdmission = SMTPAdmission(), isOptional: Bool = false, gauge: BufferGauge = BufferGauge(),
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.host = host
         self.port = port
@@ -35,6 +42,8 @@ package struct SMTPListener: Service {
         self.logger = logger
         self.onListening = onListening
         self.gauge = gauge
+        self.authenticatesSenders = authenticatesSenders ?? !ServerOptions.isLoopback(host)
+        self.admission = admission
     }
 
     package func run() async throws {
@@ -54,7 +63,15 @@ package struct SMTPListener: Service {
             try await withThrowingDiscardingTaskGroup { group in
                 try await server.executeThenClose { connections in
                     for try await connection in connections {
-                        group.addTask { await serve(connection) }
+                        let peer = connection.channel.remoteAddress?.ipAddress ?? "unknown"
+                        guard admission.admit(peer) else {
+                            group.addTask { await refuse(connection) }
+                            continue
+                        }
+                        group.addTask {
+                            defer { admission.release(peer) }
+                            await serve(connection)
+                        }
                     }
                 }
             }
@@ -79,10 +96,20 @@ package struct SMTPListener: Service {
             }
     }
 
+    /// A connection beyond the session bounds: `421 4.7.0`, then closed (RFC 5321 §3.1 allows 421 as the greeting).
+    private func refuse(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        try? await connection.executeThenClose { _, outbound in
+            try await outbound.write(ByteBuffer(bytes: SMTPReply.tooManySessions.bytes))
+        }
+    }
+
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
-                var conversation = SMTPConversation(relay: relay, hostname: hostname, limits: limits, logger: logger, gauge: gauge)
+                // Without a peer address to check, every sender is refused (an address that does not parse).
+                let client = authenticatesSenders ? connection.channel.remoteAddress?.ipAddress ?? "unknown" : nil
+                var conversation = SMTPConversation(
+                    relay: relay, hostname: hostname, limits: limits, logger: logger, gauge: gauge, authenticatedClient: client)
                 try await conversation.run(inbound: inbound, outbound: outbound)
             }
         } catch {

@@ -14,14 +14,20 @@ extension ServerBootstrap {
         }
         let port = settings.smtpPort ?? ServeSettings.defaultSMTPPort
         guard port != 0 else { return services }
-        if settings.smtpPort == nil, (try? await PortCheck.ensureFree(host: settings.host, port: port)) == nil {
+        if settings.smtpPort == nil, (try? await PortCheck.ensureFree(host: settings.smtpHost, port: port)) == nil {
             logger.warning("SMTP port \(port) is taken: the relay's listener is off (choose one with --smtp-port)")
             return services
         }
-        if settings.smtpPort != nil { try await PortCheck.ensureFree(host: settings.host, port: port) }
+        if settings.smtpPort != nil { try await PortCheck.ensureFree(host: settings.smtpHost, port: port) }
+        if !settings.smtpBindsLoopbackOnly {
+            logger.warning(
+                "the SMTP relay listens beyond loopback on \(settings.smtpHost): it takes a sender only from an address the SPF policy of the sender's domain lists (ip4:/ip6:, include:, redirect=)"
+            )
+        }
         services.append(
             SMTPListener(
-                host: settings.host, port: port, relay: provider.mailRelay, hostname: hostname, logger: logger,
+                host: settings.smtpHost, port: port, relay: provider.mailRelay, hostname: hostname, logger: logger,
+                authenticatesSenders: !settings.smtpBindsLoopbackOnly,
                 isOptional: settings.smtpPort == nil))
         return services
     }

@@ -72,8 +72,13 @@ extension ServeSettingKey {
     public static let smtpPort = Self(
         "smtp_port", note: "2525, off (with a warning) when another server holds it",
         "SMTP port of the private e-mail relay on the host; 0 turns it off.")
+    public static let smtpHost = Self(
+        "smtp_host", default: .string("127.0.0.1"),
+        "Address the private e-mail relay's SMTP listener binds, whatever --host is; beyond the loopback a sender must pass SPF.")
     public static let smtpSmarthost = Self(
         "smtp_smarthost", note: "the built-in mailboxes", "host:port of an upstream SMTP server for relayed mail.")
+    public static let relayRetention = Self(
+        "relay_retention", default: .string("30d"), "How long relayed mail is kept (mailboxes and delivered copies); older mail is purged hourly.")
     public static let dnsResolver = Self(
         "dns_resolver", note: "the first nameserver of /etc/resolv.conf", "DNS server for the e-mail sources' SPF check, host[:port].")
     public static let developmentMode = Self(
@@ -101,7 +106,8 @@ extension ServeSettingKey {
     /// Every setting, in the README's order.
     public static let all: [ServeSettingKey] = [
         .host, .port, .dataDirectory, .databaseURL, .databasePoolSize, .databaseWait, .databasePreparedStatements, .issuer, .logLevel,
-        .logFormat, .autoApprove, .adminToken, .relayDomain, .smtpPort, .smtpSmarthost, .dnsResolver, .developmentMode, .playground,
+        .logFormat, .autoApprove, .adminToken, .relayDomain, .smtpHost, .smtpPort, .smtpSmarthost, .relayRetention, .dnsResolver, .developmentMode,
+        .playground,
         .notificationRetryWindow, .notificationMaxBackoff, .notificationLease, .keyRotationInterval, .keyPublicationLead, .retiredKeyRetention,
         .keyCheckInterval,
     ]

@@ -39,6 +39,7 @@ extension ServeSettings {
         settings.autoApprove = try lookup.string(.autoApprove)?.0
         settings.adminToken = try lookup.string(.adminToken)?.0
         settings.relayDomain = try lookup.string(.relayDomain)?.0
+        if let (smtpHost, _) = try lookup.string(.smtpHost) { settings.smtpHost = smtpHost }
         settings.smtpPort = try lookup.int(.smtpPort)?.0
         settings.smtpSmarthost = try lookup.string(.smtpSmarthost)?.0
         settings.dnsResolver = try lookup.string(.dnsResolver)?.0
@@ -54,7 +55,7 @@ extension ServeSettings {
             (.notificationRetryWindow, \.deliveryPolicy.deliveryWindow), (.notificationMaxBackoff, \.deliveryPolicy.maximumDelay),
             (.notificationLease, \.deliveryPolicy.leaseDuration), (.keyRotationInterval, \.keyRotation.rotationInterval),
             (.keyPublicationLead, \.keyRotation.publicationLead), (.retiredKeyRetention, \.keyRotation.retiredKeyRetention),
-            (.keyCheckInterval, \.keyCheckInterval),
+            (.keyCheckInterval, \.keyCheckInterval), (.relayRetention, \.relayRetention),
         ]
         for (key, path) in durations {
             if let seconds = try lookup.seconds(key) { settings[keyPath: path] = TimeInterval(seconds) }

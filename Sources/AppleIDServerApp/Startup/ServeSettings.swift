@@ -34,6 +34,9 @@ public struct ServeSettings: Sendable {
     /// another server holds only turns the listener off (with a warning), so that a second
     /// `siwa serve` on one machine still starts.
     public var smtpPort: Int?
+    /// The address the relay's SMTP listener binds: the loopback whatever `host` is. Beyond the
+    /// loopback the relay takes a sender only from an address its domain's SPF policy lists.
+    public var smtpHost = "127.0.0.1"
     /// `host:port` of an upstream SMTP server that takes relayed mail; `nil`: the built-in mailboxes.
     public var smtpSmarthost: String?
     /// The DNS server the e-mail sources' SPF check asks (`host[:port]`); `nil`: the first
@@ -51,6 +54,8 @@ public struct ServeSettings: Sendable {
     /// How often each instance checks whether the keys are due and reads them again from the store:
     /// the longest an instance publishes an old key set after another instance rotated.
     public var keyCheckInterval: TimeInterval = 10
+    /// How long relayed mail is kept before the hourly purge deletes it.
+    public var relayRetention: TimeInterval = 30 * 86_400
 
     /// This machine's name: the host of the URLs when the server listens on every address.
     public var machineName = ProcessInfo.processInfo.hostName
@@ -85,12 +90,16 @@ public struct ServeSettings: Sendable {
 
     public var resolvedPlayground: Bool { playground ?? bindsLoopbackOnly }
 
+    /// Whether only this machine can reach the relay's SMTP listener (otherwise senders are checked).
+    public var smtpBindsLoopbackOnly: Bool { ServerOptions.isLoopback(smtpHost) }
+
     /// Every setting within its range, checked before anything starts.
     public func validate() throws {
         guard (1...65_535).contains(port) else { throw StartupError("--port \(port) is not a port: choose one from 1 to 65535") }
         if let smtpPort, !(0...65_535).contains(smtpPort) {
             throw StartupError("--smtp-port \(smtpPort) is not a port: choose 0 (off) or 1 to 65535")
         }
+        guard !smtpHost.isEmpty else { throw StartupError("--smtp-host is empty: give an address, such as 127.0.0.1") }
         if let smtpSmarthost, SMTPSmarthostTransport.parse(smtpSmarthost, hostname: "") == nil {
             throw StartupError("--smtp-smarthost \(smtpSmarthost) is not host:port")
         }
@@ -128,6 +137,7 @@ public struct ServeSettings: Sendable {
         guard keyRotation.retiredKeyRetention >= 86_400 else {
             throw StartupError("--retired-key-retention must be at least 1d: an id_token lives a day and must keep verifying")
         }
+        guard relayRetention >= 3_600 else { throw StartupError("--relay-retention must be at least 1h") }
         guard keyCheckInterval >= 1, keyCheckInterval <= 3600 else { throw StartupError("--key-check-interval must be from 1s to 1h") }
         guard deliveryPolicy.leaseDuration > deliveryPolicy.requestTimeout else {
             throw StartupError("--notification-lease must be longer than one delivery request (\(Int(deliveryPolicy.requestTimeout)) s)")

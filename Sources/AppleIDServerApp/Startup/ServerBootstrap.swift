@@ -2,6 +2,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import AppleIDServer
 import AppleIDStore
+import Crypto
 import EnvironmentFile
 import Foundation
 import Hummingbird
@@ -52,6 +53,9 @@ public enum ServerBootstrap {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
             configuration.relay.usesSmarthost = settings.smtpSmarthost != nil
+            configuration.relay.retention = settings.relayRetention
+            // The same on every instance of one database, and across restarts: relay Message-IDs map back.
+            configuration.relay.messageIDKey = sealer.derivedKey(purpose: "siwa relay message ids v1").withUnsafeBytes { Array($0) }
             configuration.developmentMode = settings.resolvedDevelopmentMode
             configuration.keyRotation = settings.keyRotation
             let clock = SystemClock()

@@ -18,4 +18,19 @@ struct RelayRefusalRetentionTests {
         let kept = try await relay.harness.store.relayRefusals(teamID: "TEAMAAAAAA", since: .distantPast, limit: 10)
         #expect(kept.map(\.sender) == ["other@elsewhere.com"])
     }
+
+    @Test("relayed mail is purged once older than the retention (30 days by default), the newer kept (issue 35, finding 10)")
+    func purgeDropsOldMail() async throws {
+        let relay = try await RelayHarness.make()
+        #expect(try await relay.send(to: relay.relayAddress) == (250, 250))
+        relay.harness.clock.advance(by: 29 * 86_400)
+        #expect(try await relay.send(to: relay.relayAddress) == (250, 250))
+        relay.harness.clock.advance(by: 86_400 + 1)
+
+        _ = try await relay.harness.provider.purgeExpiredRecords()
+
+        let kept = try await relay.relay.mailbox(accountID: relay.accountID)
+        #expect(kept.count == 1)
+        #expect(kept.first.map { $0.message.receivedAt > relay.harness.clock.now().addingTimeInterval(-30 * 86_400) } == true)
+    }
 }

@@ -41,6 +41,7 @@ struct ServeSettingsReadingTests {
         #expect(settings.keyRotation.publicationLead == 86_400)
         #expect(settings.keyRotation.retiredKeyRetention == 7 * 86_400)
         #expect(settings.keyCheckInterval == 10)
+        #expect(settings.relayRetention == 30 * 86_400)
     }
 
     @Test("the command line alone sets a setting")
@@ -130,5 +131,13 @@ struct ServeSettingsReadingTests {
     func shadowedValueIsNotRead() throws {
         let settings = try ServeSettings.read(arguments: [.port: .int(9005)], environment: ["SIWA_PORT": "abc"])
         #expect(settings.port == 9005)
+    }
+
+    @Test(
+        "SMTP binds the loopback whatever --host is: the HTTP bind does not open the relay to the network", arguments: ["0.0.0.0", "127.0.0.2", "::"])
+    func smtpBindsLoopbackWhateverHost(_ host: String) throws {
+        let settings = try ServeSettings.read(arguments: [.host: .string(host)])
+        #expect(settings.host == host)
+        #expect(settings.smtpHost == "127.0.0.1")
     }
 }
