@@ -53,7 +53,7 @@ struct RelayMessageIDs: Sendable {
     private func open(_ id: String, crossing: Crossing) -> String? {
         guard let at = id.lastIndex(of: "@"), id[id.index(after: at)...].lowercased() == relayDomain,
             let bytes = Base32.decode(String(id[..<at])), let box = try? AES.GCM.SealedBox(combined: bytes),
-            let plain = try? AES.GCM.open(box, using: key), plain.first == crossing.opposite.rawValue
+            let plain = try? AES.GCM.open(box, using: key), plain.starts(with: [crossing.opposite.rawValue])
         else { return nil }
         return String(decoding: plain.dropFirst(), as: UTF8.self)
     }
