@@ -27,7 +27,8 @@ struct AdminResetTests {
             let seeded = try await Self.appleIDs(client)
             let secret = try await server.clientSecret()
             let redeemed = try await RP.redeem(client, code: try await RP.code(client), secret: secret)
-            let refreshToken = try #require(try redeemed.jsonStrings()["refresh_token"])
+            let tokens = try #require(try JSONSerialization.jsonObject(with: Data(buffer: redeemed.body)) as? [String: Any])
+            let refreshToken = try #require(tokens["refresh_token"] as? String)
             let added = try await client.execute(
                 uri: "/admin/users", method: .post, headers: RP.adminHeaders,
                 body: ByteBuffer(string: #"{"apple_id":"new@example.com","password":"a new password"}"#))

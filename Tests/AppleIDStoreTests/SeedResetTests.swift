@@ -28,8 +28,8 @@ struct SeedResetTests {
         return (provider, clock, facts, keyPEM)
     }
 
-    /// A sign-in with a token exchange, an added Apple ID, a "Stop using Apple ID" (a notification), a
-    /// request log entry and a moved clock.
+    /// A sign-in with a token exchange, a second user's consent, an added Apple ID, a "Stop using Apple
+    /// ID" (a notification), a request log entry and a moved clock.
     static func use(_ provider: AppleIDProvider, _ clock: ManualClock, _ facts: DemoFacts, keyPEM: String) async throws {
         let maria = try #require(facts.users.first)
         let request = AuthorizationRequest(
@@ -47,6 +47,12 @@ struct SeedResetTests {
                 redirectURI: "http://127.0.0.1:8081/cb"))
         _ = try token.get()
         _ = try await provider.createAccount(appleID: "added@example.com", password: "added pw", firstName: "Ad", lastName: "Ded")
+        // A consent that stays (Maria's goes with "Stop using Apple ID" below).
+        let robin = try #require(facts.users.last)
+        guard case .answered = try await provider.authorizeHeadless(request, appleID: robin.appleID) else {
+            Issue.record("not answered")
+            return
+        }
         let account = try #require(try await provider.store.account(appleID: maria.appleID))
         try await provider.lifecycle.stopUsing(accountID: account.id, groupID: facts.bundleID)
         await provider.flushRequestLog()
