@@ -6,6 +6,8 @@ import jwt
 import pytest
 from fastapi.testclient import TestClient
 
+from siwa_server import AdminError
+
 from app import create_app
 
 REDIRECT_URI = "http://127.0.0.1:8000/callback"
@@ -46,5 +48,6 @@ def test_sign_in_and_verify_the_id_token(client, siwa):
 def test_a_deleted_apple_id_cannot_sign_in(client, siwa):
     robin = siwa.users[1]["apple_id"]
     siwa.delete_apple_id(robin)
-    with pytest.raises(Exception):
+    with pytest.raises(AdminError) as refused:
         siwa.authorize(robin)
+    assert refused.value.status == 404
