@@ -54,7 +54,7 @@ async function waitUntilReady(child, url, dataDir, output, timeoutMs) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`siwa serve exited with ${child.exitCode}:\n${output()}`);
     try {
-      const response = await fetch(`${url}/.well-known/openid-configuration`);
+      const response = await fetch(`${url}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(2000) });
       if (response.ok && fs.existsSync(facts)) {
         const demo = JSON.parse(fs.readFileSync(facts, 'utf8'));
         // demo.json is written once the socket listens: it names this server.
