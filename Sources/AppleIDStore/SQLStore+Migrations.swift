@@ -309,7 +309,9 @@ extension SQLStore {
                 .all()
                 .map { try $0.decode(column: "version", as: Int.self) }
         )
+        var appliedAny = false
         for migration in Self.migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
+            appliedAny = true
             db.logger.info("Applying schema migration", metadata: ["version": "\(migration.version)"])
             do {
                 try await transaction { db in
@@ -327,6 +329,8 @@ extension SQLStore {
                 guard try await appliedMigrations().contains(migration.version) else { throw error }
             }
         }
+        // The seeded state's copies have the tables' old shape: the next start records it again.
+        if appliedAny { try await dropSeedSnapshot() }
     }
 
     /// The versions recorded in `schema_migrations`, ascending (for tests and diagnostics).

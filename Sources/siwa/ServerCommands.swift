@@ -88,3 +88,12 @@ struct Transfer: AsyncParsableCommand {
         try await connection.client().show(.post, "/admin/transfers", TransferOrder(groupID: group, recipientTeamID: to), as: TransferView.self)
     }
 }
+
+/// `siwa reset`: the server back in its seeded state (development mode only), as a test starts.
+struct Reset: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Put the server back in its seeded state: the demo team, apps, keys and Apple IDs as the first start made them, nothing else."
+    )
+    @OptionGroup var connection: AdminConnection
+    func run() async throws { try await connection.client().show(.post, "/admin/reset", as: NoAnswer.self) }
+}

@@ -13,7 +13,7 @@ struct Siwa: AsyncParsableCommand {
         subcommands: [
             Serve.self, Secret.self, Verify.self, Doctor.self, Users.self, Authorize.self, Notify.self, CredentialState.self, Clock.self,
             Quirks.self, ReturnURL.self, Teams.self, Apps.self, Transfer.self, Keys.self, Bench.self, Developers.self, EmailSources.self,
-            Check.self, Orgs.self, Mail.self, Config.self,
+            Check.self, Orgs.self, Mail.self, Config.self, Reset.self,
         ])
 }
 

@@ -68,4 +68,7 @@ final class TokenFaults: Sendable {
     func take(for client: ClientID) -> ArmedTokenFault? { armed.withLock { $0.removeValue(forKey: client) } }
 
     func disarm(_ client: ClientID) { armed.withLock { _ = $0.removeValue(forKey: client) } }
+
+    /// Removes every armed fault (a reset).
+    func disarmAll() { armed.withLock { $0.removeAll() } }
 }

@@ -38,6 +38,8 @@ public final class MemoryStore: Sendable {
     }
 
     let state = Mutex(State())
+    /// The seeded state ``SeedSnapshotStore/restoreSeedSnapshot()`` returns to.
+    let seedSnapshot = Mutex<State?>(nil)
 
     public init() {}
 

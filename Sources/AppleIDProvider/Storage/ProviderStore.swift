@@ -91,7 +91,7 @@ public protocol SigningKeyStore: Sendable {
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
     & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & ConsoleStore & RequestLogStore
     & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore & ReadModelStore
-    & OrganizationStore & RelayMailStore & KeychainStore
+    & OrganizationStore & RelayMailStore & KeychainStore & SeedSnapshotStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {

@@ -72,6 +72,11 @@ public enum ServerBootstrap {
                 } else {
                     try await prepareDemo(provider: provider, settings: settings, files: files)
                 }
+            if settings.resolvedDevelopmentMode {
+                // What POST /admin/reset returns to: a declaration is the seed of every start; otherwise the
+                // first start's seeding recorded it (a data directory from before resets records it now).
+                if declaration != nil { try await provider.recordSeededState() } else { try await provider.recordSeededStateIfMissing() }
+            }
             var options = ServerOptions(
                 host: settings.host, port: settings.port, baseURL: settings.baseURL, developmentMode: settings.resolvedDevelopmentMode,
                 autoApproveAppleID: try await autoApproveAppleID(settings.autoApprove, facts: facts, store: store),
@@ -157,6 +162,7 @@ public enum ServerBootstrap {
         }
         let (facts, keyPEM) = try await seed.seed(
             provider: provider, server: settings.baseURL, returnURLs: returnURLs, keyFilePath: { files.keyURL($0).path })
+        if settings.resolvedDevelopmentMode { try await provider.recordSeededState() }
         // The first start writes at once: the key and the passwords exist nowhere else.
         try files.writeKeyOnce(keyPEM, keyID: facts.keyID)
         try files.save(facts)

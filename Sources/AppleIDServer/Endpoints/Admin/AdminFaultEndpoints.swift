@@ -4,6 +4,7 @@ import AppleIDProvider
 import Foundation
 import Hummingbird
 
+/// `POST /admin/reset`: back to the seeded state; development mode only.
 /// `POST /admin/faults`: development mode's fault switch (issue 20). Arms a one-shot defect in the
 /// next token response for one client; the engine refuses it outside development mode.
 /// `POST /admin/notifications`: a signed `consent-revoked` (genuine, or with one claim spoiled) for
@@ -14,6 +15,11 @@ struct AdminFaultEndpoints {
     static let longestDelay: Double = 600
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
+        // Back to the seeded state (issue 36): what a test calls before it starts.
+        admin.post("/reset") { _, _ in
+            try await provider.reset()
+            return Response(status: .noContent)
+        }
         admin.post("/faults") { request, context in
             let order = try await request.decode(as: FaultOrder.self, context: context)
             let delay = order.delaySeconds ?? 30
