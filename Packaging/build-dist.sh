@@ -121,6 +121,8 @@ for binary in "$check/$NAME"/bin/siwa "$check/$NAME"/bin/juice; do
     fi
 done
 "$check/$NAME/bin/siwa" --version
+# The newest glibc symbol any shipped file needs: the wheel's manylinux_2_NN tag cannot be lower.
+echo "highest glibc symbol version: $(objdump -T "$check/$NAME"/bin/* "$check/$NAME"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -n 1)"
 
 for script in Packaging/build-wheel.sh Packaging/build-npm.sh; do
     if [ -f "$script" ]; then
