@@ -24,7 +24,7 @@ public actor ButtonRenderer {
 
     /// The font package `spec`'s title needs and this machine lacks: without it the title would be boxes.
     public func missingFontPackage(for spec: ButtonSpec) -> String? {
-        spec.layout == .logo ? nil : fonts.missingPackage(for: spec.locale)
+        spec.layout == .logo ? nil : fonts.missingPackage(for: spec.locale, title: spec.locale.text(spec.title))
     }
 
     /// The button as a PNG.

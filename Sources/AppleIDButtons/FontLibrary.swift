@@ -12,6 +12,8 @@ final class FontLibrary {
     private var faces: [(source: Source, face: FT_Face)] = []
     private var cjkFaces: [String: FT_Face] = [:]
     private var reportedGaps: Set<String> = []
+    /// The packages of the files that would not open, in the order they were tried.
+    private var missingPackages: [String] = []
     private let logger: Logger
 
     static let defaultSources = ButtonFontFiles.installed.sources
@@ -31,6 +33,7 @@ final class FontLibrary {
             if let face = open(source.path, family: nil) {
                 faces.append((source, face))
             } else {
+                if !missingPackages.contains(source.package) { missingPackages.append(source.package) }
                 logger.warning(
                     "Button font missing; \(source.purpose) titles fall back to another font",
                     metadata: ["font": "\(source.path)", "package": "\(source.package)"])
@@ -53,11 +56,17 @@ final class FontLibrary {
         FT_Done_FreeType(library)
     }
 
-    /// The package to install before `locale`'s titles can be drawn without boxes, if one is missing.
-    /// Only the CJK collection is named: the other scripts' letters are in DejaVu Sans too.
-    func missingPackage(for locale: ButtonLocale) -> String? {
-        guard Self.cjkFamilies[locale.rawValue] != nil, cjkFaces[locale.rawValue] == nil else { return nil }
-        return ButtonFontFiles.installed.cjk.package
+    /// The package to install before `title` in `locale` can be drawn without boxes, if one is missing:
+    /// the CJK collection for a CJK locale without it, else the first missing package when a letter of
+    /// the title is in no open font (Thai with only DejaVu Sans, the font a packaged `siwa` ships).
+    func missingPackage(for locale: ButtonLocale, title: String) -> String? {
+        if Self.cjkFamilies[locale.rawValue] != nil {
+            return cjkFaces[locale.rawValue] == nil ? ButtonFontFiles.installed.cjk.package : nil
+        }
+        let drawn = title.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isWhitespace || faces.contains { FT_Get_Char_Index($0.face, FT_ULong(scalar.value)) != 0 }
+        }
+        return drawn ? nil : (missingPackages.first ?? ButtonFontFiles.system.sources[0].package)
     }
 
     /// The first font with a glyph for `scalar` (the locale's CJK face before the others' CJK),

@@ -72,3 +72,50 @@ struct ButtonFontFallbackTests {
         }
     }
 }
+
+@Suite("Button font shipped with siwa")
+struct BundledButtonFontTests {
+    @Test("the shipped font is found under the folder above bin/, last, and only when it is there")
+    func lookup() {
+        let system = ButtonFontFiles.system
+        let shipped = "/opt/siwa-0.9.0/share/siwa/fonts/DejaVuSans.ttf"
+        let found = system.addingBundledFont(executable: URL(fileURLWithPath: "/opt/siwa-0.9.0/bin/siwa")) { $0 == shipped }
+        #expect(found.sources.map(\.path) == system.sources.map(\.path) + [shipped])
+        #expect(found.cjk == system.cjk)
+        let absent = system.addingBundledFont(executable: URL(fileURLWithPath: "/opt/siwa-0.9.0/bin/siwa")) { _ in false }
+        #expect(absent.sources == system.sources)
+        #expect(system.addingBundledFont(executable: nil) { _ in true }.sources == system.sources)
+    }
+
+    @Test("with no font package but the shipped font, Latin titles are drawn; Thai and Japanese are a 503 naming their package")
+    func onlyTheShippedFont() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-fonts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let font = folder.appendingPathComponent(ButtonFontFiles.bundledFontPath)
+        try FileManager.default.createDirectory(at: font.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: font.path)
+        let none = ButtonFontFiles(
+            sources: ButtonFontFiles.system.sources.map { .init(path: "/nonexistent" + $0.path, package: $0.package, purpose: $0.purpose) },
+            cjk: .init(path: "/nonexistent/NotoSansCJK-Regular.ttc", package: "fonts-noto-cjk", purpose: "Chinese, Japanese and Korean"))
+        let fontFiles = none.addingBundledFont(executable: folder.appendingPathComponent("bin/siwa"))
+        #expect(fontFiles.sources.last?.path == font.path)
+
+        let server = try await TestServer.make()
+        let options = ServerOptions(adminToken: TestServer.adminToken)
+        let additions = try ServeAdditions.all(metrics: PrometheusCollectorRegistry(), adminToken: options.adminToken, fontFiles: fontFiles)
+        let app = Application(router: try await buildRouter(provider: server.provider, options: options, additions: additions))
+        try await app.test(.router) { client in
+            for locale in ["en_US", "ru_RU", "el_GR"] {
+                let drawn = try await client.execute(uri: "/appleid/button?locale=\(locale)&width=200&height=40", method: .get)
+                #expect(drawn.status == .ok, "\(locale)")
+                let canvas = try #require(PNGCodec.decode(Array(drawn.body.readableBytesView)))
+                #expect((0..<200).contains { x in canvas[x, 20].red > 128 }, "white ink on the black button: \(locale)")
+            }
+            for (locale, package) in [("th_TH", "fonts-noto-core"), ("ja_JP", "fonts-noto-cjk")] {
+                let refused = try await client.execute(uri: "/appleid/button?locale=\(locale)&width=200&height=40", method: .get)
+                #expect(refused.status == .serviceUnavailable, "\(locale)")
+                #expect(String(buffer: refused.body).contains("apt-get install \(package)"), "\(String(buffer: refused.body))")
+            }
+        }
+    }
+}
