@@ -83,12 +83,22 @@ class Server:
                 with open(os.path.join(self.data, "demo.json")) as f:
                     self.facts = json.load(f)
                 with socket.create_connection(("127.0.0.1", self.smtp_port), timeout=1):
+                    pass
+                # The SMTP and HTTP listeners start side by side: ready when both answer.
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.http_port}/auth/keys", timeout=2):
                     return
-            except OSError:
+            except (OSError, ValueError):
                 if self.process.poll() is not None:
                     raise AssertionError("siwa serve exited; see " + log.name)
                 time.sleep(0.2)
         raise AssertionError("siwa serve did not start")
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            with open(os.path.join(self.data, "server.log"), errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return "(no server log)"
 
     def admin(self, method, path, body=None, timeout=30):
         request = urllib.request.Request(
@@ -251,6 +261,11 @@ def main() -> int:
         print(f"7. daily limit: 452 after 100 (this run sent {sent} more)")
         print("smtp_check: all checks passed")
         return 0
+    except BaseException:
+        alive = server.process is not None and server.process.poll() is None
+        print(f"smtp_check failed; the server is {'running' if alive else 'not running (exit %s)' % server.process.returncode}; "
+              "the end of its log:\n" + server.log_tail(), file=sys.stderr)
+        raise
     finally:
         if server.process and server.process.poll() is None:
             server.process.terminate()

@@ -38,37 +38,58 @@ extension SQLStore: RelayMailStore {
 
     /// Counts and writes in one transaction. SQLite has one writer, so its transactions already take
     /// turns. PostgreSQL's read-committed transactions would both count before either writes, so each
-    /// first locks its relay addresses (transaction-scoped advisory locks, in one order so that two
-    /// batches cannot wait for each other): a second session counts what the first wrote.
-    public func accept(_ mail: [AcceptedRelayMail], limit: RelayDailyLimit?) async throws -> Bool {
+    /// first locks its relay addresses, then its teams (transaction-scoped advisory locks, in one
+    /// order so that two batches cannot wait for each other): a second session counts what the first
+    /// wrote.
+    public func accept(_ mail: [AcceptedRelayMail], limits: RelayAcceptLimits) async throws -> RelayAcceptance {
         try await transaction { db in
-            if let limit {
-                let counted = RelayDailyLimit.counted(mail)
-                for (address, count) in counted.sorted(by: { $0.key < $1.key }) {
-                    if db.dialect.name == "postgresql" {
-                        try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: "relay_daily:" + address)))").run()
-                    }
+            func lock(_ name: String) async throws {
+                guard db.dialect.name == "postgresql" else { return }
+                try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: name)))").run()
+            }
+            if let limit = limits.daily {
+                for (address, count) in RelayDailyLimit.counted(mail).sorted(by: { $0.key < $1.key }) {
+                    try await lock("relay_daily:" + address)
                     let taken = try await Self.relayMessageCount(relayAddress: address, since: limit.since, on: db)
-                    if taken + count > limit.count { return false }
+                    if taken + count > limit.count { return .dailyLimit }
                 }
             }
-            for accepted in mail { try await Self.insert(accepted, on: db) }
-            return true
+            if let quota = limits.teamBytes {
+                for (teamID, bytes) in RelayAcceptLimits.teamBytes(of: mail).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    try await lock("relay_quota:" + teamID.rawValue)
+                    if try await Self.relayStoredBytes(teamID: teamID, on: db) + bytes > quota { return .teamQuota(teamID) }
+                }
+            }
+            var writtenBodies: Set<String> = []
+            for accepted in mail {
+                if let bodyID = accepted.content.bodyID {
+                    let writesBody = writtenBodies.insert(bodyID).inserted
+                    try await Self.insertSharingBody(accepted, bodyID: bodyID, writesBody: writesBody, on: db)
+                } else {
+                    try await Self.insert(accepted, on: db)
+                }
+            }
+            return .accepted
         }
+    }
+
+    public func relayStoredBytes(teamID: TeamID) async throws -> Int { try await Self.relayStoredBytes(teamID: teamID, on: db) }
+
+    static func relayStoredBytes(teamID: TeamID, on db: any SQLDatabase) async throws -> Int {
+        let row = try await db.select().column(
+            SQLFunction("COALESCE", args: SQLFunction("SUM", args: SQLColumn("size")), SQLLiteral.numeric("0")), as: "bytes"
+        )
+        .from(RelayMessageRow.table)
+        .where("team_id", .equal, teamID.rawValue)
+        .first()
+        return try row?.decode(column: "bytes", as: Int.self) ?? 0
     }
 
     /// The message row, its content a chunk per row as it is read, then its delivery record.
     static func insert(_ accepted: AcceptedRelayMail, on db: any SQLDatabase) async throws {
         let id = accepted.mail.message.id
         try await db.insert(into: RelayMessageRow.table).model(RelayMessageRow(accepted.mail.message), with: rowEncoder).run()
-        var sequence = 0
-        try await accepted.content.forEachChunk { chunk in
-            try await db.insert(into: RelayMessageChunkRow.table).model(
-                RelayMessageChunkRow(messageID: id, sequence: sequence, chunk), with: rowEncoder
-            )
-            .run()
-            sequence += 1
-        }
+        try await RelayContentChunks.messages.insert(owner: id, on: db, accepted.content.forEachChunk)
         try await db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).run()
     }
 
@@ -98,14 +119,17 @@ extension SQLStore: RelayMailStore {
         try await selectMail().where(SQLColumn("id", table: "m"), .equal, SQLBind(id)).first(decoding: RelayMailRow.self)?.mail()
     }
 
-    /// The chunks in order; a message stored before chunks (version 19) has its source in its row.
+    /// The head and the shared body (version 33); else the chunks in order; a message stored before
+    /// chunks (version 19) has its source in its row.
     public func relayMessageSource(id: String) async throws -> [UInt8]? {
-        let chunks = try await db.select().column("bytes").from(RelayMessageChunkRow.table).where("message_id", .equal, id)
-            .orderBy("sequence").all().map { try $0.decode(column: "bytes", as: String.self) }
-        if !chunks.isEmpty { return chunks.reduce(into: [UInt8]()) { $0 += Data(base64Encoded: $1) ?? Data() } }
-        let row = try await db.select().column("source").from(RelayMessageRow.table).where("id", .equal, id).first()
-        guard let text = try row?.decode(column: "source", as: String.self) else { return nil }
-        return Data(base64Encoded: text).map { Array($0) }
+        guard let row = try await db.select().columns("source", "body_id", "head").from(RelayMessageRow.table).where("id", .equal, id).first()
+        else { return nil }
+        if let bodyID = try row.decode(column: "body_id", as: String?.self) {
+            let head = try row.decode(column: "head", as: String.self)
+            return Array(Data(base64Encoded: head) ?? Data()) + (try await RelayContentChunks.sharedBodies.bytes(owner: bodyID, on: db) ?? [])
+        }
+        if let chunks = try await RelayContentChunks.messages.bytes(owner: id, on: db) { return chunks }
+        return Data(base64Encoded: try row.decode(column: "source", as: String.self)).map { Array($0) }
     }
 
     public func dueRelayDeliveries(at now: Date, limit: Int) async throws -> [RelayDelivery] {
@@ -159,22 +183,25 @@ extension SQLStore: RelayMailStore {
             .all(decoding: RelayRefusalRow.self).map { $0.record() }
     }
 
-    /// The ids first, then their chunks, delivery records and rows, in one transaction, a batch at a time.
+    /// The ids first, then their chunks, delivery records and rows, in one transaction, a batch at a
+    /// time; last the shared bodies no copy names any more.
     public func purgeRelayMail(receivedBefore date: Date) async throws -> Int {
         try await transaction { db in
             let rows = try await db.raw(
                 """
-                SELECT m.id AS id FROM relay_messages m JOIN relay_deliveries d ON d.message_id = m.id
+                SELECT m.id AS id, m.body_id AS body_id FROM relay_messages m JOIN relay_deliveries d ON d.message_id = m.id
                 WHERE m.received_at < \(bind: date.sqlSeconds) AND d.state <> \(bind: RelayDelivery.State.queued.rawValue)
                 """
             ).all()
             let ids = try rows.map { try $0.decode(column: "id", as: String.self) }
+            let bodyIDs = Set(try rows.compactMap { try $0.decode(column: "body_id", as: String?.self) })
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let batch = SQLBind.group(Array(ids[start..<min(start + 500, ids.count)]))
-                try await db.delete(from: RelayMessageChunkRow.table).where(SQLIdentifier("message_id"), .in, batch).run()
+                try await db.delete(from: RelayContentChunks.messages.table).where(SQLIdentifier("message_id"), .in, batch).run()
                 try await db.delete(from: RelayDeliveryRow.table).where(SQLIdentifier("message_id"), .in, batch).run()
                 try await db.delete(from: RelayMessageRow.table).where(SQLIdentifier("id"), .in, batch).run()
             }
+            try await Self.deleteUnsharedBodies(bodyIDs.sorted(), on: db)
             return ids.count
         }
     }

@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
+import SQLKit
 
 struct RelayReplyAliasRow: Codable, Sendable {
     static let table = "relay_reply_aliases"
@@ -86,12 +87,16 @@ struct RelayMessageFields: Codable, Sendable {
     }
 }
 
-/// A message row: its content is in ``RelayMessageChunkRow``s, so `source` (the whole message
-/// before version 19) is left empty.
+/// A message row: its content is in ``RelayMessageChunkRow``s, or its head here and its body
+/// shared (``RelayMessageBodyRow``, version 33), so `source` (the whole message before version 19)
+/// is left empty.
 struct RelayMessageRow: Encodable, Sendable {
     static let table = "relay_messages"
     var fields: RelayMessageFields
     var source = ""
+    var bodyID: String?
+    /// The head, base64, when the body is shared.
+    var head: String?
 
     init(_ message: RelayMessage) {
         fields = RelayMessageFields(message)
@@ -101,27 +106,42 @@ struct RelayMessageRow: Encodable, Sendable {
         try fields.encode(to: encoder)
         var container = encoder.container(keyedBy: SourceKey.self)
         try container.encode(source, forKey: .source)
+        try container.encode(bodyID, forKey: .bodyID)
+        try container.encode(head, forKey: .head)
     }
 
-    enum SourceKey: String, CodingKey { case source }
+    enum SourceKey: String, CodingKey {
+        case source, head
+        case bodyID = "body_id"
+    }
 }
 
-/// One chunk of a message's content, base64 (binary-safe text in both databases).
-struct RelayMessageChunkRow: Encodable, Sendable {
-    static let table = "relay_message_chunks"
-    var messageID: String
-    var sequence: Int
-    var bytes: String
+/// A table of content chunks, a row each in order, base64 (binary-safe text in both databases): a
+/// message's own content (by message id, version 19), or a body its copies share (by body id, 33).
+struct RelayContentChunks: Sendable {
+    static let messages = RelayContentChunks(table: "relay_message_chunks", ownerColumn: "message_id")
+    static let sharedBodies = RelayContentChunks(table: "relay_message_bodies", ownerColumn: "body_id")
+    let table: String
+    let ownerColumn: String
 
-    enum CodingKeys: String, CodingKey {
-        case sequence, bytes
-        case messageID = "message_id"
+    /// Writes what `content` lends, a chunk per row, as it is read.
+    func insert(
+        owner: String, on db: any SQLDatabase, _ content: ((ArraySlice<UInt8>) async throws -> Void) async throws -> Void
+    ) async throws {
+        var sequence = 0
+        try await content { chunk in
+            try await db.insert(into: table).columns(ownerColumn, "sequence", "bytes")
+                .values(SQLBind(owner), SQLBind(sequence), SQLBind(Data(chunk).base64EncodedString())).run()
+            sequence += 1
+        }
     }
 
-    init(messageID: String, sequence: Int, _ chunk: ArraySlice<UInt8>) {
-        self.messageID = messageID
-        self.sequence = sequence
-        bytes = Data(chunk).base64EncodedString()
+    /// The owner's bytes in order; `nil` when it has no chunk.
+    func bytes(owner: String, on db: any SQLDatabase) async throws -> [UInt8]? {
+        let rows = try await db.select().column("bytes").from(table).where(SQLIdentifier(ownerColumn), .equal, SQLBind(owner)).orderBy("sequence")
+            .all()
+        guard !rows.isEmpty else { return nil }
+        return try rows.reduce(into: [UInt8]()) { $0 += Data(base64Encoded: try $1.decode(column: "bytes", as: String.self)) ?? Data() }
     }
 }
 

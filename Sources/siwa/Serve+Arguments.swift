@@ -8,7 +8,7 @@ extension Serve {
             (.host, host), (.dataDirectory, dataDir), (.databaseURL, database), (.databaseWait, databaseWait), (.issuer, issuer),
             (.logLevel, logLevel), (.logFormat, logFormat), (.autoApprove, autoApprove), (.adminToken, adminToken),
             (.relayDomain, relayDomain), (.smtpHost, smtpHost), (.smtpSmarthost, smtpSmarthost), (.relayRetention, relayRetention),
-            (.dnsResolver, dnsResolver),
+            (.relayTeamQuota, relayTeamQuota), (.dnsResolver, dnsResolver),
             (.notificationRetryWindow, notificationRetryWindow), (.notificationMaxBackoff, notificationMaxBackoff),
             (.notificationLease, notificationLease), (.keyRotationInterval, keyRotationInterval), (.keyPublicationLead, keyPublicationLead),
             (.retiredKeyRetention, retiredKeyRetention), (.keyCheckInterval, keyCheckInterval),

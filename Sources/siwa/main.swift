@@ -39,6 +39,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .init(ServeSettingKey.smtpPort.help)) var smtpPort: Int?
     @Option(help: .init(ServeSettingKey.smtpSmarthost.help)) var smtpSmarthost: String?
     @Option(help: .init(ServeSettingKey.relayRetention.help)) var relayRetention: String?
+    @Option(help: .init(ServeSettingKey.relayTeamQuota.help)) var relayTeamQuota: String?
     @Option(help: .init(ServeSettingKey.dnsResolver.help)) var dnsResolver: String?
     @Flag(inversion: .prefixedNo, help: .init(ServeSettingKey.developmentMode.help)) var developmentMode: Bool?
     @Option(help: .init(ServeSettingKey.playground.help)) var playground: Switch?

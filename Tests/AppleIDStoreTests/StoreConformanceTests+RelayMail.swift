@@ -8,10 +8,11 @@ import Testing
 extension StoreConformanceTests {
     static func relayed(
         _ id: String, direction: RelayMessage.Direction = .forward, account: String = "acct-1", recipient: String = "abc@relay.test",
-        destination: String = "maria@example.com", at offset: TimeInterval = 0, state: RelayDelivery.State = .mailbox
+        destination: String = "maria@example.com", at offset: TimeInterval = 0, state: RelayDelivery.State = .mailbox,
+        team: TeamID = "TEAM123456"
     ) -> AcceptedRelayMail {
         let message = RelayMessage(
-            id: id, direction: direction, accountID: account, teamID: "TEAM123456", relayAddress: "abc@relay.test",
+            id: id, direction: direction, accountID: account, teamID: team, relayAddress: "abc@relay.test",
             originalSender: "news@example.com", recipient: recipient, envelopeSender: "news_at_example_com_x@relay.test",
             destination: destination, from: "\"News\" <news_at_example_com_x@relay.test>", subject: "Hello \(id)",
             receivedAt: Fixture.date(offset), size: 7)
@@ -210,18 +211,19 @@ extension StoreConformanceTests {
         arguments: StoreKind.available)
     func relayDailyLimitIsAtomic(kind: StoreKind) async throws {
         try await kind.withStore { (store: any ProviderStore) async throws in
-            let limit = RelayDailyLimit(count: 3, since: Fixture.date(-1))
-            #expect(try await store.accept([Self.relayed("m1"), Self.relayed("m2")], limit: limit))
-            let written = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for racer in 0..<8 { group.addTask { try await store.accept([Self.relayed("r\(racer)")], limit: limit) } }
-                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            let limit = RelayAcceptLimits(daily: RelayDailyLimit(count: 3, since: Fixture.date(-1)))
+            #expect(try await store.accept([Self.relayed("m1"), Self.relayed("m2")], limits: limit) == .accepted)
+            let written = try await withThrowingTaskGroup(of: RelayAcceptance.self) { group in
+                for racer in 0..<8 { group.addTask { try await store.accept([Self.relayed("r\(racer)")], limits: limit) } }
+                return try await group.reduce(into: 0) { $0 += $1 == .accepted ? 1 : 0 }
             }
             #expect(written == 1)
             #expect(try await store.relayMessageCount(relayAddress: "abc@relay.test", since: Fixture.date(-1)) == 3)
-            #expect(try await store.accept([Self.relayed("b1", direction: .bounce)], limit: limit), "bounces do not count")
-            #expect(try await store.accept([Self.relayed("late", at: 10)], limit: RelayDailyLimit(count: 3, since: Fixture.date(5))), "a day later")
+            #expect(try await store.accept([Self.relayed("b1", direction: .bounce)], limits: limit) == .accepted, "bounces do not count")
+            let dayLater = RelayAcceptLimits(daily: RelayDailyLimit(count: 3, since: Fixture.date(5)))
+            #expect(try await store.accept([Self.relayed("late", at: 10)], limits: dayLater) == .accepted, "a day later")
             let batch = [Self.relayed("x1"), Self.relayed("x2"), Self.relayed("x3")]
-            #expect(try await store.accept(batch, limit: RelayDailyLimit(count: 3, since: Fixture.date(5))) == false, "a batch past the limit: none")
+            #expect(try await store.accept(batch, limits: dayLater) == .dailyLimit, "a batch past the limit: none")
             #expect(try await store.relayMail(id: "x1") == nil)
         }
     }

@@ -24,6 +24,8 @@ extension MailRelay {
         if let refusal = head.duplicateRefusal { return refusal }
         var accepted: [AcceptedRelayMail] = []
         var lastRefusal: SMTPReply?
+        // The copies differ in their heads only: the store keeps the body once for all of them.
+        let bodyID = newMessageID()
         for recipient in recipients {
             switch try await route(recipient: recipient, sender: sender) {
             case .failure(let refusal): lastRefusal = refusal.reply
@@ -35,14 +37,23 @@ extension MailRelay {
                     lastRefusal = refusal.reply
                     continue
                 }
-                accepted.append(try await copy(of: message, head: head, sender: sender, recipient: recipient, route: route, now: now))
+                var copy = try await copy(of: message, head: head, sender: sender, recipient: recipient, route: route, now: now)
+                copy.content.bodyID = bodyID
+                accepted.append(copy)
             }
         }
         guard !accepted.isEmpty else { return lastRefusal ?? SMTPReply(554, "5.5.1 No valid recipients") }
-        // The daily limit once more, counted with these copies in the store's one step: the check at
-        // RCPT cannot see the sessions that pass it at the same moment.
-        guard try await store.accept(accepted, limit: RelayDailyLimit(count: settings.dailyLimit, since: now.addingTimeInterval(-86_400))) else {
-            let refusal = RelayRefusal.dailyLimit(settings.dailyLimit).reply
+        // The daily limit once more, counted with these copies in the store's one step (the check at
+        // RCPT cannot see the sessions that pass it at the same moment), and the team's stored bytes.
+        let limits = RelayAcceptLimits(
+            daily: RelayDailyLimit(count: settings.dailyLimit, since: now.addingTimeInterval(-86_400)), teamBytes: settings.teamStorageQuota)
+        let refusal: SMTPReply? =
+            switch try await store.accept(accepted, limits: limits) {
+            case .accepted: nil
+            case .dailyLimit: RelayRefusal.dailyLimit(settings.dailyLimit).reply
+            case .teamQuota: RelayRefusal.teamStorageFull.reply
+            }
+        if let refusal {
             for copy in accepted { try await recordRefusal(refusal, sender: sender, recipient: copy.mail.message.recipient) }
             return refusal
         }

@@ -87,6 +87,8 @@ enum RelayRefusal: Error, Sendable, Hashable {
     case senderNotRegistered(String)
     case notTheOwner(String)
     case dailyLimit(Int)
+    /// The team has ``RelaySettings/teamStorageQuota`` bytes of relayed mail stored.
+    case teamStorageFull
     /// The sender's e-mail source has a DKIM key, and the message is not signed with it.
     case dkimFailed(String, String)
 
@@ -99,6 +101,8 @@ enum RelayRefusal: Error, Sendable, Hashable {
             SMTPReply(550, "5.7.1 Sender not registered for this relay: <\(sender)> is not an e-mail source of the team")
         case .notTheOwner(let sender): SMTPReply(550, "5.7.1 <\(sender)> may not reply through this address")
         case .dailyLimit(let limit): SMTPReply(452, "4.5.3 Daily limit of \(limit) messages for this relay address reached; try again later")
+        // RFC 3463 §3.3: X.2.2, mailbox full; temporary, since old mail is purged after the retention.
+        case .teamStorageFull: SMTPReply(452, "4.2.2 The app's relayed mail takes all the storage it may have; try again later")
         case .dkimFailed(let sender, let reason):
             // RFC 7372 §3.1: 5.7.20, no passing DKIM signature found.
             SMTPReply(550, "5.7.20 Sender not authenticated: mail from <\(sender)> must carry a valid DKIM signature (\(reason))")

@@ -41,11 +41,15 @@ public struct RelayMessageContent: Sendable {
     public var received: any MessageSource
     /// Where the part that goes on unchanged starts in `received`.
     public var bodyStart: Int
+    /// Names the unchanged part when several copies of one received message share it (one per
+    /// recipient, each with its own head): the store keeps that part once. `nil`: not shared.
+    public var bodyID: String?
 
-    public init(head: [UInt8], received: any MessageSource, bodyStart: Int) {
+    public init(head: [UInt8], received: any MessageSource, bodyStart: Int, bodyID: String? = nil) {
         self.head = head
         self.received = received
         self.bodyStart = bodyStart
+        self.bodyID = bodyID
     }
 
     /// Bytes in memory, as they go on.
@@ -53,10 +57,18 @@ public struct RelayMessageContent: Sendable {
 
     public var count: Int { head.count + received.count - bodyStart }
 
+    /// The unchanged part's size.
+    public var bodyCount: Int { received.count - bodyStart }
+
+    /// Lends `body` the unchanged part alone, one chunk at a time.
+    public func forEachBodyChunk(_ body: (ArraySlice<UInt8>) async throws -> Void) async throws {
+        try await received.forEachChunk(in: bodyStart..<received.count, body)
+    }
+
     /// Lends `body` the message as it goes on: the head, then the rest one chunk at a time.
     public func forEachChunk(_ body: (ArraySlice<UInt8>) async throws -> Void) async throws {
         if !head.isEmpty { try await body(head[...]) }
-        try await received.forEachChunk(in: bodyStart..<received.count, body)
+        try await forEachBodyChunk(body)
     }
 
     /// The whole message in one array: for small messages only (a bounce, a store in memory).

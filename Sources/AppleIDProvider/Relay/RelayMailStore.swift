@@ -15,10 +15,14 @@ public protocol RelayMailStore: Sendable {
     func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int
     /// Writes every message with its content and delivery record in one transaction: all or none.
     /// The content is read and written a chunk at a time (``RelayMessageChunk``), never whole.
-    /// With a `limit`, counts each relay address's forwards and replies (``relayMessageCount``) with
-    /// the batch's own in the same step, and writes nothing and returns `false` when one would pass
-    /// it: sessions racing for an address's last message of the day cannot all get it.
-    func accept(_ mail: [AcceptedRelayMail], limit: RelayDailyLimit?) async throws -> Bool
+    /// With a daily limit, counts each relay address's forwards and replies (``relayMessageCount``)
+    /// with the batch's own in the same step; with a team quota, adds each team's stored bytes
+    /// (``relayStoredBytes(teamID:)``) to the batch's. When one would pass its limit, writes nothing
+    /// and answers which: sessions racing for an address's last message of the day, or a team's last
+    /// megabytes, cannot all get them.
+    func accept(_ mail: [AcceptedRelayMail], limits: RelayAcceptLimits) async throws -> RelayAcceptance
+    /// The bytes of relayed mail the team has stored, every direction.
+    func relayStoredBytes(teamID: TeamID) async throws -> Int
     /// Newest first.
     func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail]
     func relayMail(id: String) async throws -> RelayMail?
@@ -45,7 +49,7 @@ public protocol RelayMailStore: Sendable {
 extension RelayMailStore {
     /// Writes every message with its content and delivery record in one transaction, without a limit.
     public func accept(_ mail: [AcceptedRelayMail]) async throws {
-        _ = try await accept(mail, limit: nil)
+        _ = try await accept(mail, limits: .none)
     }
 }
 

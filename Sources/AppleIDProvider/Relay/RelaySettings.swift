@@ -17,6 +17,9 @@ public struct RelaySettings: Sendable, Hashable {
     public var leaseDuration: TimeInterval = 120
     /// How long relayed mail is kept (`--relay-retention`); the hourly purge deletes what is older.
     public var retention: TimeInterval = 30 * 86_400
+    /// The bytes of relayed mail one team may have stored (`--relay-team-quota`); past it the relay
+    /// answers 452 until the retention frees some. `nil`: no quota.
+    public var teamStorageQuota: Int? = 1 << 30
     /// The key that seals the Message-IDs crossing the relay (``RelayMessageIDs``): the server derives
     /// it from the storage key, so that ids map back across restarts and instances.
     public var messageIDKey: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }

@@ -34,7 +34,7 @@ extension MemoryStore: RelayMailStore {
         state.withLock { $0.relay.count(relayAddress: relayAddress, since: date) }
     }
 
-    public func accept(_ mail: [AcceptedRelayMail], limit: RelayDailyLimit?) async throws -> Bool {
+    public func accept(_ mail: [AcceptedRelayMail], limits: RelayAcceptLimits) async throws -> RelayAcceptance {
         // Read before the lock: this store keeps every message in memory anyway.
         var sources: [String: [UInt8]] = [:]
         for accepted in mail { sources[accepted.mail.message.id] = try await accepted.content.bytes() }
@@ -43,15 +43,22 @@ extension MemoryStore: RelayMailStore {
             guard Set(ids).count == ids.count, !ids.contains(where: { state.relay.deliveries[$0] != nil }) else {
                 throw StoreError.conflict("relay message id taken")
             }
-            if let limit {
+            if let limit = limits.daily {
                 for (address, count) in RelayDailyLimit.counted(mail) {
-                    if state.relay.count(relayAddress: address, since: limit.since) + count > limit.count { return false }
+                    if state.relay.count(relayAddress: address, since: limit.since) + count > limit.count { return .dailyLimit }
+                }
+            }
+            if let quota = limits.teamBytes {
+                for (teamID, bytes) in RelayAcceptLimits.teamBytes(of: mail).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    if state.relay.storedBytes(teamID: teamID) + bytes > quota { return .teamQuota(teamID) }
                 }
             }
             for accepted in mail { state.relay.insert(accepted.mail, source: sources[accepted.mail.message.id] ?? []) }
-            return true
+            return .accepted
         }
     }
+
+    public func relayStoredBytes(teamID: TeamID) async throws -> Int { state.withLock { $0.relay.storedBytes(teamID: teamID) } }
 
     public func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail] {
         state.withLock { state in
@@ -140,6 +147,8 @@ extension MemoryStore.RelayMailState {
     func count(relayAddress: String, since date: Date) -> Int {
         messages.count { $0.relayAddress == relayAddress && $0.direction != .bounce && $0.receivedAt > date }
     }
+
+    func storedBytes(teamID: TeamID) -> Int { messages.reduce(0) { $0 + ($1.teamID == teamID ? $1.size : 0) } }
 
     mutating func insert(_ mail: RelayMail, source: [UInt8]) {
         messages.append(mail.message)

@@ -79,6 +79,9 @@ extension ServeSettingKey {
         "smtp_smarthost", note: "the built-in mailboxes", "host:port of an upstream SMTP server for relayed mail.")
     public static let relayRetention = Self(
         "relay_retention", default: .string("30d"), "How long relayed mail is kept (mailboxes and delivered copies); older mail is purged hourly.")
+    public static let relayTeamQuota = Self(
+        "relay_team_quota", default: .string("1GB"),
+        "The relayed mail one team may have stored (1GB, 500MB, off); past it the relay answers 452 until the retention frees some.")
     public static let dnsResolver = Self(
         "dns_resolver", note: "the first nameserver of /etc/resolv.conf", "DNS server for the e-mail sources' SPF check, host[:port].")
     public static let developmentMode = Self(
@@ -106,7 +109,8 @@ extension ServeSettingKey {
     /// Every setting, in the README's order.
     public static let all: [ServeSettingKey] = [
         .host, .port, .dataDirectory, .databaseURL, .databasePoolSize, .databaseWait, .databasePreparedStatements, .issuer, .logLevel,
-        .logFormat, .autoApprove, .adminToken, .relayDomain, .smtpHost, .smtpPort, .smtpSmarthost, .relayRetention, .dnsResolver, .developmentMode,
+        .logFormat, .autoApprove, .adminToken, .relayDomain, .smtpHost, .smtpPort, .smtpSmarthost, .relayRetention, .relayTeamQuota, .dnsResolver,
+        .developmentMode,
         .playground,
         .notificationRetryWindow, .notificationMaxBackoff, .notificationLease, .keyRotationInterval, .keyPublicationLead, .retiredKeyRetention,
         .keyCheckInterval,

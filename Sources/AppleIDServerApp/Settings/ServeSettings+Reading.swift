@@ -42,6 +42,12 @@ extension ServeSettings {
         if let (smtpHost, _) = try lookup.string(.smtpHost) { settings.smtpHost = smtpHost }
         settings.smtpPort = try lookup.int(.smtpPort)?.0
         settings.smtpSmarthost = try lookup.string(.smtpSmarthost)?.0
+        if let quota = try lookup.parsed(.relayTeamQuota, expected: "a size such as 1GB or 500MB, or off", ByteSizeText.size) {
+            switch quota {
+            case .bytes(let bytes): settings.relayTeamQuota = bytes
+            case .off: settings.relayTeamQuota = nil
+            }
+        }
         settings.dnsResolver = try lookup.string(.dnsResolver)?.0
         settings.developmentMode = try lookup.onOff(.developmentMode)
         settings.playground = try lookup.onOff(.playground)

@@ -56,6 +56,8 @@ public struct ServeSettings: Sendable {
     public var keyCheckInterval: TimeInterval = 10
     /// How long relayed mail is kept before the hourly purge deletes it.
     public var relayRetention: TimeInterval = 30 * 86_400
+    /// The bytes of relayed mail one team may have stored; `nil`: no quota.
+    public var relayTeamQuota: Int? = 1 << 30
 
     /// This machine's name: the host of the URLs when the server listens on every address.
     public var machineName = ProcessInfo.processInfo.hostName
@@ -138,6 +140,9 @@ public struct ServeSettings: Sendable {
             throw StartupError("--retired-key-retention must be at least 1d: an id_token lives a day and must keep verifying")
         }
         guard relayRetention >= 3_600 else { throw StartupError("--relay-retention must be at least 1h") }
+        if let relayTeamQuota, relayTeamQuota < 1 << 20 {
+            throw StartupError("--relay-team-quota must be at least 1MB (or off): a smaller one refuses most messages")
+        }
         guard keyCheckInterval >= 1, keyCheckInterval <= 3600 else { throw StartupError("--key-check-interval must be from 1s to 1h") }
         guard deliveryPolicy.leaseDuration > deliveryPolicy.requestTimeout else {
             throw StartupError("--notification-lease must be longer than one delivery request (\(Int(deliveryPolicy.requestTimeout)) s)")

@@ -54,6 +54,7 @@ public enum ServerBootstrap {
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
             configuration.relay.usesSmarthost = settings.smtpSmarthost != nil
             configuration.relay.retention = settings.relayRetention
+            configuration.relay.teamStorageQuota = settings.relayTeamQuota
             // The same on every instance of one database, and across restarts: relay Message-IDs map back.
             configuration.relay.messageIDKey = sealer.derivedKey(purpose: "siwa relay message ids v1").withUnsafeBytes { Array($0) }
             configuration.developmentMode = settings.resolvedDevelopmentMode

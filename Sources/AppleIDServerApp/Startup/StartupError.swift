@@ -3,6 +3,12 @@ import Foundation
 import NIOCore
 import NIOPosix
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why `siwa serve` cannot start, in one line that names the setting to change.
 public struct StartupError: Error, CustomStringConvertible {
     public let description: String
@@ -27,18 +33,33 @@ public struct StartupError: Error, CustomStringConvertible {
 
 /// Whether `host:port` can be listened on now: the check before anything is seeded, written or
 /// printed, so a taken port leaves no trace (a race with another process after this check still
-/// fails at the real bind, with the same message).
+/// fails at the real bind, with the same message). It binds without listening: a client that
+/// connects meanwhile is refused, never accepted, so no readiness probe takes the check for the
+/// server.
 enum PortCheck {
     static func ensureFree(host: String, port: Int) async throws {
-        let channel: any Channel
+        let address: SocketAddress
         do {
-            channel = try await NIOPosix.ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .bind(host: host, port: port).get()
+            address = try SocketAddress.makeAddressResolvingHost(host, port: port)
         } catch {
-            throw isAddressInUse(error) ? StartupError.portInUse(port) : StartupError("cannot listen on \(host):\(port): \(error)")
+            throw StartupError("cannot listen on \(host):\(port): \(error)")
         }
-        try await channel.close()
+        #if canImport(Glibc)
+        let descriptor = socket(address.protocol.rawValue, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(address.protocol.rawValue, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw StartupError("cannot listen on \(host):\(port): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        // As the real listener binds: a port left in TIME_WAIT by the last run is free.
+        var one: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound = address.withSockAddr { bind(descriptor, $0, socklen_t($1)) }
+        guard bound == 0 else {
+            let code = errno
+            throw code == EADDRINUSE
+                ? StartupError.portInUse(port) : StartupError("cannot listen on \(host):\(port): \(String(cString: strerror(code)))")
+        }
     }
 
     static func isAddressInUse(_ error: any Error) -> Bool {

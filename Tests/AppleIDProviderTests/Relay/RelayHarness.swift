@@ -12,8 +12,11 @@ struct RelayHarness {
     var relay: MailRelay { harness.provider.mailRelay }
     var accountID: String
 
-    static func make(smarthost: Bool = false) async throws -> RelayHarness {
-        let harness = try await ProviderHarness.make { $0.relay.usesSmarthost = smarthost }
+    static func make(smarthost: Bool = false, teamStorageQuota: Int? = RelaySettings().teamStorageQuota) async throws -> RelayHarness {
+        let harness = try await ProviderHarness.make {
+            $0.relay.usesSmarthost = smarthost
+            $0.relay.teamStorageQuota = teamStorageQuota
+        }
         let relayAddress = try #require(try harness.claims(try await harness.authorize(group: "com.a.app", hideEmail: true)).email)
         _ = try await harness.provider.addEmailSources("example.com, shop@example.org", teamID: "TEAMAAAAAA")
         let account = try #require(try await harness.store.account(appleID: "maria@example.com"))

@@ -56,6 +56,10 @@ struct ServeSettingsErrorTests {
         #expect(try refusal(file: "server:\n  playground: maybe\n") == "playground: maybe in the server: section of FILE is not on or off")
         #expect(try refusal(arguments: [.logFormat: .string("xml")]) == "--log-format xml is not a log format: text or json")
         #expect(try refusal(environment: ["SIWA_DATABASE_WAIT": "5m"]) == "SIWA_DATABASE_WAIT=5m is not a duration from 1s to 60s, such as 5s")
+        for size in ["lots", "-1MB", "1TB", "99999999999999999999GB", "MB"] {
+            #expect(
+                try refusal(arguments: [.relayTeamQuota: .string(size)]) == "--relay-team-quota \(size) is not a size such as 1GB or 500MB, or off")
+        }
     }
 
     @Test("a secret that does not fit is named, never echoed")

@@ -42,6 +42,20 @@ struct ServeSettingsReadingTests {
         #expect(settings.keyRotation.retiredKeyRetention == 7 * 86_400)
         #expect(settings.keyCheckInterval == 10)
         #expect(settings.relayRetention == 30 * 86_400)
+        #expect(settings.relayTeamQuota == 1 << 30)
+    }
+
+    @Test("the relay's team quota is a size in binary units, or off")
+    func relayTeamQuota() throws {
+        #expect(try ServeSettings.read(arguments: [.relayTeamQuota: .string("500MB")]).relayTeamQuota == 500 << 20)
+        #expect(try ServeSettings.read(environment: ["SIWA_RELAY_TEAM_QUOTA": "2g"]).relayTeamQuota == 2 << 30)
+        #expect(try ServeSettings.read(environment: ["SIWA_RELAY_TEAM_QUOTA": "off"]).relayTeamQuota == nil)
+        #expect(try ServeSettings.read(arguments: [.relayTeamQuota: .string("1048576")]).relayTeamQuota == 1 << 20)
+        var small = try ServeSettings.read(arguments: [.relayTeamQuota: .string("64KB")])
+        #expect(small.relayTeamQuota == 64 << 10)
+        #expect(throws: StartupError.self) { try small.validate() }
+        small.relayTeamQuota = nil
+        try small.validate()
     }
 
     @Test("the command line alone sets a setting")
