@@ -46,6 +46,10 @@ extension AdminError {
         case let error as TransferError: self = .notFound(error.description)
         // Every lifecycle refusal has been a 400, an unknown app group included (kept for scripts).
         case let error as LifecycleError: self = .invalidRequest(error.description)
+        // What Hummingbird refuses before an endpoint runs (a body that is not JSON, a value of the
+        // wrong type, a parameter of the wrong shape) answers the documented shape too.
+        case let error as HTTPError where (400..<500).contains(error.status.code):
+            self = .invalidRequest(error.body ?? error.status.reasonPhrase, status: error.status.code)
         default: return nil
         }
     }

@@ -93,7 +93,7 @@ struct AdminOrganizationEndpoints {
 
     private func organizationID(_ context: AppleIDRequestContext) throws -> UUID {
         let text = try context.parameters.requireDecoded("org")
-        guard let id = UUID(uuidString: text) else { throw HTTPError(.notFound, message: "no organization \(text)") }
+        guard let id = UUID(uuidString: text) else { throw AdminError.notFound("no organization \(text)") }
         return id
     }
 
