@@ -30,17 +30,17 @@ extension SQLStore {
         let messages = try removal.messages.map(OutboxRow.init)
         try await transaction { db in
             try await db.delete(from: ClientRow.table).where("id", .equal, removed.id.rawValue).run()
-            try await db.update(GrantRow.table)
-                .set("revoked_at", to: removed.removedAt.sqlSeconds)
-                .where("client_id", .equal, removed.id.rawValue)
-                .where("revoked_at", .is, SQLLiteral.null)
-                .run()
-            if let groupID = removal.groupID {
+            // The identifier's live grants, and with a primary App ID every live grant of its group.
+            var revoked: [(column: String, value: String)] = [("client_id", removed.id.rawValue)]
+            if let groupID = removal.groupID { revoked.append(("group_id", groupID.rawValue)) }
+            for (column, value) in revoked {
                 try await db.update(GrantRow.table)
                     .set("revoked_at", to: removed.removedAt.sqlSeconds)
-                    .where("group_id", .equal, groupID.rawValue)
+                    .where(SQLIdentifier(column), .equal, SQLBind(value))
                     .where("revoked_at", .is, SQLLiteral.null)
                     .run()
+            }
+            if let groupID = removal.groupID {
                 try await db.delete(from: ConsentRow.table).where("group_id", .equal, groupID.rawValue).run()
                 try await db.delete(from: AppGroupRow.table).where("primary_app_id", .equal, groupID.rawValue).run()
             }
