@@ -3,8 +3,6 @@ public struct CheckResult: Sendable, Hashable, Codable {
     public enum Outcome: String, Sendable, Hashable, Codable {
         case passed
         case failed
-        /// Informative only (`request.pkce`, `request.scopes`).
-        case noted = "note"
         /// Never a pass: the check could not run (no URL given, or a check it depends on failed).
         case notRun = "not run"
     }
@@ -20,8 +18,9 @@ public struct CheckResult: Sendable, Hashable, Codable {
         self.detail = detail
     }
 
-    /// A required check that failed: the run exits non-zero.
-    public var failsRun: Bool { outcome == .failed && !check.isNote }
+    /// A required check that failed, or with `strict` any check that failed: the run exits non-zero.
+    /// A check that did not run never fails the run.
+    public func failsRun(strict: Bool) -> Bool { outcome == .failed && (strict || check.checkClass == .required) }
 
     public static func notRun(_ check: CheckID, because dependency: CheckID) -> CheckResult {
         CheckResult(check, .notRun, "not run (because \(dependency.rawValue) failed)")

@@ -14,6 +14,7 @@ extension TutorialApp {
             let answer = try? JSONDecoder().decode(TokenResponse.self, from: Data(buffer: body)), let idToken = answer.idToken
         else { return nil }
         guard let claims = try await verify(idToken, accessToken: answer.accessToken, nonce: nonce) else { return nil }
+        guard identityTokens == .both else { return (claims, answer.refreshToken) }
         // The form's id_token, when there is one, must name the same user as the verified one.
         if let formToken, let formClaims = try? Self.unverifiedClaims(formToken), formClaims.subject != claims.subject { return nil }
         return (claims, answer.refreshToken)
@@ -48,7 +49,9 @@ extension TutorialApp {
         guard claims.issuedAt <= now + 60 else { return nil }
         // `nonceOptional`: compared only when the token carries one.
         guard flaw == .nonceIgnored || claims.nonce == nonce || (flaw == .nonceOptional && claims.nonce == nil) else { return nil }
-        guard claims.accessTokenHash.map({ $0 == TokenHash.of(accessToken) }) ?? true else { return nil }
+        guard identityTokens == .tokenResponseOnly || claims.accessTokenHash.map({ $0 == TokenHash.of(accessToken) }) ?? true else {
+            return nil
+        }
         return claims
     }
 

@@ -15,6 +15,15 @@ final class TutorialApp: Sendable {
         case userEmailTrusted, replayable, notificationsUnverified, neverRevokesOnDelete, requiresVerifiedEmail
     }
 
+    /// Which id_tokens the app verifies: not a flaw, two ways of being right (issue 37).
+    enum IdentityTokens: Sendable {
+        /// The token response's and the callback's, with at_hash, and their `sub`s compared.
+        case both
+        /// Only the token response's, without at_hash; the callback's is ignored (OpenID Connect
+        /// Core 1.0 §3.3.3.8: the client MAY check at_hash there).
+        case tokenResponseOnly
+    }
+
     struct Session: Sendable {
         var state: String?
         var nonce: String?
@@ -37,10 +46,12 @@ final class TutorialApp: Sendable {
     }
 
     let flaw: Flaw?
+    let identityTokens: IdentityTokens
     let settings: Settings
 
-    init(flaw: Flaw?, settings: Settings) {
+    init(flaw: Flaw?, identityTokens: IdentityTokens = .both, settings: Settings) {
         self.flaw = flaw
+        self.identityTokens = identityTokens
         self.settings = settings
     }
     let port = Mutex<Int>(0)
