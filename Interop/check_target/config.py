@@ -49,8 +49,18 @@ class Target:
     serves_notifications: bool
 
 
+# authlib_app.py, written as Authlib's documentation shows: Authlib verifies only the token response's
+# id_token (at_hash included) and never reads the callback's, sends no PKCE and gives the token request
+# no timeout unless asked, and its OpenID Connect scope has `openid`, which Apple does not define: advice all four.
+AUTHLIB_ADVICE = frozenset({"request.pkce", "request.scopes", "token.sub-mismatch", "token.timeout"})
 TARGETS = {
     "tutorial": Target("app.py", FLAW_CHECKS, ID_TOKEN_ADVICE, serves_notifications=True),
+    "authlib": Target(
+        "authlib_app.py",
+        {"FLAW_TRUST_USER_EMAIL": (frozenset({"trust.user-email"}), frozenset())},
+        {"token-response": AUTHLIB_ADVICE},
+        serves_notifications=False,
+    ),
 }
 
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""`siwa check` against a check target (config.TARGETS; by default the tutorial app, app.py):
+"""`siwa check` against a check target (config.TARGETS: the tutorial app, app.py, or Authlib's, authlib_app.py):
 with no flaw, once per way of verifying id_tokens (the target's clean_advice, for the tutorial
 config.ID_TOKEN_ADVICE: no required check may fail, exactly the declared advice does, exit 0), the tutorial's
 token-response way again with --strict (its advice then fails the run), and once per flaw (the checks
 the target's flaw_checks says must fail do, as required checks, exit 1; no required check outside the
 flaw's declared set fails).
 
-Usage:  python3 Interop/check_target/run_check.py --siwa BIN --data-dir DIR --app-port PORT [--app NAME] [--flaw F ...]
+Usage:  python3 Interop/check_target/run_check.py --siwa BIN --data-dir DIR --app-port PORT [--app authlib] [--flaw F ...]
 Exit 0 only when every run is as expected. Each `siwa check` run is bounded by CHECK_TIMEOUT.
 
 The JSON report is read leniently, since its shape is the checker's: a list of check results (at the
