@@ -92,6 +92,16 @@ struct CheckReportTests {
         #expect(forms.first?.fields.map { "\($0.0)=\($0.1)" } == ["csrf=a&b", "next=/"])
     }
 
+    @Test("a start form without action (django-allauth's \"Continue\") posts to the page's own URL")
+    func startFormWithoutAction() throws {
+        let html = #"<form method="post"><input type="hidden" name="csrfmiddlewaretoken" value="t"><button type="submit">Continue</button></form>"#
+        let form = try #require(StartForm.forms(in: html).first)
+        let page = "http://127.0.0.1:8000/accounts/apple/login/?process=login"
+        #expect(form.url(onPage: page)?.absoluteString == page)
+        #expect(StartForm(action: "/signin/apple", fields: []).url(onPage: page)?.absoluteString == "http://127.0.0.1:8000/signin/apple")
+        #expect(form.fields.map(\.0) == ["csrfmiddlewaretoken"])
+    }
+
     @Test("the request log's new entries are found where the earlier read continues, also once old entries dropped out")
     func newRequestLogEntries() {
         func entry(_ endpoint: String, _ second: Int) -> ServerAdmin.LoggedRequest {
