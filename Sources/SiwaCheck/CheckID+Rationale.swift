@@ -7,6 +7,13 @@ public struct CheckRationale: Sendable, Hashable {
     public var source: String
 }
 
+extension CheckRationale {
+    /// The class as the README's table gives it, with the condition of a rule that can lower it.
+    public func classText(of check: CheckID) -> String {
+        [checkClass.rawValue, CheckClassRules.condition(of: check)].compactMap { $0 }.joined(separator: " ")
+    }
+}
+
 extension CheckID {
     public var checkClass: CheckClass { rationale.checkClass }
 
@@ -22,7 +29,10 @@ extension CheckID {
         switch self {
         case .requestState:
             return required("login CSRF: the attacker's callback signs the victim in as the attacker", "RFC 6749 §10.12; RFC 9700 §4.7")
-        case .requestNonce: return required("an id_token of another sign-in replayed into this one", "OpenID Connect Core 1.0 §3.1.2.1, §15.5.2")
+        case .requestNonce:
+            return required(
+                "an id_token of another sign-in replayed into this one; without PKCE, an injected code",
+                "OpenID Connect Core 1.0 §3.1.2.1, §15.5.2; RFC 9700 §2.1.1, §4.5.3")
         case .requestFormPost:
             return required(
                 "the code and id_token travel in the URL (history, logs, Referer); Apple refuses scopes without form_post",
@@ -56,7 +66,8 @@ extension CheckID {
             return advice("a token issued in the future (a clock gone wrong)", "OpenID Connect Core 1.0 §3.1.3.7 (iat MAY be used)")
         case .tokenNonce:
             return required(
-                "an id_token of another sign-in, or one without nonce, replayed", "OpenID Connect Core 1.0 §3.1.3.7; \(Self.verifyingDocument)")
+                "an id_token of another sign-in, or one without nonce, replayed; without PKCE, an injected code",
+                "OpenID Connect Core 1.0 §3.1.3.7; \(Self.verifyingDocument); RFC 9700 §2.1.1")
         case .tokenHash:
             return advice(
                 "an access token swapped inside the token response, which comes over the app's own TLS",

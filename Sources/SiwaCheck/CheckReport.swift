@@ -23,7 +23,7 @@ public struct CheckReport: Sendable {
 
     public var table: String {
         let rows = results.map {
-            [$0.check.rawValue, $0.check.checkClass.rawValue, shownOutcome($0), $0.detail, $0.outcome == .failed ? $0.check.fix : ""]
+            [$0.check.rawValue, $0.checkClass.rawValue, shownOutcome($0), $0.detail, $0.outcome == .failed ? $0.check.fix : ""]
         }
         let header = ["check", "class", "result", "what happened", "fix"]
         let widths = (0..<4).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -54,7 +54,7 @@ public struct CheckReport: Sendable {
         let body = Body(
             results: results.map {
                 Entry(
-                    check: $0.check.rawValue, class: $0.check.checkClass.rawValue, result: $0.outcome.rawValue, detail: $0.detail,
+                    check: $0.check.rawValue, class: $0.checkClass.rawValue, result: $0.outcome.rawValue, detail: $0.detail,
                     fix: $0.outcome == .failed ? $0.check.fix : nil)
             },
             failed: failed, strict: strict, seconds: seconds)
@@ -75,7 +75,7 @@ public struct CheckReport: Sendable {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuite name="siwa check" tests="\#(results.count)" failures="\#(failures)" skipped="\#(skipped)" time="\#(seconds)">"# + "\n"
         for result in results {
-            xml += #"  <testcase classname="siwa.check.\#(result.check.checkClass.rawValue)" name="\#(result.check.rawValue)">"#
+            xml += #"  <testcase classname="siwa.check.\#(result.checkClass.rawValue)" name="\#(result.check.rawValue)">"#
             if result.failsRun(strict: strict) {
                 xml += #"<failure message="\#(escape(result.detail))">\#(escape(result.check.fix))</failure>"#
             } else if result.outcome == .notRun {

@@ -11,16 +11,19 @@ public struct CheckResult: Sendable, Hashable, Codable {
     public var outcome: Outcome
     /// What happened, in a sentence.
     public var detail: String
+    /// The check's class, unless a rule of the run decided otherwise (`CheckClassRules`, the one place).
+    public internal(set) var checkClass: CheckClass
 
     public init(_ check: CheckID, _ outcome: Outcome, _ detail: String) {
         self.check = check
         self.outcome = outcome
         self.detail = detail
+        self.checkClass = check.checkClass
     }
 
     /// A required check that failed, or with `strict` any check that failed: the run exits non-zero.
     /// A check that did not run never fails the run.
-    public func failsRun(strict: Bool) -> Bool { outcome == .failed && (strict || check.checkClass == .required) }
+    public func failsRun(strict: Bool) -> Bool { outcome == .failed && (strict || checkClass == .required) }
 
     public static func notRun(_ check: CheckID, because dependency: CheckID) -> CheckResult {
         CheckResult(check, .notRun, "not run (because \(dependency.rawValue) failed)")

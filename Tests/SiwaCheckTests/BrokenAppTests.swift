@@ -97,14 +97,14 @@ struct BrokenAppTests {
 
     /// Runs every check against a tutorial app with `flaw`, on an emulated Apple ID server.
     static func check(
-        _ flaw: TutorialApp.Flaw?, identityTokens: TutorialApp.IdentityTokens = .both, keyID: String? = nil, signedInWhen: SignedInTest? = nil,
-        start: String = "/login"
+        _ flaw: TutorialApp.Flaw?, identityTokens: TutorialApp.IdentityTokens = .both, codeBinding: TutorialApp.CodeBinding = .nonce,
+        keyID: String? = nil, signedInWhen: SignedInTest? = nil, start: String = "/login"
     ) async throws -> [CheckResult] {
         try await withAppleIDEmulator { apple in
             try await apple.createUser(appleID: "attacker@example.com", firstName: "Eve", lastName: "Attacker")
             try await Self.addSchool(to: apple)
             let app = TutorialApp(
-                flaw: flaw, identityTokens: identityTokens,
+                flaw: flaw, identityTokens: identityTokens, codeBinding: codeBinding,
                 settings: .init(
                     server: apple.baseURL, clientID: apple.servicesID, primaryAppID: apple.bundleID, teamID: apple.credentials.teamID,
                     keyID: keyID ?? apple.credentials.keyID,

@@ -28,7 +28,7 @@ struct CheckTableTests {
     func row(check: CheckID) throws {
         let cells = try #require(try Self.rows()[check.rawValue], "no row for \(check.rawValue)")
         let rationale = check.rationale
-        #expect(cells == [rationale.checkClass.rawValue, rationale.attack, rationale.source])
+        #expect(cells == [rationale.classText(of: check), rationale.attack, rationale.source])
     }
 
     @Test("the table has no row for a check that does not exist")
