@@ -8,8 +8,10 @@
 #     the app headlessly (admin API) and shows each flaw real and the others untouched.
 # Exits non-zero when a run is not as expected.
 #
-# Usage:  bash Interop/check_target.sh [--self-test] [--flaw FLAW_NAME ...]
+# Usage:  bash Interop/check_target.sh [--self-test] [--app authlib] [--flaw FLAW_NAME ...]
 #   --self-test    run the self-test even when `siwa check` exists
+#   --app authlib  check Interop/check_target/authlib_app.py, Flask with Authlib as its documentation shows
+#                  (default: the tutorial app, app.py; the self-test knows only that one)
 #   --flaw NAME    only this flaw (repeatable; the check mode then skips the no-flaw run)
 #
 # Environment:
@@ -25,11 +27,13 @@ PYTHON="${PYTHON:-python3}"
 READY_TIMEOUT="${READY_TIMEOUT:-120}"
 MODE=auto
 FLAWS=()
+APP=tutorial
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --self-test) MODE=self-test ;;
         --flaw) shift; FLAWS+=(--flaw "${1:?--flaw needs a name}") ;;
-        *) echo "check_target.sh: unknown argument $1 (--self-test, --flaw NAME)" >&2; exit 2 ;;
+        --app) shift; APP="${1:?--app needs a name}" ;;
+        *) echo "check_target.sh: unknown argument $1 (--self-test, --app authlib, --flaw NAME)" >&2; exit 2 ;;
     esac
     shift
 done
@@ -77,7 +81,10 @@ echo "check_target.sh: server ready on port $PORT; the Flask app runs on port $A
 
 # `siwa check --help` exits 0 even where the verb is missing (the top-level help): look for its options.
 if [ "$MODE" = auto ] && "$SIWA_BIN" check --help 2>&1 | grep -q -- "--probe"; then
-    "$PYTHON" Interop/check_target/run_check.py --siwa "$SIWA_BIN" --data-dir "$DATA_DIR" --app-port "$APP_PORT" "${FLAWS[@]}"
+    "$PYTHON" Interop/check_target/run_check.py --siwa "$SIWA_BIN" --data-dir "$DATA_DIR" --app-port "$APP_PORT" --app "$APP" "${FLAWS[@]}"
+elif [ "$APP" != tutorial ]; then
+    echo "check_target.sh: the self-test knows only the tutorial app; --app $APP needs \`siwa check\`" >&2
+    false
 else
     [ "$MODE" = auto ] && echo "check_target.sh: this siwa has no \`check\` verb yet; running the self-test instead"
     "$PYTHON" Interop/check_target_selftest.py --data-dir "$DATA_DIR" --app-port "$APP_PORT" "${FLAWS[@]}"

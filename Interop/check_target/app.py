@@ -81,9 +81,10 @@ def identity(form: Any, nonce: str) -> dict[str, str]:
     """Who signs in: the token response's verified id_token, confirmed by the callback's own id_token."""
     code = form.get("code", "")
     tokens = apple.exchange_code(config, code)
-    access_token = str(tokens.get("access_token", ""))
+    # ID_TOKENS=token-response: the tutorial's minimum, no at_hash and the callback's id_token unread.
+    access_token = str(tokens.get("access_token", "")) if config.verifies_callback_token else ""
     claims = apple.verify_id_token(config, tokens["id_token"], nonce=nonce, code=code, access_token=access_token)
-    if form.get("id_token"):
+    if form.get("id_token") and (config.verifies_callback_token or config.flawed("FLAW_FORM_ID_TOKEN")):
         if config.flawed("FLAW_FORM_ID_TOKEN"):
             # "The form already carries the id_token": decoded, never verified, and it names the user.
             claims = apple.unverified_claims(form["id_token"])

@@ -26,6 +26,43 @@ FLAW_CHECKS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 FLAW_NAMES = tuple(FLAW_CHECKS)
 
+# Which id_tokens a correct app verifies (ID_TOKENS): not a flaw, two ways of being right (issue 37).
+# "both": the token response's and the callback's, with at_hash and c_hash, and their subs compared;
+# "token-response": only the token response's, without at_hash, the callback's ignored (OpenID Connect
+# Core 1.0 §3.3.3.8: at_hash MAY be checked there). Per way, the advice checks `siwa check` must report
+# failed; advice never fails the run (every way also lacks PKCE: request.pkce is advice too).
+ID_TOKEN_ADVICE: dict[str, frozenset[str]] = {
+    "both": frozenset({"request.pkce"}),
+    "token-response": frozenset({"request.pkce", "token.hash", "token.sub-mismatch"}),
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """An app `run_check.py` runs `siwa check` against: its script in this folder, its flaws (as
+    FLAW_CHECKS), the advice each of its clean ways fails (as ID_TOKEN_ADVICE), and whether it serves
+    /apple/notifications and /delete."""
+
+    script: str
+    flaw_checks: dict[str, tuple[frozenset[str], frozenset[str]]]
+    clean_advice: dict[str, frozenset[str]]
+    serves_notifications: bool
+
+
+# authlib_app.py, written as Authlib's documentation shows: Authlib verifies only the token response's
+# id_token (at_hash included) and never reads the callback's, sends no PKCE and gives the token request
+# no timeout unless asked, and its OpenID Connect scope has `openid`, which Apple does not define: advice all four.
+AUTHLIB_ADVICE = frozenset({"request.pkce", "request.scopes", "token.sub-mismatch", "token.timeout"})
+TARGETS = {
+    "tutorial": Target("app.py", FLAW_CHECKS, ID_TOKEN_ADVICE, serves_notifications=True),
+    "authlib": Target(
+        "authlib_app.py",
+        {"FLAW_TRUST_USER_EMAIL": (frozenset({"trust.user-email"}), frozenset())},
+        {"token-response": AUTHLIB_ADVICE},
+        serves_notifications=False,
+    ),
+}
+
 
 @dataclass(frozen=True)
 class Config:
@@ -39,6 +76,11 @@ class Config:
     return_url: str
     port: int
     flaws: frozenset[str]
+    id_tokens: str  # a key of ID_TOKEN_ADVICE
+
+    @property
+    def verifies_callback_token(self) -> bool:
+        return self.id_tokens == "both"
 
     def flawed(self, name: str) -> bool:
         return name in self.flaws
@@ -60,6 +102,9 @@ class Config:
         unknown = sorted(name for name in os.environ if name.startswith("FLAW_") and name not in FLAW_NAMES)
         if unknown:
             raise SystemExit(f"check_target: unknown flaw variables {unknown}; known: {list(FLAW_NAMES)}")
+        id_tokens = os.environ.get("ID_TOKENS", "both")
+        if id_tokens not in ID_TOKEN_ADVICE:
+            raise SystemExit(f"check_target: ID_TOKENS={id_tokens}; known: {list(ID_TOKEN_ADVICE)}")
         return cls(
             server=server,
             issuer=os.environ.get("ISSUER", server).rstrip("/"),
@@ -71,4 +116,5 @@ class Config:
             return_url=required("RETURN_URL"),
             port=int(os.environ.get("PORT", "5000")),
             flaws=frozenset(name for name in FLAW_NAMES if os.environ.get(name) == "1"),
+            id_tokens=id_tokens,
         )

@@ -83,6 +83,7 @@ def prepared(description: str, *, with_siwa: bool = False) -> tuple[argparse.Nam
     parser = argparse.ArgumentParser(description=description)
     if with_siwa:
         parser.add_argument("--siwa", required=True, help="the siwa binary")
+        parser.add_argument("--app", default="tutorial", help="the target: tutorial (app.py) or authlib (authlib_app.py)")
     parser.add_argument("--data-dir", required=True, help="the running server's data directory (demo.json)")
     parser.add_argument("--app-port", type=int, required=True, help="the loopback port for the Flask app")
     parser.add_argument("--flaw", action="append", help="only this flaw (repeatable)")
@@ -95,8 +96,11 @@ def prepared(description: str, *, with_siwa: bool = False) -> tuple[argparse.Nam
 class FlaskApp:
     """`with FlaskApp(facts, flaws):` runs Interop/check_target/app.py until the block ends."""
 
-    def __init__(self, facts: Facts, flaws: list[str], *, server: str | None = None) -> None:
-        self.facts, self.flaws, self.server = facts, flaws, server or facts.server
+    def __init__(
+        self, facts: Facts, flaws: list[str], *, server: str | None = None, id_tokens: str = "both", script: str = APP.name
+    ) -> None:
+        self.facts, self.flaws, self.server, self.id_tokens = facts, flaws, server or facts.server, id_tokens
+        self.script = APP.parent / script
         self.process: subprocess.Popen[bytes] | None = None
         self.log = tempfile.NamedTemporaryFile(prefix="check-target-app-", suffix=".log", delete=False)  # noqa: SIM115
 
@@ -115,10 +119,11 @@ class FlaskApp:
             KEY_FILE=self.facts.key_file,
             RETURN_URL=self.facts.return_url,
             PORT=str(self.facts.app_port),
+            ID_TOKENS=self.id_tokens,
             **{flaw: "1" for flaw in self.flaws},
         )
         self.process = subprocess.Popen(
-            [sys.executable, str(APP)], env=environment, cwd=str(APP.parent), stdout=self.log, stderr=subprocess.STDOUT
+            [sys.executable, str(self.script)], env=environment, cwd=str(APP.parent), stdout=self.log, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + APP_READY_TIMEOUT
         while time.monotonic() < deadline:

@@ -57,10 +57,27 @@ extension AppChecker {
         } catch {
             results.append(CheckResult(.requestRedirectURI, .failed, "the server refused the request: \(error)"))
         }
-        let pkce = first.request["code_challenge"] != nil
-        results.append(CheckResult(.requestPKCE, .noted, pkce ? "PKCE used (\(first.request["code_challenge_method"] ?? "plain"))" : "no PKCE"))
-        results.append(CheckResult(.requestScopes, .noted, scopes.isEmpty ? "no scopes asked" : "asks \(scopes.joined(separator: " "))"))
+        results.append(Self.pkceFinding(first.request))
+        results.append(Self.scopesFinding(scopes))
         return RequestFindings(results: results, clientID: first.clientID.isEmpty ? nil : first.clientID)
+    }
+
+    /// Advice: PKCE with S256 (RFC 7636 §4.2: plain only when S256 cannot be computed).
+    static func pkceFinding(_ request: [String: String]) -> CheckResult {
+        guard request["code_challenge"] != nil else { return CheckResult(.requestPKCE, .failed, "no PKCE (code_challenge) in the request") }
+        let method = request["code_challenge_method"] ?? "plain"
+        return method == "S256"
+            ? CheckResult(.requestPKCE, .passed, "PKCE with S256")
+            : CheckResult(.requestPKCE, .failed, "PKCE with \(method), not S256")
+    }
+
+    /// Advice: Apple defines the scopes name and email (openid is tolerated, not documented).
+    static func scopesFinding(_ scopes: [String]) -> CheckResult {
+        let undefined = scopes.filter { $0 != "name" && $0 != "email" }
+        if !undefined.isEmpty {
+            return CheckResult(.requestScopes, .failed, "asks \(undefined.joined(separator: " ")), which Apple does not define")
+        }
+        return CheckResult(.requestScopes, .passed, scopes.isEmpty ? "no scopes asked" : "asks \(scopes.joined(separator: " "))")
     }
 
     /// The genuine sign-in: if it fails, nothing else can be judged, so the run says why, from the

@@ -21,8 +21,11 @@ public struct AppChecker: Sendable {
         self.progress = progress
     }
 
-    /// Every check, in the order of the issue; never "passed" for a check that did not run.
-    public func run() async -> [CheckResult] {
+    /// Every check, in the order of the issue; never "passed" for a check that did not run. Each
+    /// result's class is its check's, unless a rule of the run says otherwise (`CheckClassRules`).
+    public func run() async -> [CheckResult] { CheckClassRules.apply(to: await runChecks()) }
+
+    func runChecks() async -> [CheckResult] {
         var results: [CheckResult] = []
         progress("request")
         let request = await checkRequest()

@@ -1,5 +1,6 @@
 /// The checks of `siwa check`, by the names the report, `--json`, `--junit` and the Flask target
-/// share (issue 20), each with the one-line fix shown when it fails.
+/// share (issue 20), each with the one-line fix shown when it fails; its class, attack and source are
+/// in `CheckID+Rationale.swift`.
 public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
     case requestState = "request.state"
     case requestNonce = "request.nonce"
@@ -39,9 +40,6 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
     case notifyReplay = "notify.replay"
     case deleteRevoke = "delete.revoke"
 
-    /// Notes inform; they never fail a run.
-    public var isNote: Bool { self == .requestPKCE || self == .requestScopes }
-
     /// What to change in the app when this check fails.
     public var fix: String {
         switch self {
@@ -50,7 +48,7 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .requestFormPost: "ask for name or email only with response_mode=form_post"
         case .requestRedirectURI: "send a redirect_uri registered as a Return URL, byte for byte"
         case .requestPKCE: "add PKCE (code_challenge S256) to bind the code to the browser"
-        case .requestScopes: "ask only for the scopes the app uses"
+        case .requestScopes: "ask only for name and email, the scopes Apple defines, and only those the app uses"
         case .callbackBaseline: "see the diagnosis: Return URL, client secret, clock, keys"
         case .callbackReplay: "accept each state once and never cache a callback's result"
         case .callbackState: "refuse a callback whose state is missing or differs from the one stored for the browser"

@@ -36,7 +36,7 @@ struct SignInAttempt: Sendable {
         // A start page whose sign-in is a (CSRF-checked) form POST: submitted as the user would.
         if authorize == nil, (200..<300).contains(page.status) {
             for form in StartForm.forms(in: page.body) where authorize == nil {
-                guard let action = URL(string: form.action, relativeTo: URL(string: page.url))?.absoluteURL else { continue }
+                guard let action = form.url(onPage: page.url) else { continue }
                 page = try await browser.postForm(action.absoluteString, fields: form.fields, crossSite: false, follow: stopAtAuthorize)
             }
         }

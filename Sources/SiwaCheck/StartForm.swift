@@ -13,8 +13,10 @@ struct StartForm: Sendable {
         let input = #/(?is)<input\b([^>]*)>/#
         return html.matches(of: form).compactMap { match in
             let attributes = String(match.1)
-            guard attribute("method", in: attributes)?.lowercased() == "post", let action = attribute("action", in: attributes),
-                !action.contains("popup"), !action.contains("callback")
+            // No action submits to the page's own URL (HTML: the form's document), as django-allauth's
+            // "Continue" page does: see ``url(onPage:)``.
+            let action = attribute("action", in: attributes) ?? ""
+            guard attribute("method", in: attributes)?.lowercased() == "post", !action.contains("popup"), !action.contains("callback")
             else { return nil }
             var fields: [(String, String)] = []
             for tag in String(match.2).matches(of: input) {
@@ -27,6 +29,11 @@ struct StartForm: Sendable {
             }
             return StartForm(action: action, fields: fields)
         }
+    }
+
+    /// Where the form posts from `page`: its action resolved against the page, the page itself without one.
+    func url(onPage page: String) -> URL? {
+        action.isEmpty ? URL(string: page) : URL(string: action, relativeTo: URL(string: page))?.absoluteURL
     }
 
     /// The value of `name="…"` (double or single quotes), with the few entities a template escapes.

@@ -10,7 +10,12 @@ import SiwaCheck
 /// none is given, and prints.
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Test an app's Sign in with Apple against a server that attacks it (exit 1 when a required check fails).")
+        abstract: "Test an app's Sign in with Apple against a server that attacks it (exit 1 when a required check fails).",
+        discussion: """
+            Each check is required (an attacker can use the flaw, or the app fails on what Apple sends today) or advice \
+            (defence in depth, Apple's recommendations: at_hash, the two subs of a hybrid flow, PKCE, scopes). Failed \
+            advice is reported and fails the run only with --strict; a check that did not run never fails it.
+            """)
 
     @Option(help: "Where the app starts sign-in (it redirects to /auth/authorize).") var start: String
     @Option(help: "A URL of the app that answers 2xx when the browser is signed in.") var probe: String?
@@ -28,6 +33,7 @@ struct Check: AsyncParsableCommand {
     @Option(help: "The Apple ID that attacks (default: the second demo user).") var attacker: String?
     @Option(help: "How long token.timeout keeps the token endpoint silent, in seconds (longer than the app's timeout).")
     var timeoutDelay: Double = 20
+    @Flag(help: "A failed advice check fails the run too (exit 1).") var strict = false
     @Flag(help: "Print the results as JSON.") var json = false
     @Option(help: "Write the results as JUnit XML to this file.") var junit: String?
 
@@ -68,7 +74,8 @@ struct Check: AsyncParsableCommand {
         }.run()
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
         let elapsed = ContinuousClock.now - began
-        let report = CheckReport(results: results, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let report = CheckReport(
+            results: results, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, strict: strict)
         print(json ? try report.json() : report.table)
         if let junit { try Data(report.junit.utf8).write(to: URL(fileURLWithPath: junit)) }
         if report.failed { throw ExitCode.failure }

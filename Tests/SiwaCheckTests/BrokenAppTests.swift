@@ -14,8 +14,13 @@ import Testing
 struct BrokenAppTests {
     static let tokenChecks = Set(CheckID.allCases.filter { $0.rawValue.hasPrefix("token.") })
 
-    /// The checks that must fail for each flaw (nil: the app without a flaw).
+    /// The checks that must fail for each flaw (nil: the app without a flaw), advice included: the
+    /// tutorial sends no PKCE, so `request.pkce` fails as advice in every run.
     static func expectedFailures(_ flaw: TutorialApp.Flaw?) -> Set<CheckID> {
+        flawFailures(flaw).union([.requestPKCE])
+    }
+
+    static func flawFailures(_ flaw: TutorialApp.Flaw?) -> Set<CheckID> {
         switch flaw {
         case nil: []
         case .noStateCheck: [.callbackState]
@@ -43,6 +48,8 @@ struct BrokenAppTests {
         let results = try await Self.check(flaw)
         let failed = Set(results.filter { $0.outcome == .failed }.map(\.check))
         #expect(failed == Self.expectedFailures(flaw), "\(results.filter { $0.outcome == .failed }.map { "\($0.check.rawValue): \($0.detail)" })")
+        // Each flaw fails a required check, so the run; the app without one passes with its advice.
+        #expect(CheckReport(results: results, seconds: 0).failed == (flaw != nil))
         // Every check ran: the notifications and deletion URLs are given.
         #expect(results.filter { $0.outcome == .notRun }.map(\.check.rawValue) == [])
         #expect(results.count == CheckID.allCases.count)
@@ -90,13 +97,14 @@ struct BrokenAppTests {
 
     /// Runs every check against a tutorial app with `flaw`, on an emulated Apple ID server.
     static func check(
-        _ flaw: TutorialApp.Flaw?, keyID: String? = nil, signedInWhen: SignedInTest? = nil, start: String = "/login"
+        _ flaw: TutorialApp.Flaw?, identityTokens: TutorialApp.IdentityTokens = .both, codeBinding: TutorialApp.CodeBinding = .nonce,
+        keyID: String? = nil, signedInWhen: SignedInTest? = nil, start: String = "/login"
     ) async throws -> [CheckResult] {
         try await withAppleIDEmulator { apple in
             try await apple.createUser(appleID: "attacker@example.com", firstName: "Eve", lastName: "Attacker")
             try await Self.addSchool(to: apple)
             let app = TutorialApp(
-                flaw: flaw,
+                flaw: flaw, identityTokens: identityTokens, codeBinding: codeBinding,
                 settings: .init(
                     server: apple.baseURL, clientID: apple.servicesID, primaryAppID: apple.bundleID, teamID: apple.credentials.teamID,
                     keyID: keyID ?? apple.credentials.keyID,

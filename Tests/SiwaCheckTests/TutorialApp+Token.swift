@@ -7,13 +7,15 @@ import NIOCore
 extension TutorialApp {
     /// Exchanges the code and verifies the id_token of the answer, as the tutorial does (skipping what
     /// the flaw skips). Nil when anything is wrong.
-    func exchange(_ code: String, nonce: String, formToken: String?) async throws -> (IdentityTokenClaims, String?)? {
-        let fields = ["code": code, "grant_type": "authorization_code", "redirect_uri": redirectURI]
+    func exchange(_ code: String, nonce: String, verifier: String?, formToken: String?) async throws -> (IdentityTokenClaims, String?)? {
+        var fields = ["code": code, "grant_type": "authorization_code", "redirect_uri": redirectURI]
+        if codeBinding == .pkceS256 { fields["code_verifier"] = verifier }
         guard let response = try? await post("/auth/token", fields), response.status == .ok,
             let body = try? await response.body.collect(upTo: 1 << 20),
             let answer = try? JSONDecoder().decode(TokenResponse.self, from: Data(buffer: body)), let idToken = answer.idToken
         else { return nil }
         guard let claims = try await verify(idToken, accessToken: answer.accessToken, nonce: nonce) else { return nil }
+        guard identityTokens == .both else { return (claims, answer.refreshToken) }
         // The form's id_token, when there is one, must name the same user as the verified one.
         if let formToken, let formClaims = try? Self.unverifiedClaims(formToken), formClaims.subject != claims.subject { return nil }
         return (claims, answer.refreshToken)
@@ -46,9 +48,13 @@ extension TutorialApp {
         guard flaw == .audienceNotChecked || claims.audience == settings.clientID else { return nil }
         guard flaw == .expiredAccepted || claims.expiresAt > now - 60 else { return nil }
         guard claims.issuedAt <= now + 60 else { return nil }
-        // `nonceOptional`: compared only when the token carries one.
-        guard flaw == .nonceIgnored || claims.nonce == nonce || (flaw == .nonceOptional && claims.nonce == nil) else { return nil }
-        guard claims.accessTokenHash.map({ $0 == TokenHash.of(accessToken) }) ?? true else { return nil }
+        // `nonceOptional`: compared only when the token carries one. An app that sends no nonce checks none.
+        guard flaw == .nonceIgnored || codeBinding != .nonce || claims.nonce == nonce || (flaw == .nonceOptional && claims.nonce == nil) else {
+            return nil
+        }
+        guard identityTokens == .tokenResponseOnly || claims.accessTokenHash.map({ $0 == TokenHash.of(accessToken) }) ?? true else {
+            return nil
+        }
         return claims
     }
 

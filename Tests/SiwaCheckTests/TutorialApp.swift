@@ -15,9 +15,25 @@ final class TutorialApp: Sendable {
         case userEmailTrusted, replayable, notificationsUnverified, neverRevokesOnDelete, requiresVerifiedEmail
     }
 
+    /// Which id_tokens the app verifies: not a flaw, two ways of being right (issue 37).
+    enum IdentityTokens: Sendable {
+        /// The token response's and the callback's, with at_hash, and their `sub`s compared.
+        case both
+        /// Only the token response's, without at_hash; the callback's is ignored (OpenID Connect
+        /// Core 1.0 §3.3.3.8: the client MAY check at_hash there).
+        case tokenResponseOnly
+    }
+
+    /// What binds the code to the browser that started: the nonce (the tutorial's way), PKCE with
+    /// S256 and no nonce (RFC 9700 §2.1.1 allows either), or nothing.
+    enum CodeBinding: Sendable {
+        case nonce, pkceS256, nothing
+    }
+
     struct Session: Sendable {
         var state: String?
         var nonce: String?
+        var codeVerifier: String?
         var subject: String?
         var email: String?
         /// Kept to revoke on account deletion.
@@ -37,10 +53,14 @@ final class TutorialApp: Sendable {
     }
 
     let flaw: Flaw?
+    let identityTokens: IdentityTokens
+    let codeBinding: CodeBinding
     let settings: Settings
 
-    init(flaw: Flaw?, settings: Settings) {
+    init(flaw: Flaw?, identityTokens: IdentityTokens = .both, codeBinding: CodeBinding = .nonce, settings: Settings) {
         self.flaw = flaw
+        self.identityTokens = identityTokens
+        self.codeBinding = codeBinding
         self.settings = settings
     }
     let port = Mutex<Int>(0)
@@ -79,17 +99,28 @@ final class TutorialApp: Sendable {
         let sid = request.cookies["sid"]?.value ?? Self.random()
         let state = Self.random()
         let nonce = Self.random()
+        let verifier = Self.random() + Self.random()
         sessions.withLock {
             $0[sid, default: Session()].state = state
             $0[sid, default: Session()].nonce = nonce
+            $0[sid, default: Session()].codeVerifier = verifier
         }
         if flaw == .stateNotBound { pendingByState.withLock { $0[state] = nonce } }
         var components = URLComponents(string: settings.server + "/auth/authorize")!
         components.queryItems = [
             .init(name: "client_id", value: settings.clientID), .init(name: "redirect_uri", value: redirectURI),
             .init(name: "response_type", value: "code id_token"), .init(name: "response_mode", value: "form_post"),
-            .init(name: "scope", value: "name email"), .init(name: "state", value: state), .init(name: "nonce", value: nonce),
+            .init(name: "scope", value: "name email"), .init(name: "state", value: state),
         ]
+        switch codeBinding {
+        case .nonce: components.queryItems?.append(.init(name: "nonce", value: nonce))
+        case .pkceS256:
+            components.queryItems? += [
+                .init(name: "code_challenge", value: TokenHash.pkceChallenge(forVerifier: verifier)),
+                .init(name: "code_challenge_method", value: "S256"),
+            ]
+        case .nothing: break
+        }
         var response =
             script.map { Self.scriptPage($0, settings: settings, redirectURI: redirectURI, state: state, nonce: nonce) }
             ?? Response(status: .found, headers: [.location: components.url!.absoluteString])
@@ -118,7 +149,9 @@ final class TutorialApp: Sendable {
         if flaw == .formTokenTrusted, let token = form.id_token, let claims = try? Self.unverifiedClaims(token) {
             return signIn(sid, claims.subject.rawValue, claims.email)
         }
-        guard let code = form.code, let (claims, refreshToken) = try await exchange(code, nonce: expectedNonce, formToken: form.id_token) else {
+        guard let code = form.code,
+            let (claims, refreshToken) = try await exchange(code, nonce: expectedNonce, verifier: session.codeVerifier, formToken: form.id_token)
+        else {
             return Self.page(.unauthorized, "sign-in failed")
         }
         // The tutorial that insists on a verified e-mail locks out Work & School accounts.
