@@ -8,9 +8,10 @@
 #     the app headlessly (admin API) and shows each flaw real and the others untouched.
 # Exits non-zero when a run is not as expected.
 #
-# Usage:  bash Interop/check_target.sh [--self-test] [--app authlib] [--flaw FLAW_NAME ...]
+# Usage:  bash Interop/check_target.sh [--self-test] [--app authlib|allauth] [--flaw FLAW_NAME ...]
 #   --self-test    run the self-test even when `siwa check` exists
 #   --app authlib  check Interop/check_target/authlib_app.py, Flask with Authlib as its documentation shows
+#   --app allauth  check Interop/check_target/allauth_app.py, Django with django-allauth's Apple provider
 #                  (default: the tutorial app, app.py; the self-test knows only that one)
 #   --flaw NAME    only this flaw (repeatable; the check mode then skips the no-flaw run)
 #
@@ -33,7 +34,7 @@ while [ "$#" -gt 0 ]; do
         --self-test) MODE=self-test ;;
         --flaw) shift; FLAWS+=(--flaw "${1:?--flaw needs a name}") ;;
         --app) shift; APP="${1:?--app needs a name}" ;;
-        *) echo "check_target.sh: unknown argument $1 (--self-test, --app authlib, --flaw NAME)" >&2; exit 2 ;;
+        *) echo "check_target.sh: unknown argument $1 (--self-test, --app authlib|allauth, --flaw NAME)" >&2; exit 2 ;;
     esac
     shift
 done

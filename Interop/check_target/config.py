@@ -40,19 +40,26 @@ ID_TOKEN_ADVICE: dict[str, frozenset[str]] = {
 @dataclass(frozen=True)
 class Target:
     """An app `run_check.py` runs `siwa check` against: its script in this folder, its flaws (as
-    FLAW_CHECKS), the advice each of its clean ways fails (as ID_TOKEN_ADVICE), and whether it serves
-    /apple/notifications and /delete."""
+    FLAW_CHECKS), the advice each of its clean ways fails (as ID_TOKEN_ADVICE), whether it serves
+    /apple/notifications and /delete, where its sign-in starts and its Return URL's path."""
 
     script: str
     flaw_checks: dict[str, tuple[frozenset[str], frozenset[str]]]
     clean_advice: dict[str, frozenset[str]]
     serves_notifications: bool
+    start: str = "/login"
+    return_path: str = "/callback"
 
 
 # authlib_app.py, written as Authlib's documentation shows: Authlib verifies only the token response's
 # id_token (at_hash included) and never reads the callback's, sends no PKCE and gives the token request
 # no timeout unless asked, and its OpenID Connect scope has `openid`, which Apple does not define: advice all four.
 AUTHLIB_ADVICE = frozenset({"request.pkce", "request.scopes", "token.sub-mismatch", "token.timeout"})
+# allauth_app.py, django-allauth's Apple provider with PKCE on: allauth sends no nonce (PKCE binds the code,
+# RFC 9700 §2.1.1, so the nonce checks are advice) and verifies only the token response's id_token (at_hash
+# unchecked). With PKCE off (allauth's default), nothing binds the code: the injected code signs in, and the
+# nonce checks stay required.
+ALLAUTH_ADVICE = frozenset({"request.nonce", "token.nonce", "token.hash", "token.sub-mismatch"})
 TARGETS = {
     "tutorial": Target("app.py", FLAW_CHECKS, ID_TOKEN_ADVICE, serves_notifications=True),
     "authlib": Target(
@@ -60,6 +67,19 @@ TARGETS = {
         {"FLAW_TRUST_USER_EMAIL": (frozenset({"trust.user-email"}), frozenset())},
         {"token-response": AUTHLIB_ADVICE},
         serves_notifications=False,
+    ),
+    "allauth": Target(
+        "allauth_app.py",
+        {
+            "FLAW_NO_PKCE": (
+                frozenset({"callback.code-injection", "request.nonce", "token.nonce"}),
+                frozenset(),
+            )
+        },
+        {"token-response": ALLAUTH_ADVICE},
+        serves_notifications=False,
+        start="/accounts/apple/login/",
+        return_path="/accounts/apple/login/callback/",
     ),
 }
 

@@ -83,7 +83,7 @@ def prepared(description: str, *, with_siwa: bool = False) -> tuple[argparse.Nam
     parser = argparse.ArgumentParser(description=description)
     if with_siwa:
         parser.add_argument("--siwa", required=True, help="the siwa binary")
-        parser.add_argument("--app", default="tutorial", help="the target: tutorial (app.py) or authlib (authlib_app.py)")
+        parser.add_argument("--app", default="tutorial", help="the target: tutorial (app.py), authlib (authlib_app.py) or allauth (allauth_app.py)")
     parser.add_argument("--data-dir", required=True, help="the running server's data directory (demo.json)")
     parser.add_argument("--app-port", type=int, required=True, help="the loopback port for the Flask app")
     parser.add_argument("--flaw", action="append", help="only this flaw (repeatable)")
