@@ -22,7 +22,8 @@ extension SQLStore {
     /// `DOUBLE PRECISION` (dates, seconds since 1970). JSON values are `TEXT`.
     static let migrations: [SchemaMigration] =
         (coreMigrations + consoleMigrations + flowRecordMigrations + organizationMigrations + relayMailMigrations + keychainMigrations
-        + issuingMigrations + identifierRemovalMigrations + relayMessageBodyMigrations)
+        + issuingMigrations + identifierRemovalMigrations + relayMessageBodyMigrations
+        + relayTeamUsageMigrations)
         .sorted {
             $0.version < $1.version
         }

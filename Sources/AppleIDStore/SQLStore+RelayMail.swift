@@ -75,20 +75,10 @@ extension SQLStore: RelayMailStore {
 
     public func relayStoredBytes(teamID: TeamID) async throws -> Int { try await Self.relayStoredBytes(teamID: teamID, on: db) }
 
-    static func relayStoredBytes(teamID: TeamID, on db: any SQLDatabase) async throws -> Int {
-        let row = try await db.select().column(
-            SQLFunction("COALESCE", args: SQLFunction("SUM", args: SQLColumn("size")), SQLLiteral.numeric("0")), as: "bytes"
-        )
-        .from(RelayMessageRow.table)
-        .where("team_id", .equal, teamID.rawValue)
-        .first()
-        return try row?.decode(column: "bytes", as: Int.self) ?? 0
-    }
-
     /// The message row, its content a chunk per row as it is read, then its delivery record.
     static func insert(_ accepted: AcceptedRelayMail, on db: any SQLDatabase) async throws {
         let id = accepted.mail.message.id
-        try await db.insert(into: RelayMessageRow.table).model(RelayMessageRow(accepted.mail.message), with: rowEncoder).run()
+        try await insertCounted(RelayMessageRow(accepted.mail.message), on: db)
         try await RelayContentChunks.messages.insert(owner: id, on: db, accepted.content.forEachChunk)
         try await db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).run()
     }
@@ -189,12 +179,16 @@ extension SQLStore: RelayMailStore {
         try await transaction { db in
             let rows = try await db.raw(
                 """
-                SELECT m.id AS id, m.body_id AS body_id FROM relay_messages m JOIN relay_deliveries d ON d.message_id = m.id
+                SELECT m.id AS id, m.body_id AS body_id, m.team_id AS team_id, m.size AS size
+                FROM relay_messages m JOIN relay_deliveries d ON d.message_id = m.id
                 WHERE m.received_at < \(bind: date.sqlSeconds) AND d.state <> \(bind: RelayDelivery.State.queued.rawValue)
                 """
             ).all()
             let ids = try rows.map { try $0.decode(column: "id", as: String.self) }
             let bodyIDs = Set(try rows.compactMap { try $0.decode(column: "body_id", as: String?.self) })
+            let freed = try rows.reduce(into: [String: Int]()) {
+                $0[try $1.decode(column: "team_id", as: String.self), default: 0] += try $1.decode(column: "size", as: Int.self)
+            }
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let batch = SQLBind.group(Array(ids[start..<min(start + 500, ids.count)]))
                 try await db.delete(from: RelayContentChunks.messages.table).where(SQLIdentifier("message_id"), .in, batch).run()
@@ -202,6 +196,7 @@ extension SQLStore: RelayMailStore {
                 try await db.delete(from: RelayMessageRow.table).where(SQLIdentifier("id"), .in, batch).run()
             }
             try await Self.deleteUnsharedBodies(bodyIDs.sorted(), on: db)
+            for (teamID, bytes) in freed.sorted(by: { $0.key < $1.key }) { try await Self.addRelayStoredBytes(-bytes, teamID: teamID, on: db) }
             return ids.count
         }
     }

@@ -31,7 +31,7 @@ extension SQLStore {
         var row = RelayMessageRow(accepted.mail.message)
         row.bodyID = bodyID
         row.head = Data(accepted.content.head).base64EncodedString()
-        try await db.insert(into: RelayMessageRow.table).model(row, with: rowEncoder).run()
+        try await insertCounted(row, on: db)
         if writesBody { try await RelayContentChunks.sharedBodies.insert(owner: bodyID, on: db, accepted.content.forEachBodyChunk) }
         try await db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).run()
     }
