@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from juice_signin import TIMEOUT, chromium_driver, report_failure, wait_for_heading
+from juice_signin import TIMEOUT, chromium_driver, click_to_next_page, report_failure, wait_for_heading
 
 LOCALES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "AppleIDServer", "Locales")
 
@@ -143,8 +143,7 @@ def run_locale(pages, user):
     # Stop using every app, so that the web flow below shows the consent page (an app the Apple ID
     # used before, e.g. Juice in run.sh's first test, shares the playground's demo Services ID).
     while buttons := driver.find_elements(By.CSS_SELECTOR, "form[action='/account/stop-using'] button"):
-        buttons[0].click()
-        pages.wait.until(EC.staleness_of(buttons[0]))  # the next page, which may show a message as the last did
+        click_to_next_page(driver, pages.wait, buttons[0])  # the next page may show a message as the last did
         pages.wait.until(EC.presence_of_element_located((By.ID, "message")))
     driver.delete_all_cookies()
 

@@ -13,7 +13,8 @@ import shutil
 import sys
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (NoSuchElementException, StaleElementReferenceException, TimeoutException,
+                                        WebDriverException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -62,6 +63,25 @@ def wait_for_heading(wait, text):
         return wait.until(heading)
     except TimeoutException:
         raise AssertionError(f"headline {seen[-1] if seen else None!r}, expected {text!r}") from None
+
+
+def click_to_next_page(driver, wait, element):
+    """Clicks `element` and waits until the browser shows a new, loaded document. The old document is
+    marked in its window before the click (a new document gets a new window object, without the mark),
+    so no element of the old page is ever asked about: chromedriver answers a question about a node
+    the navigation is removing with a plain WebDriverException ("Node with given id does not belong to
+    the document"), not the StaleElementReferenceException that `EC.staleness_of` waits for."""
+    driver.execute_script("window.__siwaPreviousPage = true")
+    element.click()
+
+    def next_page_loaded(driver):
+        try:
+            return driver.execute_script(
+                "return window.__siwaPreviousPage !== true && document.readyState === 'complete'")
+        except WebDriverException:  # between two documents
+            return False
+
+    wait.until(next_page_loaded)
 
 
 def report_failure(driver, message, screenshot):

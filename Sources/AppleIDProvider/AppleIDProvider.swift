@@ -36,6 +36,7 @@ public final class AppleIDProvider: Sendable {
     let identities: TeamIdentities
     let requestLogBuffer: RequestLogBuffer
     let unprovenRequestLimit: UnprovenRequestLimit
+    let passwordHashes = PasswordHashPrefetch()
     let tokenFaults = TokenFaults()
 
     /// Loads (or creates) the signing keys and wires the engine.

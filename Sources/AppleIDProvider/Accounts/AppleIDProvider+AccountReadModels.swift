@@ -63,7 +63,7 @@ extension AppleIDProvider {
         if let twoFactor = change.twoFactorEnabled { account.twoFactorEnabled = twoFactor }
         if let addresses = change.additionalEmails { account.additionalEmails = addresses }
         if let password = change.password {
-            account.passwordHash = await Credentials.hashPassword(password, cost: configuration.passwordHashCost)
+            account.passwordHash = await hashPassword(password)
         }
         return account
     }

@@ -15,7 +15,7 @@ extension AppleIDProvider {
         case .locked(let until): return .locked(until: until)
         }
         var changed = developer
-        changed.passwordHash = await Credentials.hashPassword(new, cost: configuration.passwordHashCost)
+        changed.passwordHash = await hashPassword(new)
         try await store.save(changed)
         let ended = try await store.deleteConsoleSessions(developerID: developer.id, except: session.idHash)
         logger.info("developer changed their password", metadata: ["developer_id": "\(developer.id)", "sessions_ended": "\(ended)"])

@@ -25,7 +25,7 @@ extension AppleIDProvider {
         }
         let developer = DeveloperAccount(
             id: random.hex(bytes: 16), email: login, name: name,
-            passwordHash: await Credentials.hashPassword(password, cost: configuration.passwordHashCost), teamIDs: teamIDs)
+            passwordHash: await hashPassword(password), teamIDs: teamIDs)
         try await store.save(developer)
         return developer
     }

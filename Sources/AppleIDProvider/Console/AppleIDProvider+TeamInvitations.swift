@@ -75,7 +75,7 @@ extension AppleIDProvider {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let developer = DeveloperAccount(
             id: random.hex(bytes: 16), email: invitation.email, name: trimmed.isEmpty ? invitation.email : trimmed,
-            passwordHash: await Credentials.hashPassword(password, cost: configuration.passwordHashCost), teamIDs: [])
+            passwordHash: await hashPassword(password), teamIDs: [])
         guard let joined = try await store.redeemInvitation(idHash: invitation.idHash, now: clock.now(), registering: developer) else {
             throw Self.invitationGone
         }

@@ -11,7 +11,7 @@ extension AppleIDProvider {
     ) async throws -> AppleIDAccount {
         let account = AppleIDAccount(
             id: random.hex(bytes: 16), appleID: appleID,
-            passwordHash: await Credentials.hashPassword(password, cost: configuration.passwordHashCost),
+            passwordHash: await hashPassword(password),
             firstName: firstName, lastName: lastName, email: email ?? appleID, realUserStatus: realUserStatus,
             totpSecret: totpSecret ?? random.string(length: 20, alphabet: Credentials.storedSecretAlphabet), twoFactorEnabled: twoFactorEnabled,
             createdAt: clock.now(), additionalEmails: additionalEmails, managed: managed)

@@ -42,6 +42,7 @@ public struct DemoSeed: Sendable {
                 appleID: "robin.unknown@example.com", password: random.string(length: 12, alphabet: Self.passwordAlphabet),
                 firstName: "Robin", lastName: "Unknown", email: "robin.unknown@example.com", realUserStatus: RealUserStatus.unknown.rawValue),
         ]
+        provider.prefetchPasswordHashes(users.map(\.password))
         for index in users.indices {
             let user = users[index]
             let account = try await provider.createAccount(
@@ -69,6 +70,7 @@ public struct DemoSeed: Sendable {
             DemoFacts.ManagedUser(
                 username: "s.student@appleid.school.example.edu", password: password(), firstName: "Sam", lastName: "Student", email: nil),
         ]
+        provider.prefetchPasswordHashes(members.map(\.password))
         for member in members {
             _ = try await provider.organizations.addAccount(
                 to: school.id, username: member.username, password: member.password, firstName: member.firstName,

@@ -30,6 +30,10 @@ public enum ServerBootstrap {
         let directory = URL(fileURLWithPath: settings.dataDirectory).standardizedFileURL
         let sealer: SecretSealer
         let databaseFile = directory.appendingPathComponent("siwa.sqlite")
+        // A fresh SQLite file needs a signing key: its generation starts now, beside opening the store.
+        let keyFactory: any SigningKeyFactory =
+            settings.databaseURL == nil && !FileManager.default.fileExists(atPath: databaseFile.path)
+            ? PrefetchingSigningKeyFactory() : GeneratingSigningKeyFactory()
         do {
             try PrivateFiles.makeDirectory(directory)
             sealer = try StorageKey.sealer(directory: directory)
@@ -62,7 +66,8 @@ public enum ServerBootstrap {
             let clock = SystemClock()
             let resolver = try settings.dnsResolver.map { UDPTXTResolver(server: try ResolverAddress.parse($0)) } ?? UDPTXTResolver.system()
             let provider = try await AppleIDProvider.start(
-                configuration: configuration, store: store, clock: clock, logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
+                configuration: configuration, store: store, clock: clock, keyFactory: keyFactory, logger: logger,
+                metrics: PrometheusMetricsFactory(registry: registry),
                 txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver(), managedSignIn: HTTPFederatedSignIn(logger: logger))
             logSigner(of: provider, logger: logger)
             let files = DemoFiles(directory: directory)
