@@ -41,7 +41,10 @@ struct AppleCompletion: Sendable {
         }
 
         let email = identity.email ?? ""
-        if identity.emailVerified == true, !identity.isPrivateEmail, !email.isEmpty,
+        // A relay address is never linked by: the token says so, and so does either of Apple's relay
+        // domains (a token of an era or flow without is_private_email).
+        let isPrivate = identity.isPrivateEmail || AppleRelayAddress.isRelayAddress(email)
+        if identity.emailVerified == true, !isPrivate, !email.isEmpty,
             let match = try await services.accounts.passwordAccount(email: email), match.appleSubject == nil
         {
             let token = try await services.links.save(
@@ -55,7 +58,7 @@ struct AppleCompletion: Sendable {
 
         let account = try await services.accounts.create(
             NewAccount(
-                email: email, emailVerified: identity.emailVerified ?? false, emailIsPrivate: identity.isPrivateEmail,
+                email: email, emailVerified: identity.emailVerified ?? false, emailIsPrivate: isPrivate,
                 firstName: firstName, lastName: lastName, appleSubject: identity.subject, appleRefreshToken: refreshToken))
         // Only when Apple sent no name (not a first authorization, e.g. the data was lost) does Juice ask.
         let next = result.profile?.name == nil ? "/account/name?next=" + PasswordRoutes.queryValue(intent.next) : intent.next

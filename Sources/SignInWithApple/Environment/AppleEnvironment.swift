@@ -39,3 +39,13 @@ public struct AppleEnvironment: Sendable, Hashable {
     /// The `aud` of client secrets for this environment.
     public var clientSecretAudience: String { issuers[0] }
 }
+
+extension AppleEnvironment {
+    /// Apple's production service, also accepting `https://account.apple.com` as `iss`. Apple's
+    /// discovery document has named that issuer since 11 June 2025 while its tokens kept
+    /// `https://appleid.apple.com`; libraries that take the issuer from discovery broke
+    /// (nextauthjs/next-auth#13047, supabase/auth#2050). Opt in only if Apple's tokens start carrying
+    /// it: ``production`` accepts exactly the issuer Apple's tokens carry today.
+    public static let productionAcceptingAccountIssuer = AppleEnvironment(
+        baseURL: "https://appleid.apple.com", issuers: ["https://appleid.apple.com", "https://account.apple.com"])
+}
