@@ -15,6 +15,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A scratch path of its own: a --static-swift-stdlib build in the same folder as a dynamic one leaves
+# objects and module-cache entries carrying the static Foundation's autolink entries (-lCoreFoundation,
+# -l_FoundationCShims, -l_FoundationCollections), and the dynamic build's next link fails on them (tried
+# on .build/debug: CI cannot relink its debug build statically and go on).
 SCRATCH="${SCRATCH:-.build-release}"
 DIST="${DIST:-dist}"
 VERSION="$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/siwa/SiwaVersion.swift)"
