@@ -76,7 +76,9 @@ public struct ProviderConfiguration: Sendable {
     /// id_tokens keep `https://appleid.apple.com`. Without a day the document names the tokens'
     /// issuer, as this server always did: relying parties that compare the two keep working.
     public var discoveryIssuer: String {
-        guard issuer == Self.appleIssuer, let appleAsOf, AppleDatedChange.accountIssuer.isInEffect(asOf: appleAsOf) else { return issuer }
+        guard WireMatch.exact(issuer, Self.appleIssuer), let appleAsOf, AppleDatedChange.accountIssuer.isInEffect(asOf: appleAsOf) else {
+            return issuer
+        }
         return Self.appleAccountIssuer
     }
 
