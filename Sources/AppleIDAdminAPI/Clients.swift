@@ -14,16 +14,19 @@ public struct QuirksOrder: Codable, Sendable, Equatable {
     public var deletionEvent: String?
     public var issuer: String?
     public var managedEmailVerifiedAsBoolean: Bool?
+    /// `YYYY-MM-DD`: the client's tokens as Apple wrote them on that day.
+    public var appleAsOf: String?
 
     public init(
         booleansAsStrings: Bool? = nil, idTokenLifetime: Int? = nil, deletionEvent: String? = nil, issuer: String? = nil,
-        managedEmailVerifiedAsBoolean: Bool? = nil
+        managedEmailVerifiedAsBoolean: Bool? = nil, appleAsOf: String? = nil
     ) {
         self.booleansAsStrings = booleansAsStrings
         self.idTokenLifetime = idTokenLifetime
         self.deletionEvent = deletionEvent
         self.issuer = issuer
         self.managedEmailVerifiedAsBoolean = managedEmailVerifiedAsBoolean
+        self.appleAsOf = appleAsOf
     }
 
     enum CodingKeys: String, CodingKey {
@@ -32,6 +35,7 @@ public struct QuirksOrder: Codable, Sendable, Equatable {
         case booleansAsStrings = "booleans_as_strings"
         case idTokenLifetime = "id_token_lifetime"
         case deletionEvent = "deletion_event"
+        case appleAsOf = "apple_as_of"
     }
 }
 
@@ -49,10 +53,12 @@ public struct ClientView: Codable, Sendable, Equatable {
     public var issuer: String?
     /// An App ID's associated domains for `webcredentials`.
     public var webCredentialsDomains: [String]
+    /// `YYYY-MM-DD` when the client speaks as Apple did on that day.
+    public var appleAsOf: String?
 
     public init(
         clientID: String, kind: String, teamID: String, groupID: String, returnURLs: [String], booleansAsStrings: Bool, idTokenLifetime: Int?,
-        deletionEvent: String?, issuer: String?, webCredentialsDomains: [String]
+        deletionEvent: String?, issuer: String?, webCredentialsDomains: [String], appleAsOf: String? = nil
     ) {
         self.clientID = clientID
         self.kind = kind
@@ -64,6 +70,7 @@ public struct ClientView: Codable, Sendable, Equatable {
         self.deletionEvent = deletionEvent
         self.issuer = issuer
         self.webCredentialsDomains = webCredentialsDomains
+        self.appleAsOf = appleAsOf
     }
 
     enum CodingKeys: String, CodingKey {
@@ -76,6 +83,7 @@ public struct ClientView: Codable, Sendable, Equatable {
         case idTokenLifetime = "id_token_lifetime"
         case deletionEvent = "deletion_event"
         case webCredentialsDomains = "webcredentials_domains"
+        case appleAsOf = "apple_as_of"
     }
 }
 

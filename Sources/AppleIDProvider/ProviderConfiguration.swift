@@ -8,6 +8,8 @@ public struct ProviderConfiguration: Sendable {
 
     /// The `iss` of every token this provider signs.
     public var issuer: String
+    /// `--apple-as-of`: speak as Apple did on this day (``AppleDatedChange/timeline``); `nil`: today.
+    public var appleAsOf: AppleDate?
     /// Single-use authorization codes live five minutes.
     public var codeLifetime: TimeInterval = 300
     /// `expires_in` of access tokens: always 3600 in Apple's traffic.
@@ -65,6 +67,20 @@ public struct ProviderConfiguration: Sendable {
     public var appWithdrawalWindow: TimeInterval = 60
 
     public init(issuer: String) { self.issuer = issuer }
+
+    /// Where Apple's account pages and, since 2025-06-11, its discovery document's `issuer` live.
+    public static let appleAccountIssuer = "https://account.apple.com"
+
+    /// The `issuer` of the discovery document. A server that speaks as Apple (`--issuer apple`) as of
+    /// a day since ``AppleDatedChange/accountIssuer`` names Apple's account issuer there, while its
+    /// id_tokens keep `https://appleid.apple.com`. Without a day the document names the tokens'
+    /// issuer, as this server always did: relying parties that compare the two keep working.
+    public var discoveryIssuer: String {
+        guard WireMatch.exact(issuer, Self.appleIssuer), let appleAsOf, AppleDatedChange.accountIssuer.isInEffect(asOf: appleAsOf) else {
+            return issuer
+        }
+        return Self.appleAccountIssuer
+    }
 
     /// The `aud` values accepted in a client secret: this issuer, and Apple's, so a secret minted for
     /// the real Apple works unchanged.

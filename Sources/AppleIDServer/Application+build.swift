@@ -97,7 +97,7 @@ package func buildRouter(
         random: provider.random, secure: options.usesSecureCookies(issuer: provider.configuration.issuer),
         formTokens: FormTokens(key: options.formTokenKey))
 
-    DiscoveryEndpoints(issuer: provider.configuration.issuer, baseURL: options.baseURL, keyRing: provider.keyRing)
+    DiscoveryEndpoints(issuer: provider.configuration.discoveryIssuer, baseURL: options.baseURL, keyRing: provider.keyRing)
         .register(on: router)
     AuthorizeEndpoint(
         provider: provider, pages: pages, delivery: delivery, cookies: cookies, autoApproveAppleID: options.autoApproveAppleID

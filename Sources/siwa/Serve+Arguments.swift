@@ -6,6 +6,7 @@ extension Serve {
     var arguments: [ServeSettingKey: ConfigContent] {
         let texts: [(ServeSettingKey, String?)] = [
             (.host, host), (.dataDirectory, dataDir), (.databaseURL, database), (.databaseWait, databaseWait), (.issuer, issuer),
+            (.appleAsOf, appleAsOf),
             (.logLevel, logLevel), (.logFormat, logFormat), (.autoApprove, autoApprove), (.adminToken, adminToken),
             (.relayDomain, relayDomain), (.smtpHost, smtpHost), (.smtpSmarthost, smtpSmarthost), (.relayRetention, relayRetention),
             (.relayTeamQuota, relayTeamQuota), (.dnsResolver, dnsResolver),

@@ -49,17 +49,19 @@ struct Clock: AsyncParsableCommand {
 /// `siwa quirks`: per-client switches between Apple's current traffic and the documented variants.
 struct Quirks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Per-client switches: string booleans, id_token lifetime, deletion event spelling, issuer.")
+        abstract: "Per-client switches: string booleans, id_token lifetime, deletion event spelling, issuer, Apple as of a date.")
     @Argument(help: "The client ID.") var clientID: String
     @Option(help: "email_verified / is_private_email as strings: on or off.") var booleansAsStrings: Switch?
     @Option(help: "id_token lifetime in seconds.") var idTokenLifetime: Int?
     @Option(help: "account-delete or account-deleted (set on the primary App ID).") var deletionEvent: String?
     @Option(help: "The iss of this client's id_tokens.") var issuer: String?
+    @Option(help: "YYYY-MM-DD: this client's tokens as Apple wrote them on that day (a switch set wins).") var appleAsOf: String?
     @OptionGroup var connection: AdminConnection
     func run() async throws {
         let client = try connection.client()
         let order = QuirksOrder(
-            booleansAsStrings: booleansAsStrings.map { $0 == .on }, idTokenLifetime: idTokenLifetime, deletionEvent: deletionEvent, issuer: issuer)
+            booleansAsStrings: booleansAsStrings.map { $0 == .on }, idTokenLifetime: idTokenLifetime, deletionEvent: deletionEvent, issuer: issuer,
+            appleAsOf: appleAsOf)
         try await client.send(.put, "/admin/clients/\(AdminClient.segment(clientID))/quirks", order, as: NoAnswer.self)
         try await client.show(.get, "/admin/clients/\(AdminClient.segment(clientID))", as: ClientView.self)
     }

@@ -30,6 +30,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .init(ServeSettingKey.databaseWait.help)) var databaseWait: String?
     @Option(help: .init(ServeSettingKey.databasePreparedStatements.help)) var databasePreparedStatements: Switch?
     @Option(help: .init(ServeSettingKey.issuer.help)) var issuer: String?
+    @Option(help: .init(ServeSettingKey.appleAsOf.help)) var appleAsOf: String?
     @Option(help: .init(ServeSettingKey.logLevel.help)) var logLevel: String?
     @Option(help: .init(ServeSettingKey.logFormat.help)) var logFormat: String?
     @Option(help: .init(ServeSettingKey.autoApprove.help)) var autoApprove: String?

@@ -10,24 +10,27 @@ public struct QuirkChanges: Codable, Sendable, Hashable {
     public var issuer: String?
     /// A Managed Apple ID's `email_verified` as a JSON `false` instead of Apple's example's `"false"`.
     public var managedEmailVerifiedAsBoolean: Bool?
+    /// `YYYY-MM-DD`: this client's tokens as Apple wrote them on that day (``AppleDatedChange``).
+    public var appleAsOf: String?
 
     public init(
         booleansAsStrings: Bool? = nil, idTokenLifetime: Int? = nil, deletionEvent: String? = nil, issuer: String? = nil,
-        managedEmailVerifiedAsBoolean: Bool? = nil
+        managedEmailVerifiedAsBoolean: Bool? = nil, appleAsOf: String? = nil
     ) {
         self.booleansAsStrings = booleansAsStrings
         self.idTokenLifetime = idTokenLifetime
         self.deletionEvent = deletionEvent
         self.issuer = issuer
         self.managedEmailVerifiedAsBoolean = managedEmailVerifiedAsBoolean
+        self.appleAsOf = appleAsOf
     }
 
     /// The switches of `quirks` that differ from current traffic; `nil` when none does.
     public init?(differencesIn quirks: ClientQuirks) {
         self.init(
-            booleansAsStrings: quirks.booleanStyle == .string ? true : nil, idTokenLifetime: quirks.idTokenLifetime,
+            booleansAsStrings: quirks.booleanStyle.map { $0 == .string }, idTokenLifetime: quirks.idTokenLifetime,
             deletionEvent: quirks.deletionEvent?.rawValue, issuer: quirks.issuer,
-            managedEmailVerifiedAsBoolean: quirks.managedEmailVerifiedStyle == .boolean ? true : nil)
+            managedEmailVerifiedAsBoolean: quirks.managedEmailVerifiedStyle == .boolean ? true : nil, appleAsOf: quirks.appleAsOf?.description)
         if self == QuirkChanges() { return nil }
     }
 
@@ -42,6 +45,7 @@ public struct QuirkChanges: Codable, Sendable, Hashable {
             managedEmailVerifiedAsBoolean.map {
                 (CodingKeys.managedEmailVerifiedAsBoolean.rawValue, QuirkChanges(managedEmailVerifiedAsBoolean: $0))
             },
+            appleAsOf.map { (CodingKeys.appleAsOf.rawValue, QuirkChanges(appleAsOf: $0)) },
         ].compactMap { $0 }
     }
 
@@ -51,6 +55,7 @@ public struct QuirkChanges: Codable, Sendable, Hashable {
         case booleansAsStrings = "booleans_as_strings"
         case idTokenLifetime = "id_token_lifetime"
         case deletionEvent = "deletion_event"
+        case appleAsOf = "apple_as_of"
     }
 }
 
@@ -75,6 +80,10 @@ extension ClientQuirks {
         if let issuer = changes.issuer {
             guard URL(string: issuer)?.host != nil else { throw .invalid("issuer must be an absolute URL") }
             quirks.issuer = issuer
+        }
+        if let text = changes.appleAsOf {
+            guard let day = AppleDate(text) else { throw .invalid("apple_as_of is \(AppleDate.expected)") }
+            quirks.appleAsOf = day
         }
         return quirks
     }

@@ -45,10 +45,11 @@ public struct RegisteredClient: Codable, Sendable, Hashable {
 }
 
 /// Per-client switches between Apple's current traffic (the default) and documented or older
-/// variants (spec §19).
-public struct ClientQuirks: Codable, Sendable, Hashable {
-    /// `email_verified` / `is_private_email` as JSON booleans (traffic since 2024) or strings.
-    public var booleanStyle: BooleanClaim.Style
+/// variants (spec §19). A switch that is set wins over ``appleAsOf`` and the server's date.
+public struct ClientQuirks: Sendable, Hashable {
+    /// `email_verified` / `is_private_email` as JSON booleans (traffic since 2024) or strings; `nil`
+    /// follows the date (``AppleDatedChange/booleanClaims``).
+    public var booleanStyle: BooleanClaim.Style?
     /// The id_token lifetimes a client may be switched to: 1 s to a year (Apple: 600 or 86,400).
     public static let idTokenLifetimes: ClosedRange<Int> = 1...31_536_000
     /// id_token lifetime in seconds; `nil` uses the provider's default (86,400 s, current traffic).
@@ -61,15 +62,25 @@ public struct ClientQuirks: Codable, Sendable, Hashable {
     /// `email_verified` of a Managed Apple ID's id_tokens (always false): `nil` writes the string
     /// `"false"`, as Apple's example does; ``BooleanClaim/Style/boolean`` a JSON `false` (spec §21 item 5).
     public var managedEmailVerifiedStyle: BooleanClaim.Style?
+    /// This client's tokens as Apple wrote them on this day; `nil` follows the server's date.
+    public var appleAsOf: AppleDate?
 
     public init(
-        booleanStyle: BooleanClaim.Style = .boolean, idTokenLifetime: Int? = nil, deletionEvent: NotificationEventType? = nil,
-        issuer: String? = nil, managedEmailVerifiedStyle: BooleanClaim.Style? = nil
+        booleanStyle: BooleanClaim.Style? = nil, idTokenLifetime: Int? = nil, deletionEvent: NotificationEventType? = nil,
+        issuer: String? = nil, managedEmailVerifiedStyle: BooleanClaim.Style? = nil, appleAsOf: AppleDate? = nil
     ) {
         self.booleanStyle = booleanStyle
         self.idTokenLifetime = idTokenLifetime
         self.deletionEvent = deletionEvent
         self.issuer = issuer
         self.managedEmailVerifiedStyle = managedEmailVerifiedStyle
+        self.appleAsOf = appleAsOf
+    }
+
+    /// The style of `email_verified` and `is_private_email`: the switch, else Apple's on the client's
+    /// day, else on the server's day, else today's (booleans).
+    public func resolvedBooleanStyle(serverAsOf: AppleDate?) -> BooleanClaim.Style {
+        if let booleanStyle { return booleanStyle }
+        return AppleDatedChange.booleanClaims.isInEffect(asOf: appleAsOf ?? serverAsOf) ? .boolean : .string
     }
 }

@@ -40,9 +40,10 @@ struct IdentityTokenFactory: Sendable {
                 claims.emailVerified = BooleanClaim(false, style: quirks.managedEmailVerifiedStyle ?? .string)
             }
         } else if let email = grant.email {
+            let style = quirks.resolvedBooleanStyle(serverAsOf: configuration.appleAsOf)
             claims.email = email
-            claims.emailVerified = BooleanClaim(true, style: quirks.booleanStyle)
-            if grant.isPrivateEmail { claims.isPrivateEmail = BooleanClaim(true, style: quirks.booleanStyle) }
+            claims.emailVerified = BooleanClaim(true, style: style)
+            if grant.isPrivateEmail { claims.isPrivateEmail = BooleanClaim(true, style: style) }
         }
         if let transferSubject = grant.transferSubject, let end = grant.transferWindowEndsAt, now < end {
             claims.transferSubject = transferSubject

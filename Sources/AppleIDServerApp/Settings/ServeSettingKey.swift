@@ -62,6 +62,9 @@ extension ServeSettingKey {
         "PostgreSQL only: prepare the sign-in and token statements once per connection (off behind a pooler that swaps sessions).")
     public static let issuer = Self(
         "issuer", note: "the server's URL", "Issuer of the tokens: the server's URL, 'apple' for https://appleid.apple.com, or a URL.")
+    public static let appleAsOf = Self(
+        "apple_as_of", note: "today",
+        "Speak as Apple did on this day, YYYY-MM-DD (README: Apple as of a date); a client's apple_as_of or quirk wins.")
     public static let logLevel = Self("log_level", default: .string("info"), "Log level: trace, debug, info, notice, warning, error, critical.")
     public static let logFormat = Self("log_format", default: .string("text"), "Log lines as text or json (one object per line, for log shippers).")
     public static let autoApprove = Self(
@@ -108,7 +111,7 @@ extension ServeSettingKey {
 
     /// Every setting, in the README's order.
     public static let all: [ServeSettingKey] = [
-        .host, .port, .dataDirectory, .databaseURL, .databasePoolSize, .databaseWait, .databasePreparedStatements, .issuer, .logLevel,
+        .host, .port, .dataDirectory, .databaseURL, .databasePoolSize, .databaseWait, .databasePreparedStatements, .issuer, .appleAsOf, .logLevel,
         .logFormat, .autoApprove, .adminToken, .relayDomain, .smtpHost, .smtpPort, .smtpSmarthost, .relayRetention, .relayTeamQuota, .dnsResolver,
         .developmentMode,
         .playground,

@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Configuration
 import Foundation
 import Logging
@@ -31,6 +32,7 @@ extension ServeSettings {
         }
         if let prepares = try lookup.onOff(.databasePreparedStatements) { settings.databasePool.preparesStatements = prepares }
         settings.issuer = try lookup.string(.issuer)?.0
+        settings.appleAsOf = try lookup.parsed(.appleAsOf, expected: AppleDate.expected, AppleDate.init)
         let levels = "a log level: trace, debug, info, notice, warning, error or critical"
         if let level = try lookup.parsed(.logLevel, expected: levels, Logger.Level.init(rawValue:)) { settings.logLevel = level }
         if let format = try lookup.parsed(.logFormat, expected: "a log format: text or json", LogFormat.init(rawValue:)) {

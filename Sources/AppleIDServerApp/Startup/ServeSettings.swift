@@ -22,6 +22,8 @@ public struct ServeSettings: Sendable {
     public var databasePool = PostgresPoolSettings()
     /// `nil`: the server's own URL; `"apple"`: `https://appleid.apple.com`; otherwise the URL given.
     public var issuer: String?
+    /// `--apple-as-of`: the day whose Apple the server speaks as; `nil`: today.
+    public var appleAsOf: AppleDate?
     public var logLevel: Logger.Level = .info
     /// How log lines are written.
     public var logFormat = LogFormat.text

@@ -55,6 +55,7 @@ public enum ServerBootstrap {
             }
         do {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
+            configuration.appleAsOf = settings.appleAsOf
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
             configuration.relay.usesSmarthost = settings.smtpSmarthost != nil
             configuration.relay.retention = settings.relayRetention

@@ -32,7 +32,7 @@ struct AdminClientEndpoints {
             let clientID = ClientID(rawValue: try context.parameters.requireDecoded("client"))
             let changes = QuirkChanges(
                 booleansAsStrings: order.booleansAsStrings, idTokenLifetime: order.idTokenLifetime, deletionEvent: order.deletionEvent,
-                issuer: order.issuer, managedEmailVerifiedAsBoolean: order.managedEmailVerifiedAsBoolean)
+                issuer: order.issuer, managedEmailVerifiedAsBoolean: order.managedEmailVerifiedAsBoolean, appleAsOf: order.appleAsOf)
             return try await Self.answer { _ = try await provider.changeQuirks(clientID: clientID, changes) }
         }
     }
@@ -49,7 +49,8 @@ extension ClientView {
         self.init(
             clientID: client.id.rawValue, kind: client.kind.rawValue, teamID: client.teamID.rawValue, groupID: client.groupID.rawValue,
             returnURLs: client.returnURLs, booleansAsStrings: client.quirks.booleanStyle == .string, idTokenLifetime: client.quirks.idTokenLifetime,
-            deletionEvent: client.quirks.deletionEvent?.rawValue, issuer: client.quirks.issuer, webCredentialsDomains: client.webCredentialsDomains)
+            deletionEvent: client.quirks.deletionEvent?.rawValue, issuer: client.quirks.issuer, webCredentialsDomains: client.webCredentialsDomains,
+            appleAsOf: client.quirks.appleAsOf?.description)
     }
 }
 
