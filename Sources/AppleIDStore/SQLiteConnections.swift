@@ -46,7 +46,9 @@ struct ReadRoutingDatabase: SQLDatabaseWrapper {
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         // Only the select builder's statements are known to read; raw SQL may write, so it goes to the writer.
-        let target = query is SQLSelect ? readers[rotation.next(of: readers.count)] : writer
+        // The store marks its keyed lookups as statements to prepare: the mark does not make them writes.
+        let statement = (query as? PreparedStatement)?.statement ?? query
+        let target = statement is SQLSelect ? readers[rotation.next(of: readers.count)] : writer
         try await target.execute(sql: query, onRow)
     }
 }
