@@ -15,22 +15,18 @@ import Testing
 struct PipelinedTransactionTests {
     @Test("over a wrapped database an approval's statements run in order, BEGIN first, even when BEGIN is slow")
     func wrappedDatabaseRunsInOrder() async throws {
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        let connection = try await SQLiteConnection.open(
-            storage: .memory, threadPool: threadPool, logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
-        let recorder = ArrivalRecorder(connection.sql())
-        let store = SQLStore(database: recorder)
-        try await store.migrate()
-        try await store.save(Fixture.account())
-        recorder.reset()
-        try await store.save(TransactionFailureTests.approval)
-        let tables = ["team_identities", "consents", "grants", "authorization_codes"].map { "INSERT INTO \"\($0)\"" }
-        let arrived = recorder.arrived.map { sql in tables.first { sql.hasPrefix($0) } ?? sql }
-        #expect(arrived == ["BEGIN"] + tables + ["COMMIT"])
-        #expect(try await store.authorizationCode(hash: Fixture.code().codeHash) == Fixture.code())
-        try await connection.close()
-        try await threadPool.shutdownGracefully()
+        try await withMemorySQLiteConnection { connection in
+            let recorder = ArrivalRecorder(connection.sql())
+            let store = SQLStore(database: recorder)
+            try await store.migrate()
+            try await store.save(Fixture.account())
+            recorder.reset()
+            try await store.save(TransactionFailureTests.approval)
+            let tables = ["team_identities", "consents", "grants", "authorization_codes"].map { "INSERT INTO \"\($0)\"" }
+            let arrived = recorder.arrived.map { sql in tables.first { sql.hasPrefix($0) } ?? sql }
+            #expect(arrived == ["BEGIN"] + tables + ["COMMIT"])
+            #expect(try await store.authorizationCode(hash: Fixture.code().codeHash) == Fixture.code())
+        }
     }
 }
 

@@ -1,5 +1,3 @@
-import Logging
-import NIOPosix
 import SQLKit
 import SQLiteKit
 import Synchronization
@@ -25,28 +23,24 @@ struct ReadRoutingTests {
 
     @Test("a SELECT goes to a reader as written and as a prepared statement; raw SQL and writes go to the writer")
     func selectsGoToReaders() async throws {
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        let connection = try await SQLiteConnection.open(
-            storage: .memory, threadPool: threadPool, logger: Logger(label: "test"), on: MultiThreadedEventLoopGroup.singleton.any())
-        let writer = Counting(connection.sql())
-        let reader = Counting(connection.sql())
-        let routing = ReadRoutingDatabase(writer: writer, readers: [reader], rotation: ReaderRotation())
-        try await routing.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)").run()
-        try await routing.insert(into: "t").columns("id", "v").values(SQLBind(1), SQLBind("a")).run()
-        #expect(writer.count.withLock { $0 } == 2)
+        try await withMemorySQLiteConnection { connection in
+            let writer = Counting(connection.sql())
+            let reader = Counting(connection.sql())
+            let routing = ReadRoutingDatabase(writer: writer, readers: [reader], rotation: ReaderRotation())
+            try await routing.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)").run()
+            try await routing.insert(into: "t").columns("id", "v").values(SQLBind(1), SQLBind("a")).run()
+            #expect(writer.count.withLock { $0 } == 2)
 
-        _ = try await routing.select().column("v").from("t").where("id", .equal, SQLBind(1)).all()
-        #expect(reader.count.withLock { $0 } == 1)
-        let prepared = PreparingDatabase(wrapped: routing)
-        let row = try await prepared.select().column("v").from("t").where("id", .equal, SQLBind(1)).first()
-        #expect(try row?.decode(column: "v", as: String.self) == "a")
-        #expect(reader.count.withLock { $0 } == 2, "a prepared SELECT was sent to the writer")
-        try await prepared.update("t").set("v", to: SQLBind("b")).where("id", .equal, SQLBind(1)).run()
-        try await prepared.raw("SELECT v FROM t").run()
-        #expect(writer.count.withLock { $0 } == 4)
-        #expect(reader.count.withLock { $0 } == 2)
-        try await connection.close()
-        try await threadPool.shutdownGracefully()
+            _ = try await routing.select().column("v").from("t").where("id", .equal, SQLBind(1)).all()
+            #expect(reader.count.withLock { $0 } == 1)
+            let prepared = PreparingDatabase(wrapped: routing)
+            let row = try await prepared.select().column("v").from("t").where("id", .equal, SQLBind(1)).first()
+            #expect(try row?.decode(column: "v", as: String.self) == "a")
+            #expect(reader.count.withLock { $0 } == 2, "a prepared SELECT was sent to the writer")
+            try await prepared.update("t").set("v", to: SQLBind("b")).where("id", .equal, SQLBind(1)).run()
+            try await prepared.raw("SELECT v FROM t").run()
+            #expect(writer.count.withLock { $0 } == 4)
+            #expect(reader.count.withLock { $0 } == 2)
+        }
     }
 }
