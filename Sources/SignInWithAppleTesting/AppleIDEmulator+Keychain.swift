@@ -7,6 +7,7 @@ import SignInWithApple
 @_exported import enum AppleIDProtocol.NativeCredentialProvider
 @_exported import struct AppleIDProtocol.OfferedCredential
 @_exported import enum AppleIDProvider.CredentialPick
+@_exported import enum AppleIDProvider.NativeDecline
 
 /// What the app receives from the device's sheet at launch, when it asks for existing credentials
 /// of both providers (`performExistingAccountSetupFlows`).
@@ -18,6 +19,8 @@ public struct ExistingCredentialResult: Sendable {
         case password(user: String, password: String)
         /// `ASAuthorizationError.canceled`: nothing to offer, or the user picked nothing offered.
         case canceled
+        /// Another `ASAuthorizationError`: passkey account creation among the providers, declined.
+        case declined(NativeDecline)
     }
 
     /// What the sheet listed, in its order.
@@ -72,6 +75,22 @@ extension AppleIDEmulator {
         case .password(let saved):
             return ExistingCredentialResult(offered: sheet.offered, credential: .password(user: saved.user, password: saved.password))
         case .canceled: return ExistingCredentialResult(offered: sheet.offered, credential: .canceled)
+        case .declined(let decline): return ExistingCredentialResult(offered: sheet.offered, credential: .declined(decline))
+        }
+    }
+
+    /// What the app's passkey account creation request (iOS 26, `ASAuthorizationAccountCreationProvider`)
+    /// gets for `appleID`: `.preferSignInWithApple` (1009) when the user already signed in to the app
+    /// with Apple, so the app's fallback into Sign in with Apple can be tested; else
+    /// `.passkeySheetNotEmulated`, where a device would show the passkey sheet.
+    public func requestPasskeyAccountCreation(for appleID: String) async throws -> NativeDecline {
+        let sheet = try await provider.presentNativeSheet(
+            NativeCredentialRequest(bundleID: ClientID(rawValue: bundleID), appleID: appleID, providers: [.passkeyAccountCreation]))
+        switch sheet.credential {
+        case .declined(let decline): return decline
+        case .appleID(.unknownAppleID): throw EmulatorError.unknownAppleID(appleID)
+        case .appleID(.rejected(let error)): throw EmulatorError.refused(error)
+        case .appleID(.answered), .password, .canceled: preconditionFailure("a passkey-only request is declined or refused")
         }
     }
 }

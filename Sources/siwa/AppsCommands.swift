@@ -76,7 +76,9 @@ struct Authorize: AsyncParsableCommand {
     @Option(help: "Native: the app's raw nonce; its SHA-256 is sent, as apps do.") var rawNonce: String?
     @Flag(help: "Hide the e-mail behind a relay address on a first authorization.") var hideEmail = false
     @Flag(help: "Native: only an existing credential (preferImmediatelyAvailableCredentials).") var existingOnly = false
-    @Option(parsing: .upToNextOption, help: "Native: the providers the app asks for, apple-id and/or password (default: apple-id).")
+    @Option(
+        parsing: .upToNextOption,
+        help: "Native: the providers the app asks for: apple-id, password, passkey-account-creation (iOS 26; default: apple-id).")
     var providers: [String] = []
     @Option(help: "Native: the credential the user picks on the sheet: apple-id, password or password:USER.") var pick: String?
     @Flag(help: "Native: the user cancels the sheet (ASAuthorizationError.canceled).") var cancel = false

@@ -1,11 +1,13 @@
 // The native side's words, here rather than in the engine: the admin API's answers
 // (AppleIDAdminAPI) and the emulator show the same sheet with the same types.
 
-/// The providers an app's authorization requests name: `ASAuthorizationAppleIDProvider` and
-/// `ASAuthorizationPasswordProvider`.
+/// The providers an app's authorization requests name: `ASAuthorizationAppleIDProvider`,
+/// `ASAuthorizationPasswordProvider` and (iOS 26) `ASAuthorizationAccountCreationProvider`'s passkey
+/// account creation request.
 public enum NativeCredentialProvider: String, Sendable, Hashable, Codable, CaseIterable {
     case appleID = "apple-id"
     case password
+    case passkeyAccountCreation = "passkey-account-creation"
 }
 
 /// One credential the device's sheet lists for the app.

@@ -5,7 +5,9 @@ extension AppleIDProvider {
     /// provider or both. It lists the Apple ID credential when the user already authorized the app
     /// group (or, unless `existingOnly`, for signing up), then every keychain password saved for one
     /// of the App ID's `webcredentials` domains, oldest first. Without a pick, the user takes the
-    /// existing Apple ID credential, else the first password, else signs up with the Apple ID.
+    /// existing Apple ID credential, else the first password, else signs up with the Apple ID. Passkey
+    /// account creation (iOS 26) is declined with `preferSignInWithApple` for someone who already signed
+    /// in to the app with Apple (``NativeDecline``).
     public func presentNativeSheet(_ request: NativeCredentialRequest) async throws -> NativeCredentialSheet {
         guard let client = try await store.client(request.bundleID), client.kind == .app else {
             return NativeCredentialSheet(
@@ -15,9 +17,18 @@ extension AppleIDProvider {
             return NativeCredentialSheet(offered: [], credential: .appleID(.unknownAppleID(request.appleID)))
         }
         let asksForAppleID = request.providers.contains(.appleID)
+        let asksForPasskeyAccount = request.providers.contains(.passkeyAccountCreation)
         var hasAppleIDCredential = false
-        if asksForAppleID {
+        if asksForAppleID || asksForPasskeyAccount {
             hasAppleIDCredential = try await store.consent(accountID: account.id, groupID: client.groupID) != nil
+        }
+        // iOS 26: the system declines passkey account creation for someone with a Sign in with Apple
+        // account here, before any sheet; with no account, a device would show the passkey sheet.
+        if asksForPasskeyAccount && hasAppleIDCredential {
+            return NativeCredentialSheet(offered: [OfferedCredential(type: .appleID)], credential: .declined(.preferSignInWithApple))
+        }
+        if asksForPasskeyAccount && request.providers.count == 1 {
+            return NativeCredentialSheet(offered: [], credential: .declined(.passkeySheetNotEmulated))
         }
         // Only an app associated with the website's domain sees its passwords (Apple's webcredentials).
         let passwords =

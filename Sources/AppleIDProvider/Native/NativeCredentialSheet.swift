@@ -71,6 +71,8 @@ public struct NativeCredentialSheet: Sendable {
         case password(KeychainPassword)
         /// `ASAuthorizationError.canceled`.
         case canceled(Cancellation)
+        /// Another `ASAuthorizationError`: passkey account creation declined (iOS 26).
+        case declined(NativeDecline)
     }
 
     /// Why the app gets `ASAuthorizationError.canceled`.

@@ -13,7 +13,7 @@ extension NativeOrder {
         var providers: Set<NativeCredentialProvider> = []
         for name in self.providers ?? [NativeCredentialProvider.appleID.rawValue] {
             guard let provider = NativeCredentialProvider(rawValue: name) else {
-                throw AdminError.invalidRequest("providers are apple-id and password, not \(name)")
+                throw AdminError.invalidRequest("providers are apple-id, password and passkey-account-creation, not \(name)")
             }
             providers.insert(provider)
         }

@@ -60,6 +60,9 @@ struct AdminNativeEndpoints {
             case .canceled(let cancellation):
                 return try NativeFailure.canceled(cancellation.description, offered: sheet.offered)
                     .response(cancellation == .userCanceled ? .conflict : .notFound)
+            case .declined(let decline):
+                return try NativeFailure(error: decline.errorName, code: decline.code, errorDescription: decline.description, offered: sheet.offered)
+                    .response(decline == .preferSignInWithApple ? .conflict : .notFound)
             case .password(let saved):
                 return try AdminEndpoints.json(PasswordCredential(user: saved.user, password: saved.password, offered: sheet.offered))
             case .appleID(.rejected(let error)): throw AdminError(error)
