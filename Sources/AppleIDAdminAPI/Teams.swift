@@ -6,17 +6,26 @@ public struct TeamView: Codable, Sendable, Equatable {
     public var name: String
     /// `individual` or `organization`.
     public var kind: String
+    /// Where the team is based (ISO 3166-1 alpha-2), if set.
+    public var country: String?
 
-    public init(teamID: String, name: String, kind: String) {
+    public init(teamID: String, name: String, kind: String, country: String? = nil) {
         self.teamID = teamID
         self.name = name
         self.kind = kind
+        self.country = country
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind
+        case name, kind, country
         case teamID = "team_id"
     }
+}
+
+/// `PUT /admin/teams/{team}/country`: where the team is based; null or blank clears it.
+public struct TeamCountryOrder: Codable, Sendable, Equatable {
+    public var country: String?
+    public init(country: String?) { self.country = country }
 }
 
 /// `GET /admin/teams`.

@@ -7,15 +7,18 @@ public struct TeamOrder: Codable, Sendable, Equatable {
     public var name: String?
     /// `individual` or `organization` (the default).
     public var kind: String?
+    /// Where the team is based: an ISO 3166-1 alpha-2 code (`KR`).
+    public var country: String?
 
-    public init(teamID: String? = nil, name: String? = nil, kind: String? = nil) {
+    public init(teamID: String? = nil, name: String? = nil, kind: String? = nil, country: String? = nil) {
         self.teamID = teamID
         self.name = name
         self.kind = kind
+        self.country = country
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind
+        case name, kind, country
         case teamID = "team_id"
     }
 }

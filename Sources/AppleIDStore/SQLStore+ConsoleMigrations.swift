@@ -1,4 +1,4 @@
-/// The developer console's schema (versions 7 to 9, 17, 18, 20, 21 and 29 are the console's).
+/// The developer console's schema (versions 7 to 9, 17, 18, 20, 21, 29 and 35 are the console's).
 extension SQLStore {
     static let consoleMigrations: [SchemaMigration] = [
         SchemaMigration(
@@ -104,5 +104,7 @@ extension SQLStore {
             ]),
         // A key's Key Name, as Apple's portal asks for one (keys made before have none).
         SchemaMigration(version: 29, statements: ["ALTER TABLE developer_keys ADD COLUMN name TEXT NOT NULL DEFAULT ''"]),
+        // Where a team is based (ISO 3166-1 alpha-2): Apple's country rules.
+        SchemaMigration(version: 35, statements: ["ALTER TABLE teams ADD COLUMN country TEXT"]),
     ]
 }

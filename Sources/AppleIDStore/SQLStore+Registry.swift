@@ -47,15 +47,17 @@ struct TeamRow: Codable, Sendable {
     var id: String
     var name: String
     var kind: String
+    var country: String?
 
     init(_ team: DeveloperTeam) {
         id = team.id.rawValue
         name = team.name
         kind = team.kind.rawValue
+        country = team.country
     }
 
     func team() throws -> DeveloperTeam {
-        DeveloperTeam(id: TeamID(rawValue: id), name: name, kind: try .decoded(kind, table: Self.table, column: "kind"))
+        DeveloperTeam(id: TeamID(rawValue: id), name: name, kind: try .decoded(kind, table: Self.table, column: "kind"), country: country)
     }
 }
 

@@ -5,7 +5,8 @@ import OwnerOnlyFiles
 
 /// `siwa teams …`: developer teams and their Sign in with Apple keys.
 struct Teams: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Developer teams and their keys.", subcommands: [List.self, Add.self, Key.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Developer teams and their keys.", subcommands: [List.self, Add.self, Country.self, Key.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the teams: Team ID and name, one per line (--json: as JSON).")
@@ -26,9 +27,30 @@ struct Teams: AsyncParsableCommand {
         @Option(help: "The 10-character Team ID.") var teamID: String?
         @Option(help: "The team's name.") var name = "Team"
         @Option(help: "individual (10 Return URLs, 32 e-mail sources) or organization (100 and 100).") var kind = "organization"
+        @Option(help: "Where the team is based: an ISO 3166-1 alpha-2 code (KR: Services IDs need a notification endpoint).")
+        var country: String?
         @OptionGroup var connection: AdminConnection
         func run() async throws {
-            try await connection.client().show(.post, "/admin/teams", TeamOrder(teamID: teamID, name: name, kind: kind), as: TeamView.self)
+            try await connection.client().show(
+                .post, "/admin/teams", TeamOrder(teamID: teamID, name: name, kind: kind, country: country), as: TeamView.self)
+        }
+    }
+
+    struct Country: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set where a team is based (ISO 3166-1 alpha-2, such as KR), or --clear it: Apple's country rules follow it.")
+        @Argument(help: "The Team ID.") var teamID: String
+        @Argument(help: "The two-letter country code.") var country: String?
+        @Flag(help: "Remove the team's country.") var clear = false
+        @OptionGroup var connection: AdminConnection
+
+        func validate() throws {
+            guard (country == nil) == clear else { throw ValidationError("give a country code, or --clear (not both)") }
+        }
+
+        func run() async throws {
+            try await connection.client().show(
+                .put, "/admin/teams/\(AdminClient.segment(teamID))/country", TeamCountryOrder(country: country), as: TeamView.self)
         }
     }
 

@@ -71,6 +71,7 @@ struct AdminOpenAPITests {
         ("URLOrder", ReturnURLOrder.self),
         ("QuirksOrder", QuirksOrder.self),
         ("TeamOrder", TeamOrder.self),
+        ("TeamCountryOrder", TeamCountryOrder.self),
         ("KeyOrder", KeyOrder.self),
         ("TransferOrder", TransferOrder.self),
         ("AppIDOrder", AppIDOrder.self),

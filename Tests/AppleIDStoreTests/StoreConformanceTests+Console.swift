@@ -34,6 +34,19 @@ extension StoreConformanceTests {
         }
     }
 
+    @Test("a team's country round-trips, and saving without it clears it", arguments: StoreKind.available)
+    func teamCountry(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var team = DeveloperTeam(id: "KOREAN0001", name: "Seoul", country: "KR")
+            try await store.save(team)
+            #expect(try await store.team(team.id)?.country == "KR")
+            #expect(try await store.teams().map(\.country) == ["KR"])
+            team.country = nil
+            try await store.save(team)
+            #expect(try await store.team(team.id)?.country == nil)
+        }
+    }
+
     @Test("every team is listed, by Team ID", arguments: StoreKind.available)
     func teamsListed(kind: StoreKind) async throws {
         try await kind.withStore { store in

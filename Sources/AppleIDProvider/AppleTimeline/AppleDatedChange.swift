@@ -26,7 +26,7 @@ public struct AppleDatedChange: Sendable, Hashable {
 
 extension AppleDatedChange {
     /// Every dated change, oldest first.
-    public static let timeline: [AppleDatedChange] = [.booleanClaims, .accountIssuer, .privateICloudRelay]
+    public static let timeline: [AppleDatedChange] = [.booleanClaims, .accountIssuer, .koreaNotificationEndpoint, .privateICloudRelay]
 
     /// `email_verified` and `is_private_email` became JSON booleans (spec §9.3).
     public static let booleanClaims = AppleDatedChange(
@@ -49,6 +49,14 @@ extension AppleDatedChange {
             "https://github.com/supabase/auth/issues/2050",
             "https://github.com/ory/kratos/issues/4433",
         ])
+
+    /// Developers based in the Republic of Korea must provide a server-to-server notification endpoint
+    /// when they register or update a Services ID (a team's country, ``DeveloperTeam/country``).
+    public static let koreaNotificationEndpoint = AppleDatedChange(
+        date: day(2026, 1, 1), change: "registering or updating a Services ID for a team based in the Republic of Korea",
+        before: "no notification endpoint needed",
+        after: "refused unless the primary App ID has a server-to-server notification endpoint",
+        sources: ["https://developer.apple.com/news/?id=j5j9ep1b (9 October 2025)"])
 
     /// Apple announced new relay addresses under `private.icloud.com` beside `privaterelay.appleid.com`.
     /// This server makes addresses under one relay domain (`--relay-domain`, by default

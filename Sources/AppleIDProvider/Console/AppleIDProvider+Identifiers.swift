@@ -129,6 +129,13 @@ extension AppleIDProvider {
             throw ConsoleError.refused(
                 "You can register up to \(team.kind.returnURLLimit) Return URLs as an \(team.kind.rawValue); you entered \(urls.count).")
         }
+        if client.isAssociated, team.needsNotificationEndpointForServicesIDs(asOf: configuration.appleAsOf),
+            try await store.appGroup(client.groupID)?.notificationEndpoint == nil
+        {
+            throw ConsoleError.refused(
+                "Developers based in the Republic of Korea must provide a server-to-server notification endpoint when registering a new Services ID, or updating an existing Services ID, to associate their website with an app using Sign in with Apple. Register one on the primary App ID \(client.groupID) first."
+            )
+        }
         client.domains = checkedDomains
         client.returnURLs = urls
     }

@@ -30,15 +30,19 @@ extension AppleIDProvider {
                 throw DeclarationError(path: path + [.key("team_id")], reason: "Team ID \(id): ten upper-case letters and digits, as Apple's")
             }
             let kind = declared.kind ?? .organization
+            let country = try await located(path + [.key("country")]) { try DeveloperTeam.checkedCountry(declared.country) }
             if var team = try await store.team(TeamID(rawValue: id)) {
-                if team.name != declared.name || team.kind != kind {
+                if team.name != declared.name || team.kind != kind || team.country != country {
                     team.name = declared.name
                     team.kind = kind
+                    team.country = country
                     try await store.save(team)
                     report.updated.append("team \(id) (\(declared.name))")
                 }
             } else {
-                _ = try await located(path) { try await registerTeam(id: TeamID(rawValue: id), name: declared.name, kind: kind) }
+                _ = try await located(path) {
+                    try await registerTeam(id: TeamID(rawValue: id), name: declared.name, kind: kind, country: country)
+                }
                 report.created.append("team \(id) (\(declared.name))")
             }
             let existing = Set(try await emailSources(teamID: TeamID(rawValue: id)).map(\.value))

@@ -15,7 +15,10 @@ extension AppleIDProvider {
         var developers: [String: EnvironmentDeclaration.Developer] = [:]
         for team in teams {
             let sources = try await store.emailSources(teamID: team.id).map(\.value).sorted()
-            declaration.teams.append(.init(name: team.name, teamID: team.id.rawValue, kind: team.kind, emailSources: sources.isEmpty ? nil : sources))
+            declaration.teams.append(
+                .init(
+                    name: team.name, teamID: team.id.rawValue, kind: team.kind, emailSources: sources.isEmpty ? nil : sources,
+                    country: team.country))
             for client in try await store.clients(teamID: team.id).sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
                 switch client.kind {
                 case .app:

@@ -37,16 +37,19 @@ public struct EnvironmentDeclaration: Codable, Sendable, Hashable {
         public var teamID: String?
         public var kind: TeamKind?
         public var emailSources: [String]?
+        /// Where the team is based: an ISO 3166-1 alpha-2 code (``DeveloperTeam/country``).
+        public var country: String?
 
-        public init(name: String, teamID: String? = nil, kind: TeamKind? = nil, emailSources: [String]? = nil) {
+        public init(name: String, teamID: String? = nil, kind: TeamKind? = nil, emailSources: [String]? = nil, country: String? = nil) {
             self.name = name
             self.teamID = teamID
             self.kind = kind
             self.emailSources = emailSources
+            self.country = country
         }
 
         enum CodingKeys: String, CodingKey {
-            case name, kind
+            case name, kind, country
             case teamID = "team_id"
             case emailSources = "email_sources"
         }

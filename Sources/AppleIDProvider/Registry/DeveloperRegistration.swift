@@ -4,8 +4,13 @@ import Foundation
 
 extension AppleIDProvider {
     /// Registers a developer team; a Team ID is made up (10 characters, Apple's shape) when none is given.
-    public func registerTeam(id: TeamID? = nil, name: String, kind: TeamKind = .organization) async throws -> DeveloperTeam {
-        let team = DeveloperTeam(id: id ?? TeamID(rawValue: Self.appleStyleIdentifier(random)), name: name, kind: kind)
+    public func registerTeam(
+        id: TeamID? = nil, name: String, kind: TeamKind = .organization, country: String? = nil
+    ) async throws
+        -> DeveloperTeam
+    {
+        let team = DeveloperTeam(
+            id: id ?? TeamID(rawValue: Self.appleStyleIdentifier(random)), name: name, kind: kind, country: try DeveloperTeam.checkedCountry(country))
         guard try await store.team(team.id) == nil else { throw StoreError.conflict("team \(team.id) exists") }
         try await store.save(team)
         return team

@@ -8,11 +8,31 @@ public struct DeveloperTeam: Codable, Sendable, Hashable {
     public var name: String
     /// Individual or organization: sets the console's limits.
     public var kind: TeamKind
+    /// Where the team is based, as an ISO 3166-1 alpha-2 code (`KR`); some of Apple's rules depend on
+    /// it (``AppleDatedChange/koreaNotificationEndpoint``). Unset: no country rule applies.
+    public var country: String?
 
-    public init(id: TeamID, name: String, kind: TeamKind = .organization) {
+    public init(id: TeamID, name: String, kind: TeamKind = .organization, country: String? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
+        self.country = country
+    }
+
+    /// A country as stored: two ASCII letters, upper-cased; blank is none.
+    public static func checkedCountry(_ text: String?) throws -> String? {
+        let value = (text ?? "").trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { return nil }
+        guard value.count == 2, value.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw ConsoleError.invalid("The country \(value) is not valid. Enter its two-letter ISO 3166-1 code, such as KR.")
+        }
+        return value.uppercased()
+    }
+
+    /// Apple's rule for teams based in the Republic of Korea (from 1 January 2026): a Services ID is
+    /// registered or updated only when its primary App ID has a server-to-server notification endpoint.
+    public func needsNotificationEndpointForServicesIDs(asOf day: AppleDate?) -> Bool {
+        country == "KR" && AppleDatedChange.koreaNotificationEndpoint.isInEffect(asOf: day)
     }
 }
 

@@ -16,7 +16,7 @@ struct AppleDatedChangeTests {
             #expect(entry.sources.allSatisfy { $0.hasPrefix("https://") || $0.hasPrefix("shared/spec/") })
         }
         #expect(table.map(\.date) == table.map(\.date).sorted())
-        #expect(table.map(\.date.description) == ["2024-02-07", "2025-06-11", "2026-06-16"])
+        #expect(table.map(\.date.description) == ["2024-02-07", "2025-06-11", "2026-01-01", "2026-06-16"])
     }
 
     @Test("an entry is in effect from its day on, and without a day (today)")

@@ -11,8 +11,13 @@ struct AdminTeamEndpoints {
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/teams") { _, _ in
-            let teams = try await provider.teams().map { TeamView(teamID: $0.id.rawValue, name: $0.name, kind: $0.kind.rawValue) }
-            return try AdminEndpoints.json(TeamList(teams: teams))
+            return try AdminEndpoints.json(TeamList(teams: try await provider.teams().map(TeamView.init)))
+        }
+        // Where the team is based: Apple's country rules (a Korean team's Services IDs need a notification endpoint).
+        admin.put("/teams/:team/country") { request, context in
+            let teamID = TeamID(rawValue: try context.parameters.requireDecoded("team"))
+            let order = try await request.decode(as: TeamCountryOrder.self, context: context)
+            return try AdminEndpoints.json(TeamView(try await provider.setTeamCountry(order.country, teamID: teamID)))
         }
         // Registers an App ID as the console's Identifiers page does, by the same engine rules.
         admin.post("/teams/:team/apps") { request, context in
@@ -23,5 +28,11 @@ struct AdminTeamEndpoints {
                 groupedWith: order.groupedWith.map(ClientID.init(rawValue:)))
             return try AdminEndpoints.json(ClientView(client))
         }
+    }
+}
+
+extension TeamView {
+    init(_ team: DeveloperTeam) {
+        self.init(teamID: team.id.rawValue, name: team.name, kind: team.kind.rawValue, country: team.country)
     }
 }

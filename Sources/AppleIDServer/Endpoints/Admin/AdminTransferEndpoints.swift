@@ -18,8 +18,9 @@ struct AdminTransferEndpoints {
                 throw AdminError.invalidRequest("kind is individual or organization")
             }
             do {
-                let team = try await provider.registerTeam(id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team", kind: kind)
-                return try AdminEndpoints.json(TeamView(teamID: team.id.rawValue, name: team.name, kind: team.kind.rawValue))
+                let team = try await provider.registerTeam(
+                    id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team", kind: kind, country: order.country)
+                return try AdminEndpoints.json(TeamView(team))
             } catch StoreError.conflict(let what) {
                 throw AdminError.conflict(what)
             }

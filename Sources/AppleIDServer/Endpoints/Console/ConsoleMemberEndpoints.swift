@@ -24,6 +24,12 @@ struct ConsoleMemberEndpoints {
                 return try await site.show(visit, page, message: message)
             }
         }
+        router.post("/console/members/country") { request, _ in
+            try await site.action(request, page: page) { visit, form in
+                _ = try await site.provider.setTeamCountry(form.value, teamID: visit.teamID)
+                return try await site.show(visit, page, message: site.text("console_team_country_saved", visit.locale))
+            }
+        }
         router.post("/console/members/withdraw") { request, _ in
             try await site.action(request, page: page) { visit, form in
                 try await site.provider.withdrawInvitation(email: form.email ?? "", teamID: visit.teamID)
@@ -39,9 +45,11 @@ struct ConsoleMemberEndpoints {
         let invitations = try await visit.console.pendingInvitations().map {
             InvitationRow(email: $0.email, expires: ConsoleSite.day($0.expiresAt))
         }
+        // Read again: the visit's team is from before an action that changed it.
+        let storedCountry = try await visit.console.team()?.country
         let content = MembersContent(
             members: members, invitations: invitations, hasInvitations: !invitations.isEmpty,
-            canAdd: visit.team.kind == .organization, typedEmail: kept?.email ?? "")
+            canAdd: visit.team.kind == .organization, typedEmail: kept?.email ?? "", country: kept?.value ?? storedCountry ?? "")
         return ConsolePage(template: "console_members", section: "members", content: content)
     }
 }
@@ -64,4 +72,6 @@ struct MembersContent: Sendable {
     let canAdd: Bool
     /// The address of a refused invitation, as typed.
     let typedEmail: String
+    /// Where the team is based (ISO 3166-1 alpha-2), or a refused entry as typed.
+    let country: String
 }
