@@ -1,4 +1,5 @@
 import AppleIDAdminAPI
+import AppleIDProvider
 import AppleIDServer
 import AppleIDServerApp
 import ArgumentParser
@@ -55,13 +56,21 @@ struct Quirks: AsyncParsableCommand {
     @Option(help: "id_token lifetime in seconds.") var idTokenLifetime: Int?
     @Option(help: "account-delete or account-deleted (set on the primary App ID).") var deletionEvent: String?
     @Option(help: "The iss of this client's id_tokens.") var issuer: String?
-    @Option(help: "YYYY-MM-DD: this client's tokens as Apple wrote them on that day (a switch set wins).") var appleAsOf: String?
+    @Option(help: "YYYY-MM-DD: this client's tokens as Apple wrote them on that day (a switch set wins); today clears it.")
+    var appleAsOf: String?
     @OptionGroup var connection: AdminConnection
+
+    func validate() throws {
+        if let appleAsOf, appleAsOf != "today", AppleDate(appleAsOf) == nil {
+            throw ValidationError("--apple-as-of is \(AppleDate.expected), or today (the client's day cleared)")
+        }
+    }
+
     func run() async throws {
         let client = try connection.client()
         let order = QuirksOrder(
             booleansAsStrings: booleansAsStrings.map { $0 == .on }, idTokenLifetime: idTokenLifetime, deletionEvent: deletionEvent, issuer: issuer,
-            appleAsOf: appleAsOf)
+            appleAsOf: appleAsOf == "today" ? "" : appleAsOf)
         try await client.send(.put, "/admin/clients/\(AdminClient.segment(clientID))/quirks", order, as: NoAnswer.self)
         try await client.show(.get, "/admin/clients/\(AdminClient.segment(clientID))", as: ClientView.self)
     }

@@ -92,6 +92,13 @@ struct AppleAsOfTests {
             #expect(payload.contains(#""email_verified":"true""#))
             let view = try await client.execute(uri: "/admin/clients/com.example.juice.web", method: .get, headers: Self.admin)
             #expect(view.text.contains(#""apple_as_of":"2024-01-01""#))
+
+            // An empty day clears the client's: today's traffic again, and the view names no day.
+            let cleared = try await Self.setQuirks(client, #"{"apple_as_of":""}"#)
+            #expect(cleared.status == .noContent)
+            #expect(try await Self.tokenPayload(client).contains(#""email_verified":true"#))
+            let after = try await client.execute(uri: "/admin/clients/com.example.juice.web", method: .get, headers: Self.admin)
+            #expect(!after.text.contains("apple_as_of"))
         }
     }
 

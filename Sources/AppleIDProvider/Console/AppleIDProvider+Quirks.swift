@@ -10,7 +10,8 @@ public struct QuirkChanges: Codable, Sendable, Hashable {
     public var issuer: String?
     /// A Managed Apple ID's `email_verified` as a JSON `false` instead of Apple's example's `"false"`.
     public var managedEmailVerifiedAsBoolean: Bool?
-    /// `YYYY-MM-DD`: this client's tokens as Apple wrote them on that day (``AppleDatedChange``).
+    /// `YYYY-MM-DD`: this client's tokens as Apple wrote them on that day (``AppleDatedChange``); an
+    /// empty string clears the client's day.
     public var appleAsOf: String?
 
     public init(
@@ -82,8 +83,13 @@ extension ClientQuirks {
             quirks.issuer = issuer
         }
         if let text = changes.appleAsOf {
-            guard let day = AppleDate(text) else { throw .invalid("apple_as_of is \(AppleDate.expected)") }
-            quirks.appleAsOf = day
+            // An empty day takes the client's day away: the server's day (or today) applies again.
+            if text.isEmpty {
+                quirks.appleAsOf = nil
+            } else {
+                guard let day = AppleDate(text) else { throw .invalid("apple_as_of is \(AppleDate.expected)") }
+                quirks.appleAsOf = day
+            }
         }
         return quirks
     }
