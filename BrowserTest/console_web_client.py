@@ -31,6 +31,7 @@ import urllib.request
 import jwt
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -364,6 +365,25 @@ def main():
         driver.get(siwa + "/console/members")
         assert "colleague@fresh.example.com" in wait.until(EC.presence_of_element_located((By.ID, "members"))).text
         console.shot("team")
+
+        step = "Team: where the team is based, typed lower-case, saved upper-case; a wrong code is refused and kept"
+        wait.until(EC.presence_of_element_located((By.ID, "team-country-code"))).send_keys("kr")
+        console.submit("#team-country button")
+        assert "country or region was saved" in console.message(), console.message()
+        assert driver.find_element(By.ID, "team-country-code").get_attribute("value") == "KR"
+        console.shot("team-country")
+        step = "Team: a country that is not two letters is refused and kept"
+        driver.find_element(By.ID, "team-country-code").send_keys(Keys.END, Keys.BACKSPACE, Keys.BACKSPACE, "K1")
+        console.submit("#team-country button")
+        error = wait.until(EC.presence_of_element_located((By.ID, "error"))).text
+        assert "The country K1 is not valid" in error and "two-letter ISO 3166-1 code" in error, error
+        assert driver.find_element(By.ID, "team-country-code").get_attribute("value") == "K1"
+        step = "Team: the country emptied again"
+        # Emptied as a person does (two backspaces): the team has no country again.
+        driver.find_element(By.ID, "team-country-code").send_keys(Keys.END, Keys.BACKSPACE, Keys.BACKSPACE)
+        console.submit("#team-country button")
+        assert "country or region was saved" in console.message(), console.message()
+        assert driver.find_element(By.ID, "team-country-code").get_attribute("value") == ""
 
         step = "Account: the colleague changes the password, typed as a person types"
         driver.get(siwa + "/console/account")
