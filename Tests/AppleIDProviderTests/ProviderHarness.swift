@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Logging
 
@@ -13,6 +14,8 @@ struct ProviderHarness {
     let provider: AppleIDProvider
     let clock: ManualClock
     let store: MemoryStore
+    /// The private relay over the same store, as `siwa serve` keeps its mail in the engine's database.
+    var relay: MailRelay { MailRelay(provider: provider, store: store) }
 
     static func make(
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),

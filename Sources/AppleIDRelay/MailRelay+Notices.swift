@@ -1,14 +1,15 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
-extension MailRelay {
+extension MailRelay: NoticeSender {
     /// The sender of the server's own messages.
     var noticeSender: String { "noreply@" + relayDomain }
 
     /// Sends a plain-text message of the server's own to `address`: stored with its delivery record
     /// (queued for the smarthost, or held for the admin API) before this returns, like relayed mail.
     /// Returns the message's id.
-    func sendNotice(to address: String, subject: String, text: String) async throws -> String {
+    public func sendNotice(to address: String, subject: String, text: String) async throws -> String {
         let now = provider.clock.now()
         let id = newMessageID()
         let from = RelayRewriting.mailbox("Sign in with Apple", noticeSender)
@@ -24,7 +25,7 @@ extension MailRelay {
             id: id, direction: .notice, accountID: "", teamID: TeamID(rawValue: ""), relayAddress: "", originalSender: noticeSender,
             recipient: address, envelopeSender: "", destination: address, from: from, subject: subject, receivedAt: now, size: source.count)
         try await store.accept([AcceptedRelayMail(mail: RelayMail(message: message, delivery: firstDelivery(of: message, now: now)), source: source)])
-        provider.relayMailSignal.signal()
+        mailSignal.signal()
         return id
     }
 }

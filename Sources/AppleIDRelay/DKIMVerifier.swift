@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Crypto
 import Foundation
 import SMTPWire
@@ -97,15 +98,7 @@ enum DKIMVerifier {
 
     /// `v=1; a=rsa-sha256; b=AB CD` → `["v": "1", "a": "rsa-sha256", "b": "ABCD"]` (§3.2); white
     /// space inside a value is folding, and dropped.
-    static func tagList(_ value: String) -> [String: String] {
-        var tags: [String: String] = [:]
-        for piece in value.split(separator: ";") {
-            guard let equals = piece.firstIndex(of: "=") else { continue }
-            let name = piece[..<equals].trimmingCharacters(in: .whitespacesAndNewlines)
-            tags[name] = String(piece[piece.index(after: equals)...].filter { !$0.isWhitespace })
-        }
-        return tags
-    }
+    static func tagList(_ value: String) -> [String: String] { DKIMTagList.parse(value) }
 
     /// The field's bytes with the value of its `b=` tag emptied, all else kept byte for byte (§3.5).
     static func withoutSignatureValue(_ raw: ArraySlice<UInt8>) -> [UInt8] {

@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Synchronization
 
 /// Counts the bytes of a message the relay holds in memory at once, and the most it ever held: the

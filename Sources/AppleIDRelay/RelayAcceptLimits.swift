@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// What the store checks while it writes a batch of relayed mail, in the same step as the write:

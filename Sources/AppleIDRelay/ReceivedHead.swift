@@ -1,3 +1,4 @@
+import AppleIDProvider
 import SMTPWire
 
 /// The header section of a received message, read from its first bytes only: all the relay keeps

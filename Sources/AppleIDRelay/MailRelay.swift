@@ -1,15 +1,29 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 import SMTPWire
 
 /// The private e-mail relay's rules (spec §11): which recipients it takes, from whom, how often, and
 /// where their mail goes. The SMTP listener asks it about each recipient and hands it each message;
 /// the admin API, the CLI and the mailbox pages read through it.
+///
+/// The composition root makes one, over the relay's own storage, and hands it to the listener, the
+/// delivery queue and the server's mail pages. Who an address belongs to it asks the engine.
 public struct MailRelay: Sendable {
     let provider: AppleIDProvider
-    var store: any ProviderStore { provider.store }
-    var settings: RelaySettings { provider.configuration.relay }
+    let store: any RelayMailStore
+    public let settings: RelaySettings
+    /// Wakes mail long-polls (`siwa mail wait`) and the smarthost queue when the relay accepts a message.
+    public let mailSignal = CredentialEventSignal()
     var relayDomain: String { provider.configuration.relayDomain.lowercased() }
+    /// The relay's domain as configured (`--relay-domain`): the SMTP listener greets with it.
+    public var domain: String { provider.configuration.relayDomain }
+
+    public init(provider: AppleIDProvider, store: any RelayMailStore, settings: RelaySettings = RelaySettings()) {
+        self.provider = provider
+        self.store = store
+        self.settings = settings
+    }
 
     /// Where a recipient's mail goes.
     enum Route: Sendable {
@@ -45,16 +59,16 @@ public struct MailRelay: Sendable {
             return .failure(.notRelayed(recipient))
         }
         let route: Route
-        if let identity = try await store.teamIdentity(relayAddress: address) {
-            guard let account = try await store.account(id: identity.accountID), account.deletedAt == nil else {
+        if let identity = try await provider.teamIdentity(relayAddress: address) {
+            guard let account = try await provider.account(id: identity.accountID), account.deletedAt == nil else {
                 return .failure(.unknownAddress(recipient))
             }
             guard identity.relayForwardingEnabled else { return .failure(.forwardingOff(recipient)) }
             guard try await isRegisteredSender(sender, teamID: identity.teamID) else { return .failure(.senderNotRegistered(sender)) }
             route = .forward(identity, account, relayAddress: address)
         } else if let alias = try await store.replyAlias(address) {
-            guard let account = try await store.account(id: alias.accountID), account.deletedAt == nil,
-                let identity = try await store.teamIdentity(accountID: alias.accountID, teamID: alias.teamID)
+            guard let account = try await provider.account(id: alias.accountID), account.deletedAt == nil,
+                let identity = try await provider.teamIdentity(accountID: alias.accountID, teamID: alias.teamID)
             else { return .failure(.unknownAddress(recipient)) }
             guard identity.relayForwardingEnabled else { return .failure(.forwardingOff(recipient)) }
             // Only the Apple ID's own addresses reply through the alias: anyone else could otherwise
@@ -108,9 +122,4 @@ enum RelayRefusal: Error, Sendable, Hashable {
             SMTPReply(550, "5.7.20 Sender not authenticated: mail from <\(sender)> must carry a valid DKIM signature (\(reason))")
         }
     }
-}
-
-extension AppleIDProvider {
-    /// The private e-mail relay (spec §11).
-    public var mailRelay: MailRelay { MailRelay(provider: self) }
 }

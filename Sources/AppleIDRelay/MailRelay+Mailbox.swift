@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 import SMTPWire
 
@@ -44,11 +45,11 @@ extension MailRelay {
     public func waitForMail(_ query: RelayMailQuery, since: Date? = nil, timeout: Duration) async throws -> [RelayMail] {
         let deadline = ContinuousClock.now + min(timeout, Self.longestWait)
         while true {
-            let generation = provider.relayMailSignal.generation
+            let generation = mailSignal.generation
             let found = try await messages(query).filter { mail in since.map { mail.message.receivedAt > $0 } ?? true }
             let remaining = deadline - ContinuousClock.now
             if !found.isEmpty || remaining <= .zero { return found }
-            await provider.relayMailSignal.wait(since: generation, timeout: min(remaining, Self.rereadInterval))
+            await mailSignal.wait(since: generation, timeout: min(remaining, Self.rereadInterval))
         }
     }
 

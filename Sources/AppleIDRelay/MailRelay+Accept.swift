@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Crypto
 import Foundation
 import SMTPWire
@@ -57,7 +58,7 @@ extension MailRelay {
             for copy in accepted { try await recordRefusal(refusal, sender: sender, recipient: copy.mail.message.recipient) }
             return refusal
         }
-        provider.relayMailSignal.signal()
+        mailSignal.signal()
         provider.logger.info(
             "relay accepted mail",
             metadata: ["messages": "\(accepted.map(\.mail.message.id).joined(separator: ","))", "bytes": "\(message.count)"])

@@ -1,3 +1,4 @@
+import AppleIDProvider
 import SMTPWire
 
 /// Hands a message to the next server (`siwa serve`: SMTP to the smarthost). The relay's queue calls

@@ -1,11 +1,12 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 import _CryptoExtras
 
 extension MailRelay {
     /// The team's e-mail source that lets `sender` send, or `nil` when the sender is not registered.
     func registeredSource(_ sender: String, teamID: TeamID) async throws -> EmailSource? {
-        Self.source(of: sender, in: try await store.emailSources(teamID: teamID))
+        Self.source(of: sender, in: try await provider.emailSources(teamID: teamID))
     }
 
     /// DKIM, when the sender's e-mail source has a key: the message must carry a signature for the

@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Foundation
 
 /// How many messages a relay address may take (spec §11: 100 a day), as the store checks it while

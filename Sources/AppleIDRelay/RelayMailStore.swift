@@ -1,11 +1,14 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// The private relay's storage: reply aliases, relayed messages and their delivery records (the
-/// mailboxes and the smarthost queue). Written by the engine's ``MailRelay`` only.
-public protocol RelayMailStore: Sendable {
-    /// The team identity whose relay address is `relayAddress` (lower-case).
-    func teamIdentity(relayAddress: String) async throws -> TeamIdentity?
+/// mailboxes and the smarthost queue), and refusals. Written by ``MailRelay`` only; each part is
+/// what one of its jobs uses. The memory store and the SQL stores implement all of them.
+public typealias RelayMailStore = RelayAcceptStore & RelayDeliveryQueueStore & RelayMailboxStore & RelayRetentionStore
+
+/// Taking mail in: the routing rules' counts and aliases, and the accepted messages.
+public protocol RelayAcceptStore: Sendable {
     func replyAlias(_ alias: String) async throws -> RelayReplyAlias?
     /// Inserts the alias unless one exists for its relay address and sender; returns the stored one,
     /// so that two messages from one sender racing agree on one alias.
@@ -23,10 +26,11 @@ public protocol RelayMailStore: Sendable {
     func accept(_ mail: [AcceptedRelayMail], limits: RelayAcceptLimits) async throws -> RelayAcceptance
     /// The bytes of relayed mail the team has stored, every direction.
     func relayStoredBytes(teamID: TeamID) async throws -> Int
-    /// Newest first.
-    func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail]
-    func relayMail(id: String) async throws -> RelayMail?
-    func relayMessageSource(id: String) async throws -> [UInt8]?
+    func recordRelayRefusal(_ refusal: RelayRefusalRecord) async throws
+}
+
+/// The smarthost queue: due deliveries, one attempt at a time across instances.
+public protocol RelayDeliveryQueueStore: Sendable {
     /// Queued deliveries due at `now`, oldest first.
     func dueRelayDeliveries(at now: Date, limit: Int) async throws -> [RelayDelivery]
     /// Takes a due delivery for one attempt: moves its next attempt to `leaseUntil` if it is still
@@ -34,9 +38,20 @@ public protocol RelayMailStore: Sendable {
     func claimRelayDelivery(messageID: String, now: Date, leaseUntil: Date) async throws -> Bool
     /// Records the outcome of an attempt, and the bounce it caused, in one transaction.
     func record(_ delivery: RelayDelivery, bounce: AcceptedRelayMail?) async throws
-    func recordRelayRefusal(_ refusal: RelayRefusalRecord) async throws
+}
+
+/// Reading the mailboxes and the refusals (the account pages, the console, the admin API).
+public protocol RelayMailboxStore: Sendable {
+    /// Newest first.
+    func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail]
+    func relayMail(id: String) async throws -> RelayMail?
+    func relayMessageSource(id: String) async throws -> [UInt8]?
     /// The team's refusals after `date`, newest first.
     func relayRefusals(teamID: TeamID, since date: Date, limit: Int) async throws -> [RelayRefusalRecord]
+}
+
+/// Forgetting what is past its time.
+public protocol RelayRetentionStore: Sendable {
     /// Deletes every team's refusals recorded before `date`; returns how many went. The log would
     /// otherwise grow with every message a stranger sends to a relay address.
     func purgeRelayRefusals(before date: Date) async throws -> Int
@@ -46,7 +61,7 @@ public protocol RelayMailStore: Sendable {
     func purgeRelayMail(receivedBefore date: Date) async throws -> Int
 }
 
-extension RelayMailStore {
+extension RelayAcceptStore {
     /// Writes every message with its content and delivery record in one transaction, without a limit.
     public func accept(_ mail: [AcceptedRelayMail]) async throws {
         _ = try await accept(mail, limits: .none)

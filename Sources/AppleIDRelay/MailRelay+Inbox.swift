@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 import SMTPWire
 
@@ -25,7 +26,7 @@ extension MailRelay {
     /// the message is not in the Apple ID's mailbox.
     public func reply(to id: String, accountID: String, text: String) async throws -> MailboxReplyOutcome? {
         guard let original = try await mailboxMessage(id: id, accountID: accountID),
-            let account = try await store.account(id: accountID), account.deletedAt == nil
+            let account = try await provider.account(id: accountID), account.deletedAt == nil
         else { return nil }
         let message = original.mail.message
         let source = replySource(to: original, from: account.email, text: text)

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 import SMTPWire
 
@@ -49,7 +50,7 @@ extension MailRelay {
     /// The team's traffic of the last seven days, per e-mail source (in a bounded number of queries).
     public func traffic(teamID: TeamID) async throws -> RelayTraffic {
         let since = provider.clock.now().addingTimeInterval(-Self.trafficWindow)
-        let sources = try await store.emailSources(teamID: teamID)
+        let sources = try await provider.emailSources(teamID: teamID)
         let mail = try await store.relayMail(.team(teamID), limit: Self.trafficReadLimit).filter { $0.message.receivedAt > since }
         let refusals = try await store.relayRefusals(teamID: teamID, since: since, limit: Self.trafficReadLimit)
         var entries: [RelayTraffic.Entry] = mail.compactMap { item in
@@ -103,7 +104,7 @@ extension MailRelay {
     func recordRefusal(_ reply: SMTPReply, sender: String, recipient: String) async throws {
         let address = recipient.lowercased()
         let teamID: TeamID?
-        if let identity = try await store.teamIdentity(relayAddress: address) {
+        if let identity = try await provider.teamIdentity(relayAddress: address) {
             teamID = identity.teamID
         } else {
             teamID = try await store.replyAlias(address)?.teamID
@@ -114,9 +115,4 @@ extension MailRelay {
                 id: newMessageID(), teamID: teamID, sender: sender.lowercased(), recipient: address,
                 reply: "\(reply.code) " + reply.lines.joined(separator: " "), at: provider.clock.now()))
     }
-}
-
-extension ConsoleView {
-    /// The team's private-relay traffic per e-mail source (the console's Relay page).
-    public func relayTraffic() async throws -> RelayTraffic { try await provider.mailRelay.traffic(teamID: teamID) }
 }

@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Crypto
 import Foundation
 

@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Foundation
 
 /// How the private relay behaves (spec §11): its daily limit, where forwarded mail goes, and how

@@ -1,8 +1,10 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 extension MemoryStore {
-    struct RelayMailState {
+    /// The relay's part of the store's state: under its one lock, in its seed snapshot.
+    struct RelayMailState: MemoryStoreAttachment {
         var aliases: [String: RelayReplyAlias] = [:]
         /// In arrival order.
         var messages: [RelayMessage] = []
@@ -14,55 +16,51 @@ extension MemoryStore {
 }
 
 extension MemoryStore: RelayMailStore {
-    public func teamIdentity(relayAddress: String) async throws -> TeamIdentity? {
-        state.withLock { $0.identities.values.first { $0.relayAddress == relayAddress } }
-    }
-
-    public func replyAlias(_ alias: String) async throws -> RelayReplyAlias? { state.withLock { $0.relay.aliases[alias] } }
+    public func replyAlias(_ alias: String) async throws -> RelayReplyAlias? { try withAttached(RelayMailState.self) { $0.aliases[alias] } }
 
     public func insertReplyAlias(_ alias: RelayReplyAlias) async throws -> RelayReplyAlias {
-        state.withLock { state in
-            if let existing = state.relay.aliases.values.first(where: { $0.relayAddress == alias.relayAddress && $0.sender == alias.sender }) {
+        try withAttached(RelayMailState.self) { relay in
+            if let existing = relay.aliases.values.first(where: { $0.relayAddress == alias.relayAddress && $0.sender == alias.sender }) {
                 return existing
             }
-            state.relay.aliases[alias.alias] = alias
+            relay.aliases[alias.alias] = alias
             return alias
         }
     }
 
     public func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int {
-        state.withLock { $0.relay.count(relayAddress: relayAddress, since: date) }
+        try withAttached(RelayMailState.self) { $0.count(relayAddress: relayAddress, since: date) }
     }
 
     public func accept(_ mail: [AcceptedRelayMail], limits: RelayAcceptLimits) async throws -> RelayAcceptance {
         // Read before the lock: this store keeps every message in memory anyway.
         var sources: [String: [UInt8]] = [:]
         for accepted in mail { sources[accepted.mail.message.id] = try await accepted.content.bytes() }
-        return try state.withLock { state in
+        return try withAttached(RelayMailState.self) { relay in
             let ids = mail.map(\.mail.message.id)
-            guard Set(ids).count == ids.count, !ids.contains(where: { state.relay.deliveries[$0] != nil }) else {
+            guard Set(ids).count == ids.count, !ids.contains(where: { relay.deliveries[$0] != nil }) else {
                 throw StoreError.conflict("relay message id taken")
             }
             if let limit = limits.daily {
                 for (address, count) in RelayDailyLimit.counted(mail) {
-                    if state.relay.count(relayAddress: address, since: limit.since) + count > limit.count { return .dailyLimit }
+                    if relay.count(relayAddress: address, since: limit.since) + count > limit.count { return .dailyLimit }
                 }
             }
             if let quota = limits.teamBytes {
                 for (teamID, bytes) in RelayAcceptLimits.teamBytes(of: mail).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                    if state.relay.storedBytes(teamID: teamID) + bytes > quota { return .teamQuota(teamID) }
+                    if relay.storedBytes(teamID: teamID) + bytes > quota { return .teamQuota(teamID) }
                 }
             }
-            for accepted in mail { state.relay.insert(accepted.mail, source: sources[accepted.mail.message.id] ?? []) }
+            for accepted in mail { relay.insert(accepted.mail, source: sources[accepted.mail.message.id] ?? []) }
             return .accepted
         }
     }
 
-    public func relayStoredBytes(teamID: TeamID) async throws -> Int { state.withLock { $0.relay.storedBytes(teamID: teamID) } }
+    public func relayStoredBytes(teamID: TeamID) async throws -> Int { try withAttached(RelayMailState.self) { $0.storedBytes(teamID: teamID) } }
 
     public func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail] {
-        state.withLock { state in
-            state.relay.messages.reversed().lazy.filter { message in
+        try withAttached(RelayMailState.self) { relay in
+            relay.messages.reversed().lazy.filter { message in
                 switch query {
                 case .address(let address): message.recipient == address || message.destination == address
                 case .mailbox(let accountID): message.accountID == accountID && message.direction == .forward
@@ -71,23 +69,23 @@ extension MemoryStore: RelayMailStore {
                 }
             }
             .prefix(limit)
-            .compactMap { message in state.relay.deliveries[message.id].map { RelayMail(message: message, delivery: $0) } }
+            .compactMap { message in relay.deliveries[message.id].map { RelayMail(message: message, delivery: $0) } }
         }
     }
 
     public func relayMail(id: String) async throws -> RelayMail? {
-        state.withLock { state in
-            guard let message = state.relay.messages.first(where: { $0.id == id }), let delivery = state.relay.deliveries[id] else { return nil }
+        try withAttached(RelayMailState.self) { relay in
+            guard let message = relay.messages.first(where: { $0.id == id }), let delivery = relay.deliveries[id] else { return nil }
             return RelayMail(message: message, delivery: delivery)
         }
     }
 
-    public func relayMessageSource(id: String) async throws -> [UInt8]? { state.withLock { $0.relay.sources[id] } }
+    public func relayMessageSource(id: String) async throws -> [UInt8]? { try withAttached(RelayMailState.self) { $0.sources[id] } }
 
     public func dueRelayDeliveries(at now: Date, limit: Int) async throws -> [RelayDelivery] {
-        state.withLock { state in
+        try withAttached(RelayMailState.self) { relay in
             Array(
-                state.relay.deliveries.values
+                relay.deliveries.values
                     .filter { $0.state == .queued && ($0.nextAttemptAt ?? now) <= now }
                     .sorted { ($0.nextAttemptAt ?? now, $0.messageID) < ($1.nextAttemptAt ?? now, $1.messageID) }
                     .prefix(limit))
@@ -95,50 +93,51 @@ extension MemoryStore: RelayMailStore {
     }
 
     public func claimRelayDelivery(messageID: String, now: Date, leaseUntil: Date) async throws -> Bool {
-        state.withLock { state in
-            guard var delivery = state.relay.deliveries[messageID], delivery.state == .queued, (delivery.nextAttemptAt ?? now) <= now else {
+        try withAttached(RelayMailState.self) { relay in
+            guard var delivery = relay.deliveries[messageID], delivery.state == .queued, (delivery.nextAttemptAt ?? now) <= now else {
                 return false
             }
             delivery.nextAttemptAt = leaseUntil
-            state.relay.deliveries[messageID] = delivery
+            relay.deliveries[messageID] = delivery
             return true
         }
     }
 
     public func record(_ delivery: RelayDelivery, bounce: AcceptedRelayMail?) async throws {
         let source = try await bounce?.content.bytes()
-        state.withLock { state in
-            state.relay.deliveries[delivery.messageID] = delivery
-            if let bounce, let source { state.relay.insert(bounce.mail, source: source) }
+        try withAttached(RelayMailState.self) { relay in
+            relay.deliveries[delivery.messageID] = delivery
+            if let bounce, let source { relay.insert(bounce.mail, source: source) }
         }
     }
 
     public func recordRelayRefusal(_ refusal: RelayRefusalRecord) async throws {
-        state.withLock { $0.relay.refusals.append(refusal) }
+        try withAttached(RelayMailState.self) { $0.refusals.append(refusal) }
     }
 
     public func relayRefusals(teamID: TeamID, since date: Date, limit: Int) async throws -> [RelayRefusalRecord] {
-        state.withLock { state in Array(state.relay.refusals.reversed().lazy.filter { $0.teamID == teamID && $0.at > date }.prefix(limit)) }
+        try withAttached(RelayMailState.self) { relay in
+            Array(relay.refusals.reversed().lazy.filter { $0.teamID == teamID && $0.at > date }.prefix(limit))
+        }
     }
 
     public func purgeRelayMail(receivedBefore date: Date) async throws -> Int {
-        state.withLock { state in
-            let relay = state.relay
+        try withAttached(RelayMailState.self) { relay in
             let gone = Set(relay.messages.filter { $0.receivedAt < date && relay.deliveries[$0.id]?.state != .queued }.map(\.id))
-            state.relay.messages.removeAll { gone.contains($0.id) }
+            relay.messages.removeAll { gone.contains($0.id) }
             for id in gone {
-                state.relay.deliveries[id] = nil
-                state.relay.sources[id] = nil
+                relay.deliveries[id] = nil
+                relay.sources[id] = nil
             }
             return gone.count
         }
     }
 
     public func purgeRelayRefusals(before date: Date) async throws -> Int {
-        state.withLock { state in
-            let before = state.relay.refusals.count
-            state.relay.refusals.removeAll { $0.at < date }
-            return before - state.relay.refusals.count
+        try withAttached(RelayMailState.self) { relay in
+            let before = relay.refusals.count
+            relay.refusals.removeAll { $0.at < date }
+            return before - relay.refusals.count
         }
     }
 }

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// One message the private relay accepted for one recipient (spec §11), as it goes on: rewritten so

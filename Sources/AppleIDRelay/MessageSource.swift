@@ -1,3 +1,5 @@
+import AppleIDProvider
+
 /// A received message that the relay reads in pieces: the SMTP listener's spool file, or bytes in
 /// memory. Reading through ranges lets a 25 MB message pass the rules, the rewriting and the store
 /// while at most one chunk of it is in memory.
