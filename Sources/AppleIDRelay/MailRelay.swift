@@ -12,7 +12,7 @@ import SMTPWire
 public struct MailRelay: Sendable {
     let provider: AppleIDProvider
     let store: any RelayMailStore
-    public let settings: RelaySettings
+    let settings: RelaySettings
     /// Wakes mail long-polls (`siwa mail wait`) and the smarthost queue when the relay accepts a message.
     public let mailSignal = CredentialEventSignal()
     var relayDomain: String { provider.configuration.relayDomain.lowercased() }
