@@ -86,7 +86,6 @@ let package = Package(
             dependencies: [
                 "AppleIDProtocol",
                 "RS256Signing",
-                "SMTPWire",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -95,10 +94,24 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // The private e-mail relay (spec §11): routing rules, mailboxes, DKIM and SPF, the smarthost
+        // queue, and the store protocols they use. Above the engine, which it asks whose an address is.
+        .target(
+            name: "AppleIDRelay",
+            dependencies: [
+                "AppleIDProvider",
+                "AppleIDProtocol",
+                "SMTPWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "AppleIDStore",
             dependencies: [
                 "AppleIDProvider",
+                "AppleIDRelay",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -134,6 +147,7 @@ let package = Package(
             dependencies: [
                 "AppleIDAdminAPI",
                 "AppleIDProvider",
+                "AppleIDRelay",
                 "SignInWithApple",
                 "AppleIDButtonSpec",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -167,6 +181,7 @@ let package = Package(
                 "SMTPWire",
                 "SMTPSending",
                 "AppleIDProvider",
+                "AppleIDRelay",
                 "AppleIDProtocol",
                 "AppleIDStore",
                 "AppleIDButtons",
@@ -224,6 +239,7 @@ let package = Package(
             dependencies: [
                 "SignInWithApple",
                 "AppleIDProvider",
+                "AppleIDRelay",
                 "AppleIDServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -346,6 +362,8 @@ let package = Package(
             name: "AppleIDProviderTests",
             dependencies: [
                 "AppleIDProvider",
+                // The relay's rules are tested on the engine's harness (Relay/), and invitations go by relay mail.
+                "AppleIDRelay",
                 "RS256Signing",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -359,6 +377,8 @@ let package = Package(
             dependencies: [
                 "SignInWithApple",
                 "SignInWithAppleTesting",
+                // Only to put a message into the emulator's relay as the SMTP listener would (EmulatorMailboxTests).
+                "AppleIDRelay",
                 "SignInWithAppleHummingbird",
                 "SignInWithAppleSQL",
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -378,6 +398,7 @@ let package = Package(
                 "SignInWithApple",
                 "SignInWithAppleTesting",
                 "AppleIDProvider",
+                "AppleIDRelay",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -385,7 +406,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDStoreTests",
             dependencies: [
-                "AppleIDStore", "AppleIDProvider", .product(name: "NIOPosix", package: "swift-nio"),
+                "AppleIDStore", "AppleIDProvider", "AppleIDRelay", .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
         ),
@@ -398,6 +419,7 @@ let package = Package(
             dependencies: [
                 "AppleIDAdminAPI",
                 "AppleIDServer",
+                "AppleIDRelay",
                 "SMTPWire",
                 "AppleIDServerApp",
                 "AppleIDButtons",

@@ -7,15 +7,13 @@ extension AppleIDProvider {
     /// them with margin while the table of spent codes stays small.
     public static let expiredCodeRetention: TimeInterval = 86_400
 
-    /// Deletes expired codes, access tokens, interactions, browser and console sessions, team
-    /// invitations, the relay's refusals older than the console's traffic window (nobody sees
-    /// them any more) and relayed mail older than its retention; answers how many rows went.
+    /// Deletes expired codes, access tokens, interactions, browser and console sessions and team
+    /// invitations; answers how many rows went. The relay purges its own mail
+    /// (`MailRelay.purgeExpiredMail()`), in the same sweep.
     public func purgeExpiredRecords() async throws -> Int {
         let now = clock.now()
         return try await store.purgeExpired(now: now, codesExpiredBefore: now.addingTimeInterval(-Self.expiredCodeRetention))
             + store.purgeConsoleSessions(expiredBefore: now)
             + store.purgeInvitations(expiredBefore: now)
-            + store.purgeRelayRefusals(before: now.addingTimeInterval(-MailRelay.trafficWindow))
-            + store.purgeRelayMail(receivedBefore: now.addingTimeInterval(-configuration.relay.retention))
     }
 }

@@ -16,8 +16,6 @@ public final class AppleIDProvider: Sendable {
     public let interactions: InteractionService
     /// Wakes credential-event long-polls when a user's action adds to the outbox.
     public let credentialSignal = CredentialEventSignal()
-    /// Wakes mail long-polls (`siwa mail wait`) when the relay accepts a message.
-    public let relayMailSignal = CredentialEventSignal()
     public let logger: Logger
     /// Where the engine's counters go (`siwa serve`: the Prometheus registry behind `/metrics`).
     public let metrics: any MetricsFactory

@@ -18,8 +18,6 @@ public struct ProviderConfiguration: Sendable {
     public var idTokenLifetime: Int = 86_400
     /// The domain of Hide My Email relay addresses.
     public var relayDomain: String = "privaterelay.appleid.com"
-    /// The private relay's daily limit, smarthost and retries.
-    public var relay = RelaySettings()
     /// How far in the future a client secret's `iat` may be (clock skew between the two servers).
     public var clientSecretClockSkew: TimeInterval = 60
     /// How long a sign-in may take from the first page to the last.

@@ -5,7 +5,7 @@ import Logging
 /// Where a started engine keeps its records. The engine alone holds the store: whoever starts it
 /// chooses the storage, and from then on asks the engine for operations and read models.
 public struct ProviderStorage: Sendable {
-    let store: any ProviderStore
+    package let store: any ProviderStore
 
     /// In the process's memory, gone when it ends; each use is a new, empty store. For the emulator
     /// and tests.

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Crypto
 import Foundation
 import Hummingbird
@@ -77,13 +78,14 @@ package protocol ServerAddition: Sendable {
 
 /// The router with every protocol endpoint, pages, console and admin API; the emulator and the
 /// in-process tests use it as it is.
-public func buildRouter(provider: AppleIDProvider, options: ServerOptions) async throws -> Router<AppleIDRequestContext> {
-    try await buildRouter(provider: provider, options: options, additions: [])
+/// `relay` is the private relay the account, console and admin mail pages read.
+public func buildRouter(provider: AppleIDProvider, relay: MailRelay, options: ServerOptions) async throws -> Router<AppleIDRequestContext> {
+    try await buildRouter(provider: provider, relay: relay, options: options, additions: [])
 }
 
-/// ``buildRouter(provider:options:)`` with what the composition root adds.
+/// ``buildRouter(provider:relay:options:)`` with what the composition root adds.
 package func buildRouter(
-    provider: AppleIDProvider, options: ServerOptions, additions: [any ServerAddition]
+    provider: AppleIDProvider, relay: MailRelay, options: ServerOptions, additions: [any ServerAddition]
 ) async throws -> Router<AppleIDRequestContext> {
     let router = Router(context: AppleIDRequestContext.self)
     // The provider's factory: `siwa serve` points it at the registry behind `/metrics`.
@@ -104,9 +106,11 @@ package func buildRouter(
     ).register(on: router)
     InteractionEndpoints(provider: provider, pages: pages, delivery: delivery, cookies: cookies).register(on: router)
     TokenEndpoints(provider: provider).register(on: router)
-    AccountEndpoints(provider: provider, renderer: renderer, cookies: cookies, developmentMode: options.developmentMode).register(on: router)
-    ConsoleRoutes(site: ConsoleSite(provider: provider, renderer: renderer, cookies: cookies, baseURL: options.baseURL)).register(on: router)
-    AdminEndpoints(provider: provider, adminToken: options.adminToken, baseURL: options.baseURL).register(on: router)
+    AccountEndpoints(provider: provider, relay: relay, renderer: renderer, cookies: cookies, developmentMode: options.developmentMode).register(
+        on: router)
+    ConsoleRoutes(site: ConsoleSite(provider: provider, relay: relay, renderer: renderer, cookies: cookies, baseURL: options.baseURL))
+        .register(on: router)
+    AdminEndpoints(provider: provider, relay: relay, adminToken: options.adminToken, baseURL: options.baseURL).register(on: router)
     OperationsEndpoints(provider: provider).register(on: router)
     try SignInScriptEndpoint(serverURL: options.baseURL).register(on: router)
     for addition in additions { try addition.register(on: router, provider: provider, pages: renderer) }
@@ -128,10 +132,10 @@ package func buildRouter(
 ///
 /// - Parameter onServerRunning: called once the socket listens (the start-up banner belongs there).
 package func buildApplication(
-    provider: AppleIDProvider, options: ServerOptions, logger: Logger, services: [any Service] = [],
+    provider: AppleIDProvider, relay: MailRelay, options: ServerOptions, logger: Logger, services: [any Service] = [],
     additions: [any ServerAddition] = [], onServerRunning: @escaping @Sendable () async -> Void = {}
 ) async throws -> some ApplicationProtocol {
-    let router = try await buildRouter(provider: provider, options: options, additions: additions)
+    let router = try await buildRouter(provider: provider, relay: relay, options: options, additions: additions)
     return Application(
         router: router,
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "AppleIDServer"),

@@ -46,6 +46,10 @@ extension SQLStore: AccountStore {
             .identity()
     }
 
+    public func teamIdentity(relayAddress: String) async throws -> TeamIdentity? {
+        try await row(TeamIdentityRow.self, from: TeamIdentityRow.table, where: "relay_address", equals: relayAddress)?.identity()
+    }
+
     public func teamIdentity(subject: Subject, teamID: TeamID) async throws -> TeamIdentity? {
         try await db.select().column("*").from(TeamIdentityRow.table)
             .where("subject", .equal, subject.rawValue)

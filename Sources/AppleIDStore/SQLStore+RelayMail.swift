@@ -1,13 +1,10 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import SQLKit
 
 extension SQLStore: RelayMailStore {
-    public func teamIdentity(relayAddress: String) async throws -> TeamIdentity? {
-        try await row(TeamIdentityRow.self, from: TeamIdentityRow.table, where: "relay_address", equals: relayAddress)?.identity()
-    }
-
     public func replyAlias(_ alias: String) async throws -> RelayReplyAlias? {
         try await row(RelayReplyAliasRow.self, from: RelayReplyAliasRow.table, where: "alias", equals: alias)?.replyAlias()
     }

@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 
 extension AppleIDEmulator {
@@ -27,7 +28,6 @@ extension AppleIDEmulator {
     /// #expect(mail.first?.subject == "Your order")
     /// ```
     public func mailbox(for address: String) async throws -> [Mail] {
-        let relay = provider.mailRelay
         let listed: [RelayMail]
         if let account = try await provider.lookUpAccount(appleID: address) {
             listed = try await relay.mailbox(accountID: account.id)

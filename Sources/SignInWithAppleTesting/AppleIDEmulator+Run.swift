@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDServer
 import Foundation
 import Hummingbird
@@ -55,10 +56,13 @@ private func runAppleIDEmulator<T: Sendable>(
     // The server logs the precise reason of each refusal and sends Apple's terse answer: the emulator
     // reads the reasons from the log, so that tests see them while the wire stays Apple's.
     let refusalLog = RefusalLog()
+    let storage = ProviderStorage.inMemory
     let provider = try await AppleIDProvider.start(
-        configuration: configuration, storage: .inMemory, clock: clock, keyFactory: keyFactory, logger: refusalLog.observing(logger))
-    let emulator = try await AppleIDEmulator.seed(provider: provider, baseURL: baseURL, clock: clock, refusalLog: refusalLog)
-    let router = try await buildRouter(provider: provider, options: ServerOptions(port: port, baseURL: baseURL, adminToken: emulator.adminToken))
+        configuration: configuration, storage: storage, clock: clock, keyFactory: keyFactory, logger: refusalLog.observing(logger))
+    let relay = try MailRelay(provider: provider, storage: storage)
+    let emulator = try await AppleIDEmulator.seed(provider: provider, relay: relay, baseURL: baseURL, clock: clock, refusalLog: refusalLog)
+    let router = try await buildRouter(
+        provider: provider, relay: relay, options: ServerOptions(port: port, baseURL: baseURL, adminToken: emulator.adminToken))
     // One value: `true` once the server listens, `false` if it stopped before that.
     let (started, startedContinuation) = AsyncStream<Bool>.makeStream()
     let app = Application(
@@ -125,7 +129,9 @@ func freeLoopbackPort() async throws -> Int {
 extension AppleIDEmulator {
     /// Registers the emulated team, app group, Services ID, notification endpoint, key and default user
     /// through the engine's operations, so they pass the rules a developer's would.
-    static func seed(provider: AppleIDProvider, baseURL: String, clock: any AdjustableClock, refusalLog: RefusalLog) async throws -> AppleIDEmulator {
+    static func seed(
+        provider: AppleIDProvider, relay: MailRelay, baseURL: String, clock: any AdjustableClock, refusalLog: RefusalLog
+    ) async throws -> AppleIDEmulator {
         let teamID: TeamID = "EMUTEAM123"
         let bundleID: ClientID = "com.example.emulated"
         let servicesID: ClientID = "com.example.emulated.web"
@@ -142,7 +148,7 @@ extension AppleIDEmulator {
         _ = try await provider.createAccount(
             appleID: user.appleID, password: user.password, firstName: user.firstName, lastName: user.lastName, email: user.email)
         return AppleIDEmulator(
-            baseURL: baseURL, provider: provider, teamID: teamID.rawValue, bundleID: bundleID.rawValue, servicesID: servicesID.rawValue,
+            baseURL: baseURL, provider: provider, relay: relay, teamID: teamID.rawValue, bundleID: bundleID.rawValue, servicesID: servicesID.rawValue,
             redirectURI: redirectURI,
             credentials: AppleCredentials(teamID: teamID.rawValue, keyID: key.id.rawValue, privateKeyPEM: privateKeyPEM),
             defaultUser: user, adminToken: provider.random.hex(bytes: 16), clock: clock, refusalLog: refusalLog)

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDServer
 import Crypto
 import Foundation
@@ -28,6 +29,8 @@ public struct AppleIDEmulator: Sendable {
 
     public let baseURL: String
     public let provider: AppleIDProvider
+    /// The emulated private relay (``mailbox(for:)``), over the engine's memory storage.
+    package let relay: MailRelay
     public let teamID: String
     public let bundleID: String
     public let servicesID: String

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Logging
 
@@ -13,6 +14,9 @@ struct ProviderHarness {
     let provider: AppleIDProvider
     let clock: ManualClock
     let store: MemoryStore
+    /// The private relay over the same store, as `siwa serve` keeps its mail in the engine's database:
+    /// one, so that its Message-ID key and its wake-up signal are the same for every use.
+    let relay: MailRelay
 
     static func make(
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
@@ -38,7 +42,7 @@ struct ProviderHarness {
                     groupID: ClientID(rawValue: group), returnURLs: ["https://\(group)/callback"]))
         }
         _ = try await provider.createAccount(appleID: "Maria@Example.com", password: "pw", firstName: "Maria", lastName: "Ruiz")
-        return ProviderHarness(provider: provider, clock: clock, store: store)
+        return ProviderHarness(provider: provider, clock: clock, store: store, relay: MailRelay(provider: provider, store: store))
     }
 
     /// A headless first or later authorization for `group`'s web client with name and e-mail.

@@ -36,8 +36,13 @@ struct StoreOwnershipTests {
 
     /// Every line of the Swift files under `folders` that `pattern` matches, as `file:line: match`.
     static func lines(in folders: [String], matching pattern: Regex<AnyRegexOutput>) throws -> [String] {
+        try lines(inFiles: try swiftFiles(in: folders), matching: pattern)
+    }
+
+    /// Every line of `files` that `pattern` matches, as `file:line: match`.
+    static func lines(inFiles files: [String], matching pattern: Regex<AnyRegexOutput>) throws -> [String] {
         var found: [String] = []
-        for file in try swiftFiles(in: folders) {
+        for file in files {
             let text = try String(contentsOf: packageRoot.appending(path: file), encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 if let match = line.firstMatch(of: pattern) { found.append("\(file):\(number + 1): \(match.output[0].substring ?? "")") }
@@ -46,12 +51,14 @@ struct StoreOwnershipTests {
         return found
     }
 
-    /// Every type whose name ends in `Store` declared by the engine or the SQL stores: the storage
-    /// protocols, their composition and the implementations.
-    static func storeTypeNames() throws -> Set<String> {
+    /// Every type whose name ends in `Store` declared by the engine, the relay or the SQL stores: the
+    /// storage protocols, their compositions and the implementations.
+    static func storeTypeNames(
+        in folders: [String] = ["Sources/AppleIDProvider", "Sources/AppleIDRelay", "Sources/AppleIDStore"]
+    ) throws -> Set<String> {
         let declaration = #/(?:protocol|class|struct|actor|enum|typealias)\s+([A-Z][A-Za-z]*Store)\b/#.wordBoundaryKind(.simple)
         var names: Set<String> = []
-        for file in try swiftFiles(in: ["Sources/AppleIDProvider", "Sources/AppleIDStore"]) {
+        for file in try swiftFiles(in: folders) {
             let text = try String(contentsOf: packageRoot.appending(path: file), encoding: .utf8)
             for match in text.matches(of: declaration) { names.insert(String(match.output.1)) }
         }

@@ -18,7 +18,7 @@ struct AccountMailPagesTests {
     static func send(_ server: TestServer, to relay: String, subject: String, body: String, html: Bool = false) async throws -> String {
         let type = html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8"
         let source = "From: \"Juice\" <orders@example.com>\r\nTo: <\(relay)>\r\nSubject: \(subject)\r\nContent-Type: \(type)\r\n\r\n\(body)\r\n"
-        let reply = try await server.provider.mailRelay.accept(sender: "orders@example.com", recipients: [relay], source: Array(source.utf8))
+        let reply = try await server.relay.accept(sender: "orders@example.com", recipients: [relay], source: Array(source.utf8))
         #expect(reply.code == 250)
         return try #require(reply.lines.first?.split(separator: " ").last.map(String.init))
     }
@@ -205,12 +205,12 @@ struct AccountMailPagesTests {
             #expect(sent.status == .ok)
             #expect(HTML.element(id: "message", in: sent.text) == "Your reply was sent.")
         }
-        let replies = try await server.provider.mailRelay.messages(.address("orders@example.com"))
+        let replies = try await server.relay.messages(.address("orders@example.com"))
         let reply = try #require(replies.first)
         #expect(reply.message.direction == .reply)
         #expect(reply.message.subject == "Re: Your order")
         #expect(reply.message.envelopeSender == relay)
-        let detail = try #require(try await server.provider.mailRelay.message(id: reply.message.id))
+        let detail = try #require(try await server.relay.message(id: reply.message.id))
         let source = String(decoding: detail.source, as: UTF8.self)
         #expect(source.contains("Where is my juice?"))
         #expect(!source.lowercased().contains(TestServer.maria.email), "the real address stays hidden")

@@ -42,7 +42,7 @@ struct AdminOpenAPITests {
     @Test("the document names every registered /admin route, and no route that is not registered")
     func everyRouteDocumented() async throws {
         let server = try await TestServer.make()
-        let router = try await buildRouter(provider: server.provider, options: ServerOptions(adminToken: TestServer.adminToken))
+        let router = try await buildRouter(provider: server.provider, relay: server.relay, options: ServerOptions(adminToken: TestServer.adminToken))
         // Hummingbird writes a parameter as `:name`; OpenAPI as `{name}`.
         let registered = Set(
             router.routes.map { "\($0.method.rawValue) \($0.path.description)" }.filter { $0.split(separator: " ")[1].hasPrefix("/admin/") }

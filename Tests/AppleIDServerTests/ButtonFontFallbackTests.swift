@@ -55,7 +55,7 @@ struct ButtonFontFallbackTests {
         let server = try await TestServer.make()
         let options = ServerOptions(adminToken: TestServer.adminToken)
         let additions = try ServeAdditions.all(metrics: PrometheusCollectorRegistry(), adminToken: options.adminToken, fontFiles: Self.withoutCJK)
-        let app = Application(router: try await buildRouter(provider: server.provider, options: options, additions: additions))
+        let app = Application(router: try await buildRouter(provider: server.provider, relay: server.relay, options: options, additions: additions))
         try await app.test(.router) { client in
             for _ in 0..<2 {  // the second answer is not a cached box either
                 let refused = try await client.execute(uri: "/appleid/button?locale=\(locale)&width=200&height=40", method: .get)
@@ -103,7 +103,7 @@ struct BundledButtonFontTests {
         let server = try await TestServer.make()
         let options = ServerOptions(adminToken: TestServer.adminToken)
         let additions = try ServeAdditions.all(metrics: PrometheusCollectorRegistry(), adminToken: options.adminToken, fontFiles: fontFiles)
-        let app = Application(router: try await buildRouter(provider: server.provider, options: options, additions: additions))
+        let app = Application(router: try await buildRouter(provider: server.provider, relay: server.relay, options: options, additions: additions))
         try await app.test(.router) { client in
             for locale in ["en_US", "ru_RU", "el_GR"] {
                 let drawn = try await client.execute(uri: "/appleid/button?locale=\(locale)&width=200&height=40", method: .get)

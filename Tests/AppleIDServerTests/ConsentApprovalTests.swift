@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDStore
 import Foundation
 import HummingbirdTesting
@@ -15,7 +16,7 @@ struct ConsentApprovalTests {
     func concurrentApprovals(of kind: StoreKind) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-approval-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (store, shutdown): (any ProviderStore, () async throws -> Void) =
+        let (store, shutdown): (any ProviderStore & RelayMailStore, () async throws -> Void) =
             switch kind {
             case .memory: (MemoryStore(), {})
             case .sqlite: try await SQLStore.sqlite(path: path, logger: Logger(label: "test"))

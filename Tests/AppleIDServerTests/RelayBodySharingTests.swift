@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Logging
 import SQLKit
@@ -29,10 +30,10 @@ struct RelayBodySharingTests {
             let body = Array(String(repeating: "A line of the newsletter that both users get.\r\n", count: 4_000).utf8)
             let message = Array("From: <news@example.com>\r\nSubject: Shared\r\n\r\n".utf8) + body
 
-            let reply = try await server.provider.mailRelay.accept(sender: "news@example.com", recipients: addresses, source: message)
+            let reply = try await server.relay.accept(sender: "news@example.com", recipients: addresses, source: message)
             #expect(reply.code == 250)
 
-            let stored = try await server.provider.mailRelay.messages(.all)
+            let stored = try await server.relay.messages(.all)
             #expect(stored.count == 2)
             for mail in stored {
                 let source = try #require(try await store.relayMessageSource(id: mail.message.id))

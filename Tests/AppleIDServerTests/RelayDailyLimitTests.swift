@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDStore
 import Foundation
 import Logging
@@ -20,19 +21,19 @@ struct RelayDailyLimitTests {
     func lastPlaceRace(kind: StoreKind) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-daily-limit-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (store, shutdown): (any ProviderStore, () async throws -> Void) =
+        let (store, shutdown): (any ProviderStore & RelayMailStore, () async throws -> Void) =
             switch kind {
             case .memory: (MemoryStore(), {})
             case .sqlite: try await SQLStore.sqlite(path: path, logger: Logger(label: "test"))
             }
         do {
-            let server = try await TestServer.make(store: store) { $0.relay.dailyLimit = Self.limit }
+            let server = try await TestServer.make(store: store, configureRelay: { $0.dailyLimit = Self.limit })
             let account = try #require(try await store.account(appleID: TestServer.maria.appleID))
             _ = try await store.insertTeamIdentity(
                 TeamIdentity(
                     accountID: account.id, teamID: TestServer.teamID, subject: "000001.race.0001", relayAddress: SMTPListenerTests.relayAddress))
             _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)
-            let relay = server.provider.mailRelay
+            let relay = server.relay
             let address = SMTPListenerTests.relayAddress
             for _ in 1..<Self.limit {
                 #expect(try await relay.accept(sender: "news@example.com", recipients: [address], source: Self.message).code == 250)

@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import SMTPWire
 import Testing
@@ -48,7 +49,7 @@ struct SMTPLargeMessageTests {
         try await SMTPListenerTests.withListener(limits: limits, gauge: gauge) { server, port in
             let reply = try await Self.send(body, port: port)
             #expect(reply.code == 250, "\(reply.lines)")
-            let relay = server.provider.mailRelay
+            let relay = server.relay
             let stored = try #require(try await relay.messages(.address(SMTPListenerTests.relayAddress)).first)
             let detail = try #require(try await relay.message(id: stored.message.id))
             #expect(detail.body == body, "the body comes back byte for byte")
@@ -66,7 +67,7 @@ struct SMTPLargeMessageTests {
         try await SMTPListenerTests.withListener(limits: limits, gauge: gauge) { server, port in
             let reply = try await Self.send(Self.body(), port: port)
             #expect(reply.code == 552, "\(reply.lines)")
-            #expect(try await server.provider.mailRelay.messages(.all).isEmpty)
+            #expect(try await server.relay.messages(.all).isEmpty)
         }
         #expect(gauge.peak <= RelayMessageChunk.size, "held \(gauge.peak) bytes at once; a chunk is \(RelayMessageChunk.size)")
     }

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDServer
 import AppleIDServerApp
 import Foundation
@@ -28,7 +29,7 @@ struct SMTPListenerTests {
         _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let listener = SMTPListener(
-            host: "127.0.0.1", port: 0, relay: server.provider.mailRelay, hostname: "relay.test", limits: limits, logger: Logger(label: "test"),
+            host: "127.0.0.1", port: 0, relay: server.relay, hostname: "relay.test", limits: limits, logger: Logger(label: "test"),
             authenticatesSenders: authenticatesSenders, admission: admission, gauge: gauge, onListening: { continuation.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await listener.run() }
@@ -83,7 +84,7 @@ struct SMTPListenerTests {
             #expect(replies[3].lines[0].contains("Sender not registered for this relay"))
             #expect(try await client.isClosedByServer())
             await client.close()
-            #expect(try await server.provider.mailRelay.messages(.all).isEmpty)
+            #expect(try await server.relay.messages(.all).isEmpty)
         }
     }
 
@@ -106,7 +107,7 @@ struct SMTPListenerTests {
             #expect(replies.map(\.code) == [220, 250, 250, 550, 554])
             #expect(replies[3].lines[0] == "5.7.23 127.0.0.1 is not allowed to send mail from example.com (SPF fail)")
             await client.close()
-            #expect(try await server.provider.mailRelay.messages(.all).isEmpty)
+            #expect(try await server.relay.messages(.all).isEmpty)
         }
         try await Self.withListener(txtResolver: SPFTable(policy: "v=spf1 ip4:127.0.0.0/8 -all"), authenticatesSenders: true) { server, port in
             var client = try await TinySMTPClient(port: port)
@@ -115,7 +116,7 @@ struct SMTPListenerTests {
             try await client.send("Subject: listed\r\n\r\nhi\r\n.\r\nQUIT\r\n")
             #expect(try await client.replies(2).map(\.code) == [250, 221])
             await client.close()
-            #expect(try await server.provider.mailRelay.messages(.all).count == 1)
+            #expect(try await server.relay.messages(.all).count == 1)
         }
     }
 
@@ -123,7 +124,7 @@ struct SMTPListenerTests {
     func checkFollowsTheBind() async throws {
         let server = try await TestServer.make()
         let checks = ["127.0.0.1", "127.0.0.2", "::1", "0.0.0.0", "192.0.2.1", "::"].map { host in
-            SMTPListener(host: host, port: 0, relay: server.provider.mailRelay, hostname: "relay.test", logger: Logger(label: "test"))
+            SMTPListener(host: host, port: 0, relay: server.relay, hostname: "relay.test", logger: Logger(label: "test"))
                 .authenticatesSenders
         }
         #expect(checks == [false, false, false, true, true, true])

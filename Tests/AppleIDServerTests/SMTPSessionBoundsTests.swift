@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import SMTPWire
 import Testing

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import SQLKit
 import Testing
@@ -24,7 +25,7 @@ struct RelayMessageBodySharingTests {
     }
 
     /// The shared bodies' stored bytes (base64) and the per-message chunks' rows, in an SQL store.
-    static func storedRows(_ store: any ProviderStore) async throws -> (bodyBytes: Int, messageChunks: Int)? {
+    static func storedRows(_ store: any ConformingStore) async throws -> (bodyBytes: Int, messageChunks: Int)? {
         guard let sql = store as? SQLStore else { return nil }
         let bodies = try await sql.db.select().column("bytes").from("relay_message_bodies").all()
             .reduce(0) { $0 + (try $1.decode(column: "bytes", as: String.self)).count }
@@ -34,7 +35,7 @@ struct RelayMessageBodySharingTests {
 
     @Test("three copies read back as their own heads and one body, stored once; the body goes with the last copy", arguments: StoreKind.available)
     func sharedBody(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             try await store.accept([Self.copy("a", at: 0), Self.copy("b", at: 0), Self.copy("c", at: 100)])
             for id in ["a", "b", "c"] {
                 #expect(try await store.relayMessageSource(id: id) == Array("To: <\(id)@relay.test>\r\n\r\n".utf8) + Self.body)

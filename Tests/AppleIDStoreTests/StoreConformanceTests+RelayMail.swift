@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ extension StoreConformanceTests {
         "accepted mail is stored with its source and delivery record, and listed by address and mailbox, newest first", arguments: StoreKind.available
     )
     func relayMailRoundTrip(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let first = Self.relayed("m1", at: 0)
             let second = Self.relayed("m2", at: 10)
             let reply = Self.relayed(
@@ -51,7 +52,7 @@ extension StoreConformanceTests {
 
     @Test("a message that cannot be stored leaves none of the batch behind", arguments: StoreKind.available)
     func relayMailAllOrNothing(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             try await store.accept([Self.relayed("m1")])
             await #expect(throws: (any Error).self) { try await store.accept([Self.relayed("m2"), Self.relayed("m1")]) }
             #expect(try await store.relayMail(id: "m2") == nil)
@@ -60,7 +61,7 @@ extension StoreConformanceTests {
 
     @Test("one reply alias per relay address and sender: the first stored wins", arguments: StoreKind.available)
     func replyAliases(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let first = RelayReplyAlias(
                 alias: "news_at_example_com_a@relay.test", accountID: "acct-1", teamID: "TEAM123456", relayAddress: "abc@relay.test",
                 sender: "news@example.com", createdAt: Fixture.t0)
@@ -79,7 +80,7 @@ extension StoreConformanceTests {
 
     @Test("a team identity is found by its relay address", arguments: StoreKind.available)
     func identityByRelayAddress(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let identity = TeamIdentity(accountID: "acct-1", teamID: "TEAM123456", subject: "000001.aaaa.0001", relayAddress: "abc@relay.test")
             _ = try await store.insertTeamIdentity(identity)
             #expect(try await store.teamIdentity(relayAddress: "abc@relay.test") == identity)
@@ -89,7 +90,7 @@ extension StoreConformanceTests {
 
     @Test("a due delivery is claimed once of ten concurrent claims; its outcome and bounce are written together", arguments: StoreKind.available)
     func relayQueue(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             try await store.accept([Self.relayed("q1", at: 0, state: .queued), Self.relayed("q2", at: 50, state: .queued), Self.relayed("m1")])
             #expect(try await store.dueRelayDeliveries(at: Fixture.date(10), limit: 10).map(\.messageID) == ["q1"])
             let claims = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -118,7 +119,7 @@ extension StoreConformanceTests {
 
     @Test("an e-mail source's DKIM key is kept, removed with nil, and only set on a source that exists", arguments: StoreKind.available)
     func emailSourceDKIMKey(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let at = Date(timeIntervalSince1970: 1_800_000_000)
             #expect(try await store.add([EmailSource(teamID: "TEAM123456", value: "shop.example", addedAt: at)], limit: 3))
             #expect(try await store.emailSources(teamID: "TEAM123456").first?.dkimPublicKey == nil, "off by default")
@@ -133,7 +134,7 @@ extension StoreConformanceTests {
 
     @Test("the relay's refusals are kept per team, newest first, after a date; a team's mail is listed by team", arguments: StoreKind.available)
     func relayRefusalsAndTeamMail(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             func refusal(_ id: String, team: TeamID = "TEAM123456", at offset: TimeInterval) -> RelayRefusalRecord {
                 RelayRefusalRecord(
                     id: id, teamID: team, sender: "spam@elsewhere.com", recipient: "abc@relay.test",
@@ -157,7 +158,7 @@ extension StoreConformanceTests {
 
     @Test("refusals recorded before the cut-off are purged, of every team; the recent ones stay", arguments: StoreKind.available)
     func purgeRelayRefusals(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             func refusal(_ id: String, team: TeamID, at offset: TimeInterval) -> RelayRefusalRecord {
                 RelayRefusalRecord(
                     id: id, teamID: team, sender: "spam@elsewhere.com", recipient: "abc@relay.test",
@@ -178,7 +179,7 @@ extension StoreConformanceTests {
         "relayed mail received before the cut-off goes with its content and delivery record, unless still queued; newer mail stays",
         arguments: StoreKind.available)
     func purgeRelayMail(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             try await store.accept([
                 Self.relayed("old", at: 0), Self.relayed("old-queued", at: 10, state: .queued), Self.relayed("new", at: 100),
             ])
@@ -193,7 +194,7 @@ extension StoreConformanceTests {
 
     @Test("a message of several chunks is stored a chunk at a time and comes back byte for byte", arguments: StoreKind.available)
     func relayMailInChunks(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             // Every byte value, past two chunk boundaries, behind a head of its own.
             let received = (0..<(2 * RelayMessageChunk.size + 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             var accepted = Self.relayed("big")
@@ -210,7 +211,7 @@ extension StoreConformanceTests {
         "the daily limit is counted and taken in one step: of batches racing for the last place, one is written",
         arguments: StoreKind.available)
     func relayDailyLimitIsAtomic(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let limit = RelayAcceptLimits(daily: RelayDailyLimit(count: 3, since: Fixture.date(-1)))
             #expect(try await store.accept([Self.relayed("m1"), Self.relayed("m2")], limits: limit) == .accepted)
             let written = try await withThrowingTaskGroup(of: RelayAcceptance.self) { group in

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 extension StoreConformanceTests {
     @Test("a team's stored bytes count every direction of its mail, and no other team's", arguments: StoreKind.available)
     func relayStoredBytesPerTeam(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             #expect(try await store.relayStoredBytes(teamID: "TEAM123456") == 0)
             try await store.accept([
                 Self.relayed("m1"), Self.relayed("m2", direction: .reply, state: .held), Self.relayed("m3", direction: .bounce),
@@ -21,7 +22,7 @@ extension StoreConformanceTests {
 
     @Test("a batch that would pass its team's quota writes nothing; other teams go on", arguments: StoreKind.available)
     func relayTeamQuotaRefusesWhole(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let quota = RelayAcceptLimits(teamBytes: 20)
             #expect(try await store.accept([Self.relayed("m1"), Self.relayed("m2")], limits: quota) == .accepted, "14 of 20 bytes")
             let batch = [Self.relayed("x1"), Self.relayed("o1", team: "OTHERTEAM1")]
@@ -35,7 +36,7 @@ extension StoreConformanceTests {
 
     @Test("the quota is counted and taken in one step: of batches racing for the last bytes, one is written", arguments: StoreKind.available)
     func relayTeamQuotaIsAtomic(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let quota = RelayAcceptLimits(teamBytes: 21)
             // No daily limit here: only the quota stands between the racers.
             #expect(try await store.accept([Self.relayed("m1"), Self.relayed("m2")], limits: quota) == .accepted)
@@ -52,7 +53,7 @@ extension StoreConformanceTests {
 
     @Test("purged mail frees its team's quota", arguments: StoreKind.available)
     func relayPurgeFreesQuota(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let quota = RelayAcceptLimits(teamBytes: 14)
             #expect(try await store.accept([Self.relayed("m1", at: 0), Self.relayed("m2", at: 0)], limits: quota) == .accepted)
             #expect(try await store.accept([Self.relayed("m3", at: 100)], limits: quota) == .teamQuota("TEAM123456"))

@@ -1,11 +1,15 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Logging
 import SQLKit
 import Testing
 
 @testable import AppleIDStore
+
+/// The engine's store and the relay's, as every implementation keeps them in one database.
+typealias ConformingStore = ProviderStore & RelayMailStore
 
 /// Every ``ProviderStore`` implementation the conformance suite runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -25,7 +29,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// Opens a fresh, empty store of this kind, runs `body`, then closes the store and removes
     /// any files it created, whether `body` threw or not.
-    func withStore<R>(_ body: (any ProviderStore) async throws -> R) async throws -> R {
+    func withStore<R>(_ body: (any ConformingStore) async throws -> R) async throws -> R {
         switch self {
         case .memory:
             return try await body(MemoryStore())
@@ -74,7 +78,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     private func run<R>(
-        _ body: (any ProviderStore) async throws -> R, on store: SQLStore, shutdown: SQLStoreShutdown
+        _ body: (any ConformingStore) async throws -> R, on store: SQLStore, shutdown: SQLStoreShutdown
     ) async throws -> R {
         let result: R
         do {

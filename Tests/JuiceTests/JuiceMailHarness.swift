@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDServerApp
 import Logging
 import SignInWithAppleTesting
@@ -22,7 +23,7 @@ func withJuiceSendingMail(_ body: @Sendable (JuiceHarness, JuiceMail) async thro
         _ = try await apple.provider.addEmailSources(OrderMailSettings.defaultSender, teamID: TeamID(rawValue: apple.teamID))
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let listener = SMTPListener(
-            host: "127.0.0.1", port: 0, relay: apple.provider.mailRelay, hostname: apple.provider.configuration.relayDomain,
+            host: "127.0.0.1", port: 0, relay: apple.relay, hostname: apple.provider.configuration.relayDomain,
             logger: Logger(label: "relay"), onListening: { continuation.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await listener.run() }
@@ -30,7 +31,7 @@ func withJuiceSendingMail(_ body: @Sendable (JuiceHarness, JuiceMail) async thro
             let port = try #require(await iterator.next())
             let log = LogRecorder()
             try await runJuice(apple: apple, configure: { $0.orderMail = OrderMailSettings(port: port) }, logger: log.logger) { juice in
-                try await body(juice, JuiceMail(relay: apple.provider.mailRelay, smtpPort: port, log: log))
+                try await body(juice, JuiceMail(relay: apple.relay, smtpPort: port, log: log))
             }
             group.cancelAll()
         }

@@ -39,6 +39,15 @@ struct ProductWeightTests {
         #expect(graph.closure(of: "AppleIDServerApp").contains { $0.package == "swift-configuration" }, "the reader sees the edge")
     }
 
+    @Test("the engine links neither the relay nor SMTP: the relay (AppleIDRelay) sits above it and asks it")
+    func engineLinksNoRelay() throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        let mail = graph.closure(of: "AppleIDProvider").filter { $0.package == nil && ["AppleIDRelay", "SMTPWire", "SMTPSending"].contains($0.name) }
+        #expect(mail.isEmpty, "AppleIDProvider reaches \(mail.map(\.description).sorted())")
+        let relay = Set(graph.closure(of: "AppleIDRelay").map(\.description))
+        #expect(relay.isSuperset(of: ["AppleIDProvider", "SMTPWire"]), "the reader sees the relay's edges: \(relay.sorted())")
+    }
+
     @Test("the admin API's types link no server module, no engine, no HTTP framework and no NIO, so siwa check stays light")
     func adminTypesAreLight() throws {
         var graph = try ManifestGraph(root: Self.packageRoot)

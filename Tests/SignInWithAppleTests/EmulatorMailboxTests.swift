@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import SignInWithApple
 import SignInWithAppleTesting
@@ -18,7 +19,7 @@ struct EmulatorMailboxTests {
 
             _ = try await apple.provider.addEmailSources("shop.example", teamID: TeamID(rawValue: apple.teamID))
             let source = Array("From: Shop <orders@shop.example>\r\nSubject: Your order\r\n\r\nThank you!\r\n".utf8)
-            let answer = try await apple.provider.mailRelay.accept(sender: "orders@shop.example", recipients: [relayAddress], source: source)
+            let answer = try await apple.relay.accept(sender: "orders@shop.example", recipients: [relayAddress], source: source)
             #expect(answer.code == 250)
 
             let byAppleID = try await apple.mailbox(for: apple.defaultUser.appleID)

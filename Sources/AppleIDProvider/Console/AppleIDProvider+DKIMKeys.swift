@@ -24,7 +24,7 @@ extension AppleIDProvider {
         if text.contains("-----BEGIN") {
             base64 = text.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         } else if text.contains("=") && text.contains(";") || text.hasPrefix("p=") || text.hasPrefix("v=") {
-            let tags = DKIMVerifier.tagList(text)
+            let tags = DKIMTagList.parse(text)
             guard tags["k"].map({ $0.lowercased() == "rsa" }) ?? true, let value = tags["p"] else { throw invalid }
             base64 = value
         } else {

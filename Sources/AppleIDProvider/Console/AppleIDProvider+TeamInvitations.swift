@@ -12,8 +12,11 @@ extension AppleIDProvider {
     ///
     /// The link (`linkBase` + `/console/invitations/<token>`) goes by mail to the invited address only:
     /// whoever opens it creates that address's developer account, so showing it to the inviter would
-    /// let a developer take any address (security review 3, finding 6).
-    public func inviteTeamMember(email: String, teamID: TeamID, invitedBy inviter: String, linkBase: String) async throws -> SentInvitation {
+    /// let a developer take any address (security review 3, finding 6). `mail` takes the message:
+    /// the relay's mailboxes (`MailRelay`), held for the admin API or sent on by the smarthost.
+    public func inviteTeamMember(
+        email: String, teamID: TeamID, invitedBy inviter: String, linkBase: String, mail: any NoticeSender
+    ) async throws -> SentInvitation {
         guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
         let login = Self.developerLogin(email)
         guard Self.isPlausibleAddress(login) else { throw ConsoleError.invalid("Enter the e-mail address of the developer to invite.") }
@@ -39,7 +42,7 @@ extension AppleIDProvider {
 
             If you did not expect this invitation, ignore this message.
             """
-        let mailID = try await mailRelay.sendNotice(to: login, subject: "Join the team \(team.name)", text: text)
+        let mailID = try await mail.sendNotice(to: login, subject: "Join the team \(team.name)", text: text)
         logger.info("team invitation sent", metadata: ["team_id": "\(team.id)", "invited_by": "\(inviter)", "mail_id": "\(mailID)"])
         return SentInvitation(invitation: invitation, mailID: mailID)
     }

@@ -3,9 +3,9 @@
 /// exactly one TXT record that starts with `v=spf1` (RFC 7208 §4.5: none is "none", several is a
 /// permanent error). Which hosts the policy allows depends on the sending host, which the console
 /// does not know, so the check stops at the record.
-enum SPFCheck {
+package enum SPFCheck {
     /// The domain whose SPF record counts: the source itself, or the domain of an address.
-    static func domain(of source: String) -> String {
+    package static func domain(of source: String) -> String {
         guard let at = source.lastIndex(of: "@") else { return source }
         return String(source[source.index(after: at)...])
     }

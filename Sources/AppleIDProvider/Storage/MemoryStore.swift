@@ -32,7 +32,8 @@ public final class MemoryStore: Sendable {
         var withdrawals: [UUID: PendingWithdrawal] = [:]
         /// The passes handling pending withdrawals (same shape as the outbox's leases).
         var withdrawalLeases: [UUID: OutboxLease] = [:]
-        var relay = RelayMailState()
+        /// What modules above the engine keep here (the relay's mail), by type (``withAttached(_:_:)``).
+        var attached: [ObjectIdentifier: any Sendable] = [:]
         /// Saved passwords by account, domain and user name (``KeychainStore``).
         var keychain: [String: KeychainPassword] = [:]
     }
@@ -60,6 +61,10 @@ extension MemoryStore: RegistryStore {
 
 extension MemoryStore: AccountStore {
     public func account(id: String) async throws -> AppleIDAccount? { state.withLock { $0.accounts[id] } }
+
+    public func teamIdentity(relayAddress: String) async throws -> TeamIdentity? {
+        state.withLock { $0.identities.values.first { $0.relayAddress == relayAddress } }
+    }
 
     public func account(appleID: String) async throws -> AppleIDAccount? {
         let login = appleID.lowercased()

@@ -25,6 +25,8 @@ public protocol AccountStore: Sendable {
     func teamIdentity(accountID: String, teamID: TeamID) async throws -> TeamIdentity?
     /// The identity a team knows by `subject`.
     func teamIdentity(subject: Subject, teamID: TeamID) async throws -> TeamIdentity?
+    /// The team identity whose relay address is `relayAddress` (lower-case).
+    func teamIdentity(relayAddress: String) async throws -> TeamIdentity?
     /// Inserts the identity unless one exists for the account and team; returns the stored one,
     /// so two racing first sign-ins agree on one `sub`.
     func insertTeamIdentity(_ identity: TeamIdentity) async throws -> TeamIdentity
@@ -91,7 +93,7 @@ public protocol SigningKeyStore: Sendable {
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
     & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & ConsoleStore & RequestLogStore
     & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore & ReadModelStore
-    & OrganizationStore & RelayMailStore & KeychainStore & SeedSnapshotStore
+    & OrganizationStore & KeychainStore & SeedSnapshotStore
 
 /// A storage failure that is not the caller's fault to retry blindly.
 public enum StoreError: Error, Equatable, CustomStringConvertible {

@@ -1,16 +1,20 @@
 import AppleIDProvider
+import AppleIDRelay
 import Logging
 import ServiceLifecycle
 
-/// Runs the engine's purge of expired records (``AppleIDProvider/purgeExpiredRecords()``) every
-/// `interval`, so the tables do not grow without bound.
+/// Runs the engine's purge of expired records (``AppleIDProvider/purgeExpiredRecords()``) and the
+/// relay's of old mail (``MailRelay/purgeExpiredMail()``) every `interval`, so the tables do not
+/// grow without bound.
 public struct ExpiredRecordSweeper: Service {
     let provider: AppleIDProvider
+    let relay: MailRelay
     let interval: Duration
     let logger: Logger
 
-    public init(provider: AppleIDProvider, interval: Duration = .seconds(3600), logger: Logger) {
+    public init(provider: AppleIDProvider, relay: MailRelay, interval: Duration = .seconds(3600), logger: Logger) {
         self.provider = provider
+        self.relay = relay
         self.interval = interval
         self.logger = logger
     }
@@ -18,7 +22,7 @@ public struct ExpiredRecordSweeper: Service {
     /// One sweep; returns how many rows went.
     @discardableResult
     public func sweep() async throws -> Int {
-        let removed = try await provider.purgeExpiredRecords()
+        let removed = try await provider.purgeExpiredRecords() + relay.purgeExpiredMail()
         if removed > 0 { logger.info("expired records purged", metadata: ["rows": "\(removed)"]) }
         return removed
     }

@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 
 /// Where the bytes of a message being received go: memory for the usual small message, a private

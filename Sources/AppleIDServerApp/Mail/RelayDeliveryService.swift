@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import Logging
 import ServiceLifecycle
 
@@ -10,9 +11,9 @@ package struct RelayDeliveryService: Service {
     package let transport: any MailTransport
     package let logger: Logger
 
-    package init(provider: AppleIDProvider, transport: any MailTransport, logger: Logger) {
-        self.relay = provider.mailRelay
-        self.signal = provider.relayMailSignal
+    package init(relay: MailRelay, transport: any MailTransport, logger: Logger) {
+        self.relay = relay
+        self.signal = relay.mailSignal
         self.transport = transport
         self.logger = logger
     }

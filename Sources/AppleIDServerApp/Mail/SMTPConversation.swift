@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import Logging
 import NIOCore
 import SMTPWire

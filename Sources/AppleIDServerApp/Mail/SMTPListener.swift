@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDServer
 import Logging
 import NIOCore

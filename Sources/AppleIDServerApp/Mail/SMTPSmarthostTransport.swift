@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import SMTPSending
 import SMTPWire
 

@@ -1,4 +1,4 @@
-import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -6,11 +6,11 @@ import ServiceLifecycle
 extension ServerBootstrap {
     /// The private relay's SMTP listener (unless `--smtp-port 0`) and, with `--smtp-smarthost`, the
     /// queue that hands mail to it.
-    static func relayServices(settings: ServeSettings, provider: AppleIDProvider, logger: Logger) async throws -> [any Service] {
+    static func relayServices(settings: ServeSettings, relay: MailRelay, logger: Logger) async throws -> [any Service] {
         var services: [any Service] = []
-        let hostname = provider.configuration.relayDomain
+        let hostname = relay.domain
         if let smarthost = settings.smtpSmarthost, let transport = SMTPSmarthostTransport.parse(smarthost, hostname: hostname) {
-            services.append(RelayDeliveryService(provider: provider, transport: transport, logger: logger))
+            services.append(RelayDeliveryService(relay: relay, transport: transport, logger: logger))
         }
         let port = settings.smtpPort ?? ServeSettings.defaultSMTPPort
         guard port != 0 else { return services }
@@ -26,7 +26,7 @@ extension ServerBootstrap {
         }
         services.append(
             SMTPListener(
-                host: settings.smtpHost, port: port, relay: provider.mailRelay, hostname: hostname, logger: logger,
+                host: settings.smtpHost, port: port, relay: relay, hostname: hostname, logger: logger,
                 authenticatesSenders: !settings.smtpBindsLoopbackOnly,
                 isOptional: settings.smtpPort == nil))
         return services

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDServer
 import AppleIDStore
 import Crypto
@@ -57,11 +58,6 @@ public enum ServerBootstrap {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             configuration.appleAsOf = settings.appleAsOf
             if let relayDomain = settings.relayDomain { configuration.relayDomain = relayDomain }
-            configuration.relay.usesSmarthost = settings.smtpSmarthost != nil
-            configuration.relay.retention = settings.relayRetention
-            configuration.relay.teamStorageQuota = settings.relayTeamQuota
-            // The same on every instance of one database, and across restarts: relay Message-IDs map back.
-            configuration.relay.messageIDKey = sealer.derivedKey(purpose: "siwa relay message ids v1").withUnsafeBytes { Array($0) }
             configuration.developmentMode = settings.resolvedDevelopmentMode
             configuration.keyRotation = settings.keyRotation
             let clock = SystemClock()
@@ -71,6 +67,13 @@ public enum ServerBootstrap {
                 metrics: PrometheusMetricsFactory(registry: registry),
                 txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver(), managedSignIn: HTTPFederatedSignIn(logger: logger))
             logSigner(of: provider, logger: logger)
+            var relaySettings = RelaySettings()
+            relaySettings.usesSmarthost = settings.smtpSmarthost != nil
+            relaySettings.retention = settings.relayRetention
+            relaySettings.teamStorageQuota = settings.relayTeamQuota
+            // The same on every instance of one database, and across restarts: relay Message-IDs map back.
+            relaySettings.messageIDKey = sealer.derivedKey(purpose: "siwa relay message ids v1").withUnsafeBytes { Array($0) }
+            let relay = MailRelay(provider: provider, store: store, settings: relaySettings)
             let files = DemoFiles(directory: directory)
             let (facts, keyPEM): (DemoFacts, String?) =
                 if let declaration {
@@ -101,12 +104,12 @@ public enum ServerBootstrap {
             let banner = banner(facts: facts, options: options, dataDirectory: directory.path, bindNote: settings.bindNote)
             let startLogger = logger
             let app = try await buildApplication(
-                provider: provider, options: options, logger: logger,
+                provider: provider, relay: relay, options: options, logger: logger,
                 services: [
-                    NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, logger: logger),
+                    NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, relay: relay, logger: logger),
                     SigningKeyRotationService(provider: provider, interval: .seconds(settings.keyCheckInterval), logger: logger),
                     RequestLogFlusher(provider: provider),
-                ] + (try await relayServices(settings: settings, provider: provider, logger: logger)),
+                ] + (try await relayServices(settings: settings, relay: relay, logger: logger)),
                 additions: try ServeAdditions.all(metrics: registry, adminToken: options.adminToken),
                 onServerRunning: {
                     // Only now that the socket listens: demo.json points at this server, and the banner is true.

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Testing
 
@@ -127,15 +128,15 @@ struct ConsoleTeamMemberTests {
     func invitationMailedToInvitee() async throws {
         let harness = try await ProviderHarness.make()
         let sent = try await harness.provider.inviteTeamMember(
-            email: "Victim@Example.com", teamID: "TEAMAAAAAA", invitedBy: "dev-1", linkBase: "https://id.example.com")
-        let mail = try #require(try await harness.provider.mailRelay.message(id: sent.mailID)).mail.message
+            email: "Victim@Example.com", teamID: "TEAMAAAAAA", invitedBy: "dev-1", linkBase: "https://id.example.com", mail: harness.relay)
+        let mail = try #require(try await harness.relay.message(id: sent.mailID)).mail.message
         #expect(mail.direction == .notice)
         #expect(mail.destination == "victim@example.com" && mail.recipient == "victim@example.com")
         #expect(mail.subject == "Join the team TEAMAAAAAA")
-        let held = try await harness.provider.mailRelay.messages(.address("victim@example.com"))
+        let held = try await harness.relay.messages(.address("victim@example.com"))
         #expect(held.map(\.message.id) == [sent.mailID], "the admin API's mail lists it by address")
-        #expect(try await harness.provider.mailRelay.messages(.team("TEAMAAAAAA")).isEmpty, "a team member never reads it")
-        let body = try #require(try await harness.provider.mailRelay.message(id: sent.mailID)).body
+        #expect(try await harness.relay.messages(.team("TEAMAAAAAA")).isEmpty, "a team member never reads it")
+        let body = try #require(try await harness.relay.message(id: sent.mailID)).body
         let token = try #require(ReceivedInvitation.token(in: body))
         #expect(body.contains("https://id.example.com/console/invitations/" + token))
         #expect(try await harness.provider.invitation(token: token)?.email == "victim@example.com")

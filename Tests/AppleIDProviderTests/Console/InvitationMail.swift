@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Testing
 
@@ -21,8 +22,10 @@ struct ReceivedInvitation {
 extension ProviderHarness {
     /// Invites as the console does, then opens the invitation mail as the invited person would.
     func invite(_ email: String, teamID: TeamID, by inviter: String) async throws -> ReceivedInvitation {
-        let sent = try await provider.inviteTeamMember(email: email, teamID: teamID, invitedBy: inviter, linkBase: "https://id.example.com")
-        let mail = try #require(try await provider.mailRelay.message(id: sent.mailID))
+        let relay = self.relay
+        let sent = try await provider.inviteTeamMember(
+            email: email, teamID: teamID, invitedBy: inviter, linkBase: "https://id.example.com", mail: relay)
+        let mail = try #require(try await relay.message(id: sent.mailID))
         let token = try #require(ReceivedInvitation.token(in: mail.body))
         return ReceivedInvitation(invitation: sent.invitation, mailID: sent.mailID, token: token)
     }

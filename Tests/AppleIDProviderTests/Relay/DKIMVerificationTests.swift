@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AppleIDProvider
+@testable import AppleIDRelay
 
 /// DKIM as a pluggable check on e-mail sources (spec §11): off until a source has a key; then its
 /// mail must carry a DKIM-Signature (RFC 6376) that verifies with that key. The vectors were signed by

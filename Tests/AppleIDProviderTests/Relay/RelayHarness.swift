@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Synchronization
 import Testing
@@ -8,19 +9,21 @@ import Testing
 /// `example.com` as an e-mail source.
 struct RelayHarness {
     let harness: ProviderHarness
+    let relay: MailRelay
     let relayAddress: String
-    var relay: MailRelay { harness.provider.mailRelay }
     var accountID: String
 
     static func make(smarthost: Bool = false, teamStorageQuota: Int? = RelaySettings().teamStorageQuota) async throws -> RelayHarness {
-        let harness = try await ProviderHarness.make {
-            $0.relay.usesSmarthost = smarthost
-            $0.relay.teamStorageQuota = teamStorageQuota
-        }
+        let harness = try await ProviderHarness.make()
+        var settings = RelaySettings()
+        settings.usesSmarthost = smarthost
+        settings.teamStorageQuota = teamStorageQuota
         let relayAddress = try #require(try harness.claims(try await harness.authorize(group: "com.a.app", hideEmail: true)).email)
         _ = try await harness.provider.addEmailSources("example.com, shop@example.org", teamID: "TEAMAAAAAA")
         let account = try #require(try await harness.store.account(appleID: "maria@example.com"))
-        return RelayHarness(harness: harness, relayAddress: relayAddress, accountID: account.id)
+        return RelayHarness(
+            harness: harness, relay: MailRelay(provider: harness.provider, store: harness.store, settings: settings), relayAddress: relayAddress,
+            accountID: account.id)
     }
 
     static let message = Array("From: \"Example News\" <news@example.com>\r\nTo: someone\r\nSubject: Weekly\r\n\r\nHello!\r\n".utf8)

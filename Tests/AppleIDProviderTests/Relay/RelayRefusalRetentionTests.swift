@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ struct RelayRefusalRetentionTests {
         #expect(try await relay.send(from: "other@elsewhere.com", to: relay.relayAddress).rcpt == 550)
         relay.harness.clock.advance(by: 86_400 + 1)
 
-        _ = try await relay.harness.provider.purgeExpiredRecords()
+        _ = try await relay.relay.purgeExpiredMail()
 
         let kept = try await relay.harness.store.relayRefusals(teamID: "TEAMAAAAAA", since: .distantPast, limit: 10)
         #expect(kept.map(\.sender) == ["other@elsewhere.com"])
@@ -27,7 +28,7 @@ struct RelayRefusalRetentionTests {
         #expect(try await relay.send(to: relay.relayAddress) == (250, 250))
         relay.harness.clock.advance(by: 86_400 + 1)
 
-        _ = try await relay.harness.provider.purgeExpiredRecords()
+        _ = try await relay.relay.purgeExpiredMail()
 
         let kept = try await relay.relay.mailbox(accountID: relay.accountID)
         #expect(kept.count == 1)

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Testing
 
@@ -36,7 +37,7 @@ struct RelayTeamQuotaTests {
         #expect(try await relay.send(to: relay.relayAddress) == (250, 250))
         #expect(try await relay.send(to: relay.relayAddress) == (250, 452))
         relay.harness.clock.advance(by: 30 * 86_400 + 1)
-        _ = try await relay.harness.provider.purgeExpiredRecords()
+        _ = try await relay.relay.purgeExpiredMail()
         #expect(try await relay.send(to: relay.relayAddress) == (250, 250))
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AppleIDProvider
+@testable import AppleIDRelay
 
 /// Beyond the loopback the relay takes mail only from a connecting address the envelope sender's
 /// domain lists in its SPF policy (issue 35, finding 1).
@@ -53,7 +54,7 @@ struct SenderAuthenticationTests {
     @Test("the relay's answer: nil for a pass, 550 5.7.23 for an address the policy does not list, 451 4.7.24 when DNS fails")
     func relayAnswers() async throws {
         let harness = try await ProviderHarness.make(txtResolver: Self.resolver)
-        let relay = harness.provider.mailRelay
+        let relay = harness.relay
         #expect(await relay.authenticateSender("news@example.com", clientAddress: "192.0.2.9") == nil)
         let refused = try #require(await relay.authenticateSender("news@example.com", clientAddress: "127.0.0.1"))
         #expect(refused.code == 550)

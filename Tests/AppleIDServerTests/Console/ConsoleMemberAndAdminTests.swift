@@ -66,7 +66,8 @@ struct ConsoleMemberAndAdminTests {
         try await ConsolePages.registerDeveloper(server)
         _ = try await server.provider.registerDeveloper(
             email: "ann@example.com", name: "Ann", password: "ann password", teamIDs: [TestServer.otherTeamID])
-        _ = try await server.provider.inviteTeamMember(email: "ann@example.com", teamID: TestServer.teamID, invitedBy: "dev", linkBase: "")
+        _ = try await server.provider.inviteTeamMember(
+            email: "ann@example.com", teamID: TestServer.teamID, invitedBy: "dev", linkBase: "", mail: server.relay)
         let link = try await ConsolePages.mailedInvitationLink(to: "ann@example.com", on: server)
         try await server.app.test(.router) { client in
             let ann = Browser(client)

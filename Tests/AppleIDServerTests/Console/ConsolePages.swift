@@ -43,8 +43,8 @@ enum ConsolePages {
 
     /// The link of the newest invitation mailed to `email`, read as its owner reads it (the held mail).
     static func mailedInvitationLink(to email: String, on server: TestServer) async throws -> String {
-        let newest = try #require(try await server.provider.mailRelay.messages(.address(email)).first)
-        let mail = try #require(try await server.provider.mailRelay.message(id: newest.message.id))
+        let newest = try #require(try await server.relay.messages(.address(email)).first)
+        let mail = try #require(try await server.relay.message(id: newest.message.id))
         return try #require(invitationLink(in: mail.body))
     }
 

@@ -10,7 +10,7 @@ struct ConsoleRelayPageTests {
     func trafficPerSource() async throws {
         let (server, relay) = try await AccountMailPagesTests.mailServer()
         _ = try await server.provider.addEmailSources("news@example.org", teamID: TestServer.teamID)
-        let mail = server.provider.mailRelay
+        let mail = server.relay
         _ = try await AccountMailPagesTests.send(server, to: relay, subject: "Order <one>", body: "1")
         #expect(try await mail.checkRecipient(relay, sender: "spam@elsewhere.com").code == 550)
         #expect(try await mail.checkRecipient(relay, sender: "spam@elsewhere.com").code == 550)
@@ -33,7 +33,7 @@ struct ConsoleRelayPageTests {
             #expect(!text.contains("nobody@privaterelay"), "mail to an address no team has is nobody's traffic")
             #expect(!text.contains(TestServer.maria.email), "never the user's real address")
         }
-        #expect(try await server.provider.console(team: TestServer.otherTeamID).relayTraffic().sources.isEmpty)
+        #expect(try await server.relay.traffic(teamID: TestServer.otherTeamID).sources.isEmpty)
     }
 }
 
@@ -53,7 +53,7 @@ extension ConsoleRelayPageTests {
             let bad = try await browser.post("/console/email-sources/dkim", form: [("csrf", csrf), ("value", "example.com"), ("dkim", "not a key")])
             #expect(HTML.element(id: "error", in: bad.text)?.contains("DKIM") == true)
 
-            let answer = try await server.provider.mailRelay.accept(
+            let answer = try await server.relay.accept(
                 sender: "orders@example.com", recipients: [relay], source: Array("From: <orders@example.com>\r\nSubject: Hi\r\n\r\nHi\r\n".utf8))
             #expect(answer.code == 550)
             let page = try await browser.get("/console/relay")

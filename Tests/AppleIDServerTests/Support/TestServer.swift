@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import AppleIDServer
 import AppleIDServerApp
 import AppleIDStore
@@ -28,17 +29,19 @@ struct TestServer {
     static let maria = (appleID: "maria@example.com", password: "correct horse", email: "maria.ruiz@example.com")
 
     let provider: AppleIDProvider
+    /// The private relay over the same store, as `siwa serve` composes it.
+    let relay: MailRelay
     let clock: ManualClock
     let app: Application<RouterResponder<AppleIDRequestContext>>
 
     /// `seeded`: the store already holds the fixtures (a second instance on another's store).
     static func make(
         autoApprove: String? = nil, playground: Bool = false, logger: Logger = Logger(label: "test"),
-        store: any ProviderStore = MemoryStore(), seeded: Bool = false, randomSeed: String = "tests",
+        store: any ProviderStore & RelayMailStore = MemoryStore(), seeded: Bool = false, randomSeed: String = "tests",
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
         managedSignIn: any ManagedSignInAuthenticator = HTTPFederatedSignIn(),
-        configure: (inout ProviderConfiguration) -> Void = { _ in }
+        configure: (inout ProviderConfiguration) -> Void = { _ in }, configureRelay: (inout RelaySettings) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = ManualClock(Fixtures.now)
         var configuration = ProviderConfiguration(issuer: issuer)
@@ -51,6 +54,9 @@ struct TestServer {
             keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
             txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn)
         if !seeded { try await seed(provider) }
+        var relaySettings = RelaySettings()
+        configureRelay(&relaySettings)
+        let relay = MailRelay(provider: provider, store: store, settings: relaySettings)
         var options = ServerOptions(autoApproveAppleID: autoApprove, adminToken: adminToken)
         // One storage key for every test server, as instances on one database share theirs: a form
         // rendered by one is accepted by another.
@@ -64,8 +70,8 @@ struct TestServer {
         }
         // As `siwa serve` composes it: with the button images and `/metrics`.
         let router = try await buildRouter(
-            provider: provider, options: options, additions: try ServeAdditions.all(metrics: registry, adminToken: adminToken))
-        return TestServer(provider: provider, clock: clock, app: Application(router: router))
+            provider: provider, relay: relay, options: options, additions: try ServeAdditions.all(metrics: registry, adminToken: adminToken))
+        return TestServer(provider: provider, relay: relay, clock: clock, app: Application(router: router))
     }
 
     static func seed(_ provider: AppleIDProvider) async throws {

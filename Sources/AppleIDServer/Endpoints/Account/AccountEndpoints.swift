@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Crypto
 import Foundation
 import Hummingbird
@@ -18,6 +19,8 @@ struct AccountEndpoints {
     static let sessionCookie = "siwa_account"
 
     let provider: AppleIDProvider
+    /// The mailbox pages' mail (``AccountMailEndpoints``).
+    let relay: MailRelay
     let renderer: PageRenderer
     let cookies: BrowserCookies
     let developmentMode: Bool

@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Hummingbird
 
@@ -12,7 +13,7 @@ import Hummingbird
 struct AccountMailEndpoints {
     let account: AccountEndpoints
     var provider: AppleIDProvider { account.provider }
-    var relay: MailRelay { provider.mailRelay }
+    var relay: MailRelay { account.relay }
 
     struct ReplyForm: Decodable {
         var csrf: String?

@@ -1,4 +1,5 @@
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 
 /// `/account/mail`: the list of relayed messages, newest first.

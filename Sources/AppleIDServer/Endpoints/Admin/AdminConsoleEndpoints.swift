@@ -11,6 +11,8 @@ import Hummingbird
 /// invite people (`POST /admin/teams/{team}/invitations`, or the console's Team page).
 struct AdminConsoleEndpoints {
     let provider: AppleIDProvider
+    /// Where invitations go: the relay's mailboxes.
+    let mail: any NoticeSender
     let baseURL: String
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
@@ -36,7 +38,7 @@ struct AdminConsoleEndpoints {
             let order = try await request.decode(as: InvitationOrder.self, context: context)
             return try await answer {
                 let sent = try await provider.inviteTeamMember(
-                    email: order.email, teamID: teamID, invitedBy: TeamInvitation.operatorInviter, linkBase: baseURL)
+                    email: order.email, teamID: teamID, invitedBy: TeamInvitation.operatorInviter, linkBase: baseURL, mail: mail)
                 return InvitationSummary(sent)
             }
         }

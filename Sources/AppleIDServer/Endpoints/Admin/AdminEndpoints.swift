@@ -1,6 +1,7 @@
 import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Crypto
 import Foundation
 import Hummingbird
@@ -9,6 +10,7 @@ import HummingbirdAuth
 /// The JSON admin API for scripts and tests. Every call needs `Authorization: Bearer <admin token>`.
 struct AdminEndpoints {
     let provider: AppleIDProvider
+    let relay: MailRelay
     let adminToken: String
     /// The server's own URL, for the links an answer carries (an invitation's).
     let baseURL: String
@@ -40,8 +42,8 @@ struct AdminEndpoints {
         AdminTeamEndpoints(provider: provider).register(on: admin)
         AdminKeyEndpoints(provider: provider).register(on: admin)
         AdminFaultEndpoints(provider: provider).register(on: admin)
-        AdminConsoleEndpoints(provider: provider, baseURL: baseURL).register(on: admin)
-        AdminMailEndpoints(provider: provider).register(on: admin)
+        AdminConsoleEndpoints(provider: provider, mail: relay, baseURL: baseURL).register(on: admin)
+        AdminMailEndpoints(relay: relay).register(on: admin)
         AdminOpenAPIEndpoint().register(on: admin)
         AdminConfigEndpoints(provider: provider).register(on: admin)
         admin.post("/authorizations") { request, context in

@@ -1,13 +1,14 @@
 import AppleIDAdminAPI
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Hummingbird
 
 /// The private relay's mail for scripts and tests (issue 21): `GET /admin/mail?to=ADDRESS` lists
 /// (and with `wait=SECONDS` waits for) messages, `GET /admin/mail/{id}` shows one, raw and parsed.
 struct AdminMailEndpoints {
-    let provider: AppleIDProvider
+    let relay: MailRelay
 
     func register(on admin: RouterGroup<AppleIDRequestContext>) {
         admin.get("/mail") { request, _ in
@@ -19,15 +20,15 @@ struct AdminMailEndpoints {
                     throw AdminError.invalidRequest("wait must be a number of seconds from 0 to 60")
                 }
                 let since = request.uri.queryParameters.get("since").flatMap { try? Date($0, strategy: .iso8601) }
-                mail = try await provider.mailRelay.waitForMail(query, since: since, timeout: .milliseconds(Int(seconds * 1_000)))
+                mail = try await relay.waitForMail(query, since: since, timeout: .milliseconds(Int(seconds * 1_000)))
             } else {
-                mail = try await provider.mailRelay.messages(query, limit: limit)
+                mail = try await relay.messages(query, limit: limit)
             }
             return try AdminEndpoints.json(MailList(messages: mail.map(MailSummary.init)))
         }
         admin.get("/mail/:id") { _, context in
             let id = try context.parameters.require("id")
-            guard let detail = try await provider.mailRelay.message(id: id) else {
+            guard let detail = try await relay.message(id: id) else {
                 throw AdminError.notFound("no message \(id)")
             }
             return try AdminEndpoints.json(

@@ -17,7 +17,7 @@ struct ConsoleMemberEndpoints {
             try await site.action(request, page: page) { visit, form in
                 // The link goes by mail to the invited address; the inviter is only told it was sent.
                 let sent = try await site.provider.inviteTeamMember(
-                    email: form.email ?? "", teamID: visit.teamID, invitedBy: visit.developer.id, linkBase: site.link(""))
+                    email: form.email ?? "", teamID: visit.teamID, invitedBy: visit.developer.id, linkBase: site.link(""), mail: site.relay)
                 let days = Int((site.provider.configuration.teamInvitationLifetime / 86_400).rounded())
                 let message = site.text(
                     "console_member_invited", visit.locale, values: ["email": sent.invitation.email, "days": "\(days)"])

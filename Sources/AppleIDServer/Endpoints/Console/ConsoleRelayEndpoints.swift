@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Hummingbird
 
@@ -13,7 +14,7 @@ struct ConsoleRelayEndpoints {
     func register(on router: Router<AppleIDRequestContext>) {
         router.get("/console/relay") { request, _ in
             try await site.page(request) { visit in
-                let traffic = try await visit.console.relayTraffic()
+                let traffic = try await site.relay.traffic(teamID: visit.teamID)
                 let sources = traffic.sources.map { source in
                     RelaySourceRow(source, unregistered: site.text("console_relay_unregistered", visit.locale), locale: visit.locale, site: site)
                 }

@@ -1,5 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
+import AppleIDRelay
 import Foundation
 import Hummingbird
 
@@ -10,6 +11,8 @@ struct ConsoleSite: Sendable {
     static let loginCookie = "siwa_console_login"
 
     let provider: AppleIDProvider
+    /// The Relay page's traffic, and where invitations go.
+    let relay: MailRelay
     let renderer: PageRenderer
     /// The pages' cookies: Secure and `__Host-` when the server is reached over HTTPS.
     let cookies: BrowserCookies
