@@ -7,6 +7,8 @@ with each flaw of config.FLAW_NAMES switchable by an environment variable (READM
     POST /apple/notifications   server-to-server notifications; consent-revoked / account-delete sign out
     POST /delete                deletes the account and revokes its refresh token at /auth/revoke
 
+Accounts are created on a sub's first sign-in, their e-mail in a unique column (as a database table's).
+
 State lives in this process (a tutorial's dictionaries): one process, threads guarded by one lock.
 """
 
@@ -33,6 +35,7 @@ lock = threading.Lock()
 pending: dict[str, dict[str, str]] = {}  # state -> {"nonce", "browser"}: sign-ins started, not finished
 signed_in: dict[str, dict[str, str]] = {}  # session id -> {"sub", "email"}
 accounts: dict[str, dict[str, str]] = {}  # sub -> {"email", "refresh_token"}
+account_emails: dict[str, str] = {}  # the accounts table's unique e-mail column: e-mail -> sub
 seen_notifications: set[str] = set()  # jti of every notification accepted
 finished_by_code: dict[str, dict[str, str]] = {}  # FLAW_REPLAYABLE only: code -> the user it signed in
 
@@ -99,6 +102,20 @@ def identity(form: Any, nonce: str) -> dict[str, str]:
     return {"sub": str(claims["sub"]), "email": email, "refresh_token": str(tokens.get("refresh_token", ""))}
 
 
+class IntegrityError(Exception):
+    """What the database says when a row breaks a unique column."""
+
+
+def create_account_if_new(user: dict[str, str]) -> None:
+    """A sub without an account gets one; its e-mail goes into the unique column."""
+    with lock:
+        if user["sub"] in accounts or not user["email"]:
+            return
+        if user["email"] in account_emails:
+            raise IntegrityError("UNIQUE constraint failed: accounts.email")
+        account_emails[user["email"]] = user["sub"]
+
+
 def sign_in(user: dict[str, str]) -> None:
     session_id = secrets.token_urlsafe(32)
     with lock:
@@ -127,6 +144,10 @@ def callback() -> Any:
         user = identity(form, entry["nonce"])
     except (Refused, ValueError, KeyError) as error:
         return jsonify(error=f"sign-in refused: {error}"), 400
+    try:
+        create_account_if_new(user)
+    except IntegrityError as error:
+        return jsonify(error=f"internal error: {error}"), 500
     if config.flawed("FLAW_REPLAYABLE"):
         with lock:
             finished_by_code[code] = user
@@ -180,6 +201,10 @@ def delete_account() -> Any:
         return jsonify(error="not signed in"), 401
     with lock:
         account = accounts.pop(user["sub"], {})
+        if not config.flawed("FLAW_EMAIL_KEPT_ON_DELETE"):
+            # The tutorial's flaw: "delete from accounts" forgets the row of the unique e-mail column.
+            for email in [email for email, sub in account_emails.items() if sub == user["sub"]]:
+                del account_emails[email]
     end_sessions(user["sub"])
     if account.get("refresh_token"):
         try:

@@ -58,13 +58,15 @@ public struct AppChecker: Sendable {
         } else {
             results += Self.notificationChecks.map { CheckResult($0, .notRun, "not run: no --notifications URL given") }
         }
-        // Last: deleting the account revokes the victim's consent.
+        // Then: deleting the account revokes the victim's consent, and the next sign-in is a first one.
         if let url = options.delete {
-            results.append(await checkDeletion(at: url, clientID: clientID))
+            let revoke = await checkDeletion(at: url, clientID: clientID)
+            results += [revoke, await checkSignInAfterDeletion(revoke: revoke)]
         } else {
-            results.append(CheckResult(.deleteRevoke, .notRun, "not run: no --delete URL given"))
+            results += Self.deletionChecks.map { CheckResult($0, .notRun, "not run: no --delete URL given") }
         }
-        return results
+        // Last: the drift checks change the server's traffic (a rotated key stays rotated).
+        return results + (await checkDrift(clientID: clientID))
     }
 
     // MARK: Browsers

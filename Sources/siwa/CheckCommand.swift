@@ -22,7 +22,7 @@ struct Check: AsyncParsableCommand {
     @Option(help: "Without --probe: cookie:NAME, redirect:URL or body:TEXT tells a signed-in browser after the callback.")
     var signedInWhen: String?
     @Option(help: "The app's server-to-server notification endpoint (runs notify.*).") var notifications: String?
-    @Option(help: "Where the signed-in user deletes the account (runs delete.revoke: the app must call /auth/revoke).") var delete: String?
+    @Option(help: "Where the signed-in user deletes the account (runs delete.*: it calls /auth/revoke, a new sign-up works).") var delete: String?
     @Option(help: "The Apple ID server (default: start one in process on --port, development mode).") var server: String?
     @Option(help: "The admin bearer token (default: \"admin_token\" in <data-dir>/demo.json).") var adminToken: String?
     @Option(help: "The data directory of siwa serve (or of the server this check starts).") var dataDir = ".siwa"
