@@ -7,7 +7,7 @@ with each flaw of config.FLAW_NAMES switchable by an environment variable (READM
     POST /apple/notifications   server-to-server notifications; consent-revoked / account-delete sign out
     POST /delete                deletes the account and revokes its refresh token at /auth/revoke
 
-Accounts are created on a sub's first sign-in, their e-mail in a unique column (as a database table's).
+With FLAW_EMAIL_KEPT_ON_DELETE, accounts have a unique e-mail column whose row /delete forgets.
 
 State lives in this process (a tutorial's dictionaries): one process, threads guarded by one lock.
 """
@@ -35,7 +35,7 @@ lock = threading.Lock()
 pending: dict[str, dict[str, str]] = {}  # state -> {"nonce", "browser"}: sign-ins started, not finished
 signed_in: dict[str, dict[str, str]] = {}  # session id -> {"sub", "email"}
 accounts: dict[str, dict[str, str]] = {}  # sub -> {"email", "refresh_token"}
-account_emails: dict[str, str] = {}  # the accounts table's unique e-mail column: e-mail -> sub
+account_emails: dict[str, str] = {}  # FLAW_EMAIL_KEPT_ON_DELETE only: a unique e-mail column, e-mail -> sub
 seen_notifications: set[str] = set()  # jti of every notification accepted
 finished_by_code: dict[str, dict[str, str]] = {}  # FLAW_REPLAYABLE only: code -> the user it signed in
 
@@ -107,7 +107,11 @@ class IntegrityError(Exception):
 
 
 def create_account_if_new(user: dict[str, str]) -> None:
-    """A sub without an account gets one; its e-mail goes into the unique column."""
+    """FLAW_EMAIL_KEPT_ON_DELETE: a sub without an account gets one, its e-mail in a unique column, and
+    deleting the account forgets that row. (The correct app has no unique e-mail column: a token naming
+    another sub with a known e-mail, token.sub-mismatch's, would collide too.)"""
+    if not config.flawed("FLAW_EMAIL_KEPT_ON_DELETE"):
+        return
     with lock:
         if user["sub"] in accounts or not user["email"]:
             return
@@ -200,11 +204,7 @@ def delete_account() -> Any:
     if user is None:
         return jsonify(error="not signed in"), 401
     with lock:
-        account = accounts.pop(user["sub"], {})
-        if not config.flawed("FLAW_EMAIL_KEPT_ON_DELETE"):
-            # The tutorial's flaw: "delete from accounts" forgets the row of the unique e-mail column.
-            for email in [email for email, sub in account_emails.items() if sub == user["sub"]]:
-                del account_emails[email]
+        account = accounts.pop(user["sub"], {})  # FLAW_EMAIL_KEPT_ON_DELETE: account_emails keeps its row
     end_sessions(user["sub"])
     if account.get("refresh_token"):
         try:

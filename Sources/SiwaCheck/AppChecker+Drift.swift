@@ -67,9 +67,19 @@ extension AppChecker {
         if try await signsIn() {
             return CheckResult(.driftKeyRotation, .passed, "after the signing key rotated to kid \(ring.activeKeyID), new to the app, it signed in")
         }
+        // An app may refetch at most once per cooldown, and it may have refetched a moment ago.
+        if options.keyRefetchWait > 0 {
+            try await wait(options.keyRefetchWait)
+            if try await signsIn() {
+                let detail =
+                    "after the signing key rotated to kid \(ring.activeKeyID), the app signed in \(Int(options.keyRefetchWait)) s later (a refetch cooldown)"
+                return CheckResult(.driftKeyRotation, .passed, detail)
+            }
+        }
+        let again = options.keyRefetchWait > 0 ? ", and again \(Int(options.keyRefetchWait)) s later" : ""
         return CheckResult(
             .driftKeyRotation, .failed,
-            "after the signing key rotated to kid \(ring.activeKeyID), which was not in /auth/keys at the app's last sign-in, the sign-in failed: the app keeps a key set it never refreshes"
+            "after the signing key rotated to kid \(ring.activeKeyID), which was not in /auth/keys at the app's last sign-in, the sign-in failed\(again): the app keeps a key set it never refreshes"
         )
     }
 

@@ -8,17 +8,23 @@ public struct AppChecker: Sendable {
     let client: HTTPClient
     let admin: ServerAdmin
     let progress: @Sendable (String) -> Void
+    /// Waits this many seconds (`drift.key-rotation`'s wait for an app's refetch cooldown); injected by tests.
+    let wait: @Sendable (Double) async throws -> Void
 
     /// A browser follows redirects itself (to read where the app sends it): this client never does.
     /// Process-wide and never shut down, like `HTTPClient.shared`.
     public static let browserClient = HTTPClient(
         eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
 
-    public init(options: CheckOptions, client: HTTPClient = AppChecker.browserClient, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        options: CheckOptions, client: HTTPClient = AppChecker.browserClient, progress: @escaping @Sendable (String) -> Void = { _ in },
+        wait: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .milliseconds(Int64($0 * 1000))) }
+    ) {
         self.options = options
         self.client = client
         self.admin = ServerAdmin(baseURL: options.server, token: options.adminToken, client: client)
         self.progress = progress
+        self.wait = wait
     }
 
     /// Every check, in the order of the issue; never "passed" for a check that did not run. Each

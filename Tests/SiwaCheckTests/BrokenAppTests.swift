@@ -135,7 +135,8 @@ struct BrokenAppTests {
                 options.delete = base + "/delete"
                 // Longer than the app's token timeout (5 s): an app that waits it out signs in late.
                 options.timeoutDelay = 10
-                return await AppChecker(options: options).run()
+                // No real waiting: the tutorial app refetches /auth/keys every time, or never.
+                return await AppChecker(options: options, wait: { _ in }).run()
             }
         }
     }

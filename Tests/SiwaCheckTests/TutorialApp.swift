@@ -194,10 +194,11 @@ final class TutorialApp: Sendable {
         }
     }
 
-    /// A `sub` without an account gets one, its e-mail inserted into the unique column: false when the
-    /// e-mail is already there.
+    /// `emailKeptOnDelete`: a `sub` without an account gets one, its e-mail inserted into the unique
+    /// column: false when the e-mail is already there. (The other apps have no unique e-mail column:
+    /// a token naming another `sub` with a known e-mail, `token.sub-mismatch`, would collide too.)
     private func createAccountIfNew(_ subject: String, email: String?) -> Bool {
-        guard accounts.withLock({ $0[subject] }) == nil else { return true }
+        guard flaw == .emailKeptOnDelete, accounts.withLock({ $0[subject] }) == nil else { return true }
         if let email, !email.isEmpty, !accountEmails.withLock({ $0.insert(email).inserted }) { return false }
         accounts.withLock { $0[subject] = email ?? "" }
         return true
