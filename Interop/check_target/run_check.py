@@ -172,6 +172,8 @@ def main() -> int:
             drift = sorted(f"{check} {result}" for check, result in named.items() if check.startswith("drift."))
             print(f"ok   {run.label}: failed exactly as declared: {', '.join(failed) or 'nothing'}; advice: {', '.join(advice) or 'none'}"
                   f"; drift: {', '.join(drift) or 'not reported'}", flush=True)
+            for check in sorted(must):
+                print(f"       {check}: {DETAILS.get(check, '')}", flush=True)
     print(f"{len(runs) - bad - not_covered} runs as expected, {bad} not, {not_covered} flaws not covered by siwa check yet")
     return 0 if bad == 0 else 1
 
