@@ -7,6 +7,8 @@ with each flaw of config.FLAW_NAMES switchable by an environment variable (READM
     POST /apple/notifications   server-to-server notifications; consent-revoked / account-delete sign out
     POST /delete                deletes the account and revokes its refresh token at /auth/revoke
 
+With FLAW_EMAIL_KEPT_ON_DELETE, accounts have a unique e-mail column whose row /delete forgets.
+
 State lives in this process (a tutorial's dictionaries): one process, threads guarded by one lock.
 """
 
@@ -33,6 +35,7 @@ lock = threading.Lock()
 pending: dict[str, dict[str, str]] = {}  # state -> {"nonce", "browser"}: sign-ins started, not finished
 signed_in: dict[str, dict[str, str]] = {}  # session id -> {"sub", "email"}
 accounts: dict[str, dict[str, str]] = {}  # sub -> {"email", "refresh_token"}
+account_emails: dict[str, str] = {}  # FLAW_EMAIL_KEPT_ON_DELETE only: a unique e-mail column, e-mail -> sub
 seen_notifications: set[str] = set()  # jti of every notification accepted
 finished_by_code: dict[str, dict[str, str]] = {}  # FLAW_REPLAYABLE only: code -> the user it signed in
 
@@ -99,6 +102,24 @@ def identity(form: Any, nonce: str) -> dict[str, str]:
     return {"sub": str(claims["sub"]), "email": email, "refresh_token": str(tokens.get("refresh_token", ""))}
 
 
+class IntegrityError(Exception):
+    """What the database says when a row breaks a unique column."""
+
+
+def create_account_if_new(user: dict[str, str]) -> None:
+    """FLAW_EMAIL_KEPT_ON_DELETE: a sub without an account gets one, its e-mail in a unique column, and
+    deleting the account forgets that row. (The correct app has no unique e-mail column: a token naming
+    another sub with a known e-mail, token.sub-mismatch's, would collide too.)"""
+    if not config.flawed("FLAW_EMAIL_KEPT_ON_DELETE"):
+        return
+    with lock:
+        if user["sub"] in accounts or not user["email"]:
+            return
+        if user["email"] in account_emails:
+            raise IntegrityError("UNIQUE constraint failed: accounts.email")
+        account_emails[user["email"]] = user["sub"]
+
+
 def sign_in(user: dict[str, str]) -> None:
     session_id = secrets.token_urlsafe(32)
     with lock:
@@ -127,6 +148,10 @@ def callback() -> Any:
         user = identity(form, entry["nonce"])
     except (Refused, ValueError, KeyError) as error:
         return jsonify(error=f"sign-in refused: {error}"), 400
+    try:
+        create_account_if_new(user)
+    except IntegrityError as error:
+        return jsonify(error=f"internal error: {error}"), 500
     if config.flawed("FLAW_REPLAYABLE"):
         with lock:
             finished_by_code[code] = user
@@ -179,7 +204,7 @@ def delete_account() -> Any:
     if user is None:
         return jsonify(error="not signed in"), 401
     with lock:
-        account = accounts.pop(user["sub"], {})
+        account = accounts.pop(user["sub"], {})  # FLAW_EMAIL_KEPT_ON_DELETE: account_emails keeps its row
     end_sessions(user["sub"])
     if account.get("refresh_token"):
         try:

@@ -66,13 +66,26 @@ def post_to_server(config: Config, path: str, form: dict[str, str]) -> requests.
     return answer
 
 
+cached_key_set: dict[str, Any] = {}  # FLAW_KEYS_CACHED_FOREVER only: the first /auth/keys answer
+
+
+def key_set(config: Config) -> dict[str, Any]:
+    """/auth/keys, fetched each time: keys rotate. FLAW_KEYS_CACHED_FOREVER: the tutorial's "speed-up",
+    fetched once and kept for the life of the process."""
+    if config.flawed("FLAW_KEYS_CACHED_FOREVER") and cached_key_set:
+        return cached_key_set
+    answer = http.get(f"{config.server}/auth/keys", timeout=TIMEOUT)
+    answer.raise_for_status()
+    if config.flawed("FLAW_KEYS_CACHED_FOREVER"):
+        cached_key_set.update(answer.json())
+    return answer.json()
+
+
 def signing_key(config: Config, token: str) -> Any:
-    """The published key named by the token's kid (fetched each time: keys rotate)."""
+    """The published key named by the token's kid."""
     try:
         kid = jwt.get_unverified_header(token).get("kid")
-        answer = http.get(f"{config.server}/auth/keys", timeout=TIMEOUT)
-        answer.raise_for_status()
-        return jwt.PyJWKSet.from_dict(answer.json())[kid].key
+        return jwt.PyJWKSet.from_dict(key_set(config))[kid].key
     except (jwt.PyJWTError, requests.RequestException, ValueError, KeyError) as error:
         raise Refused(f"no published key for the token: {type(error).__name__}") from None
 

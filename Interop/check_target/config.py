@@ -23,7 +23,14 @@ FLAW_CHECKS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "FLAW_TRUST_USER_EMAIL": (frozenset({"trust.user-email"}), frozenset()),
     "FLAW_UNVERIFIED_NOTIFICATIONS": (NOTIFY_REFUSALS, frozenset()),
     "FLAW_REPLAYABLE": (frozenset({"callback.replay"}), frozenset()),
+    # The account's deletion leaves its e-mail in a unique column: the first sign-in again fails (TN3194),
+    # and so does every later one, which leaves the drift checks nothing to compare (not run).
+    "FLAW_EMAIL_KEPT_ON_DELETE": (frozenset({"delete.sign-in-again"}), frozenset()),
+    # /auth/keys fetched once: a new signing key is refused. Advice: the app works until Apple rotates.
+    "FLAW_KEYS_CACHED_FOREVER": (frozenset({"drift.key-rotation"}), frozenset()),
 }
+# The flaws whose checks fail as advice (a drift the app would not survive): the run still passes.
+ADVICE_FLAWS = frozenset({"FLAW_KEYS_CACHED_FOREVER"})
 FLAW_NAMES = tuple(FLAW_CHECKS)
 
 # Which id_tokens a correct app verifies (ID_TOKENS): not a flaw, two ways of being right (issue 37).
@@ -49,6 +56,7 @@ class Target:
     serves_notifications: bool
     start: str = "/login"
     return_path: str = "/callback"
+    advice_flaws: frozenset[str] = frozenset()  # flaws whose checks fail as advice (as ADVICE_FLAWS)
 
 
 # authlib_app.py, written as Authlib's documentation shows: Authlib verifies only the token response's
@@ -61,7 +69,7 @@ AUTHLIB_ADVICE = frozenset({"request.pkce", "request.scopes", "token.sub-mismatc
 # nonce checks stay required.
 ALLAUTH_ADVICE = frozenset({"request.nonce", "token.nonce", "token.hash", "token.sub-mismatch"})
 TARGETS = {
-    "tutorial": Target("app.py", FLAW_CHECKS, ID_TOKEN_ADVICE, serves_notifications=True),
+    "tutorial": Target("app.py", FLAW_CHECKS, ID_TOKEN_ADVICE, serves_notifications=True, advice_flaws=ADVICE_FLAWS),
     "authlib": Target(
         "authlib_app.py",
         {"FLAW_TRUST_USER_EMAIL": (frozenset({"trust.user-email"}), frozenset())},

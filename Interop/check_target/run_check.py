@@ -3,8 +3,8 @@
 with no flaw, once per way of verifying id_tokens (the target's clean_advice, for the tutorial
 config.ID_TOKEN_ADVICE: no required check may fail, exactly the declared advice does, exit 0), the tutorial's
 token-response way again with --strict (its advice then fails the run), and once per flaw (the checks
-the target's flaw_checks says must fail do, as required checks, exit 1; no required check outside the
-flaw's declared set fails).
+the target's flaw_checks says must fail do, as required checks, exit 1, or for a flaw of its advice_flaws,
+a drift the app would not survive, as advice, exit 0; no required check outside the flaw's declared set fails).
 
 Usage:  python3 Interop/check_target/run_check.py --siwa BIN --data-dir DIR --app-port PORT [--app authlib] [--flaw F ...]
 Exit 0 only when every run is as expected. Each `siwa check` run is bounded by CHECK_TIMEOUT.
@@ -112,7 +112,11 @@ def judge(target: Target, run: Run, named: dict[str, str], exit_status: int) -> 
     required_failed = failed - ADVICE
     not_run = set(uncovered(must, named))
     problems = [f"{check} did not fail (it was {named.get(check, 'not reported')})" for check in sorted(must - failed - not_run)]
-    problems += [f"{check} failed only as advice: the flaw must fail a required check" for check in sorted(must & failed & ADVICE)]
+    if run.flaw in target.advice_flaws:
+        # A drift the app would not survive: named as advice, the run still passes.
+        problems += [f"{check} failed as required: the flaw's check is advice" for check in sorted((must & failed) - ADVICE)]
+    else:
+        problems += [f"{check} failed only as advice: the flaw must fail a required check" for check in sorted(must & failed & ADVICE)]
     problems += [
         f"{check} failed, outside the flaw's declared set ({DETAILS.get(check, '')})" for check in sorted(required_failed - must - may)
     ]
@@ -165,8 +169,11 @@ def main() -> int:
         else:
             failed = sorted(check for check, result in named.items() if result.startswith("fail") and check not in ADVICE)
             advice = sorted(check for check, result in named.items() if result.startswith("fail") and check in ADVICE)
-            print(f"ok   {run.label}: failed exactly as declared: {', '.join(failed) or 'nothing'}; advice: {', '.join(advice) or 'none'}",
-                  flush=True)
+            drift = sorted(f"{check} {result}" for check, result in named.items() if check.startswith("drift."))
+            print(f"ok   {run.label}: failed exactly as declared: {', '.join(failed) or 'nothing'}; advice: {', '.join(advice) or 'none'}"
+                  f"; drift: {', '.join(drift) or 'not reported'}", flush=True)
+            for check in sorted(must):
+                print(f"       {check}: {DETAILS.get(check, '')}", flush=True)
     print(f"{len(runs) - bad - not_covered} runs as expected, {bad} not, {not_covered} flaws not covered by siwa check yet")
     return 0 if bad == 0 else 1
 

@@ -8,17 +8,23 @@ public struct AppChecker: Sendable {
     let client: HTTPClient
     let admin: ServerAdmin
     let progress: @Sendable (String) -> Void
+    /// Waits this many seconds (`drift.key-rotation`'s wait for an app's refetch cooldown); injected by tests.
+    let wait: @Sendable (Double) async throws -> Void
 
     /// A browser follows redirects itself (to read where the app sends it): this client never does.
     /// Process-wide and never shut down, like `HTTPClient.shared`.
     public static let browserClient = HTTPClient(
         eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
 
-    public init(options: CheckOptions, client: HTTPClient = AppChecker.browserClient, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        options: CheckOptions, client: HTTPClient = AppChecker.browserClient, progress: @escaping @Sendable (String) -> Void = { _ in },
+        wait: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .milliseconds(Int64($0 * 1000))) }
+    ) {
         self.options = options
         self.client = client
         self.admin = ServerAdmin(baseURL: options.server, token: options.adminToken, client: client)
         self.progress = progress
+        self.wait = wait
     }
 
     /// Every check, in the order of the issue; never "passed" for a check that did not run. Each
@@ -58,13 +64,15 @@ public struct AppChecker: Sendable {
         } else {
             results += Self.notificationChecks.map { CheckResult($0, .notRun, "not run: no --notifications URL given") }
         }
-        // Last: deleting the account revokes the victim's consent.
+        // Then: deleting the account revokes the victim's consent, and the next sign-in is a first one.
         if let url = options.delete {
-            results.append(await checkDeletion(at: url, clientID: clientID))
+            let revoke = await checkDeletion(at: url, clientID: clientID)
+            results += [revoke, await checkSignInAfterDeletion(revoke: revoke)]
         } else {
-            results.append(CheckResult(.deleteRevoke, .notRun, "not run: no --delete URL given"))
+            results += Self.deletionChecks.map { CheckResult($0, .notRun, "not run: no --delete URL given") }
         }
-        return results
+        // Last: the drift checks change the server's traffic (a rotated key stays rotated).
+        return results + (await checkDrift(clientID: clientID))
     }
 
     // MARK: Browsers

@@ -6,6 +6,7 @@ public enum CheckClass: String, Sendable, Hashable, Codable, CaseIterable {
     /// Apple documents it sends today. A failure fails the run.
     case required
     /// Defence in depth or Apple's recommendation (`at_hash`, the two `sub`s of a hybrid flow, PKCE,
-    /// scopes, a token request without a timeout). Reported; fails the run only with `--strict`.
+    /// scopes, a token request without a timeout), and the `drift.*` checks: a change of Apple's traffic,
+    /// dated or to come, that the app would not survive. Reported; fails the run only with `--strict`.
     case advice
 }

@@ -1,7 +1,16 @@
 /// Where the class of a result is decided: the check's own class (`CheckID+Rationale.swift`), unless a
-/// rule below, which reads the whole run, lowers it. One place, so the table, `--json`, `--junit` and
-/// the exit status agree.
+/// rule below lowers it (reading the whole run) or raises a drift check (reading its own sides). One
+/// place, so the table, `--json`, `--junit` and the exit status agree.
 public enum CheckClassRules {
+    /// A drift check signs in with Apple's traffic before and after a change. Failing only on the side
+    /// Apple no longer sends (or not yet) is advice; failing on today's side means the app breaks on
+    /// today's traffic: required.
+    static func drift(_ check: CheckID, failedToday detail: String) -> CheckResult {
+        var result = CheckResult(check, .failed, detail + "; required: this is Apple's traffic today")
+        result.checkClass = .required
+        return result
+    }
+
     /// RFC 9700 §2.1.1 (and §4.5.3): a client prevents authorization code injection with PKCE or with
     /// the OpenID Connect nonce; OpenID Connect Core 1.0 §3.1.2.1 makes the nonce optional in the code
     /// flow, and Apple enforces a code_challenge that was sent. So the nonce checks are advice when

@@ -22,6 +22,7 @@ extension CheckID {
     private static let verifyingDocument = "Apple: Verifying a user"
     private static let notificationsDocument = "Apple: Processing changes for Sign in with Apple accounts"
     private static let idTokenDocument = "Apple: id_token (Sign in with Apple JS), protocol spec §9.3"
+    private static let deletionNote = "Apple: TN3194 Handling account deletions and revoking tokens for Sign in with Apple"
 
     public var rationale: CheckRationale {
         func required(_ attack: String, _ source: String) -> CheckRationale { CheckRationale(checkClass: .required, attack: attack, source: source) }
@@ -94,6 +95,18 @@ extension CheckID {
             return required(
                 "a deleted account's refresh token stays valid and its consent stays given",
                 "Apple: Revoke tokens; App Review Guidelines 5.1.1(v); protocol spec §17.3")
+        case .deleteSignInAgain:
+            return required(
+                "a user who deleted the account cannot sign up again: the new first sign-in fails on what the app kept (a unique e-mail)",
+                "\(Self.deletionNote); protocol spec §6, §17.2")
+        case .driftBooleanClaims:
+            return advice(
+                "Apple's 2024-02-07 change: email_verified and is_private_email were strings before, JSON booleans since",
+                "protocol spec §9.3; siwa's dated changes (--apple-as-of)")
+        case .driftKeyRotation:
+            return advice(
+                "Apple signs with a new key: an app that never refetches /auth/keys refuses every sign-in",
+                "\(Self.verifyingDocument); protocol spec §7")
         }
     }
 }

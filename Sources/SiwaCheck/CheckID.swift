@@ -39,6 +39,9 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
     case notifyTampered = "notify.tampered"
     case notifyReplay = "notify.replay"
     case deleteRevoke = "delete.revoke"
+    case deleteSignInAgain = "delete.sign-in-again"
+    case driftBooleanClaims = "drift.boolean-claims"
+    case driftKeyRotation = "drift.key-rotation"
 
     /// What to change in the app when this check fails.
     public var fix: String {
@@ -81,6 +84,10 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .notifyTampered: "verify the signature over the whole payload"
         case .notifyReplay: "remember the jti of handled notifications and refuse repeats"
         case .deleteRevoke: "call /auth/revoke with the user's refresh token when the account is deleted"
+        case .deleteSignInAgain:
+            "treat the first sign-in after a deletion as a new sign-up: delete the account's rows (its e-mail too) or reuse them by sub"
+        case .driftBooleanClaims: "read email_verified and is_private_email as true/false or \"true\"/\"false\": Apple sent both"
+        case .driftKeyRotation: "fetch /auth/keys again when a token's kid is not in the cached key set"
         }
     }
 }

@@ -24,6 +24,10 @@ public struct CheckOptions: Sendable {
     public var timeoutDelay: Double = 20
     /// The longest the check waits for any one answer of the app (beyond `timeoutDelay` for that check).
     public var requestTimeout: Double = 30
+    /// `drift.key-rotation`: how long to wait before one more sign-in when the first after the rotation
+    /// failed, so an app that refetches /auth/keys at most once a minute (a cooldown) is not taken for
+    /// one that never does; 0 tries once.
+    public var keyRefetchWait: Double = 61
     /// Registers the app's redirect_uri as a Return URL first: for a server the check started itself.
     public var registersReturnURL = false
 

@@ -22,7 +22,7 @@ struct Check: AsyncParsableCommand {
     @Option(help: "Without --probe: cookie:NAME, redirect:URL or body:TEXT tells a signed-in browser after the callback.")
     var signedInWhen: String?
     @Option(help: "The app's server-to-server notification endpoint (runs notify.*).") var notifications: String?
-    @Option(help: "Where the signed-in user deletes the account (runs delete.revoke: the app must call /auth/revoke).") var delete: String?
+    @Option(help: "Where the signed-in user deletes the account (runs delete.*: it calls /auth/revoke, a new sign-up works).") var delete: String?
     @Option(help: "The Apple ID server (default: start one in process on --port, development mode).") var server: String?
     @Option(help: "The admin bearer token (default: \"admin_token\" in <data-dir>/demo.json).") var adminToken: String?
     @Option(help: "The data directory of siwa serve (or of the server this check starts).") var dataDir = ".siwa"
@@ -33,6 +33,8 @@ struct Check: AsyncParsableCommand {
     @Option(help: "The Apple ID that attacks (default: the second demo user).") var attacker: String?
     @Option(help: "How long token.timeout keeps the token endpoint silent, in seconds (longer than the app's timeout).")
     var timeoutDelay: Double = 20
+    @Option(help: "How long drift.key-rotation waits for the app's key refetch cooldown after a refused new key, in seconds (0: no retry).")
+    var keyRefetchWait: Double = 61
     @Flag(help: "A failed advice check fails the run too (exit 1).") var strict = false
     @Flag(help: "Print the results as JSON.") var json = false
     @Option(help: "Write the results as JUnit XML to this file.") var junit: String?
@@ -63,6 +65,7 @@ struct Check: AsyncParsableCommand {
             victim: victim ?? facts?.users.first?.appleID ?? "maria.ruiz@example.com",
             attacker: attacker ?? facts?.users.dropFirst().first?.appleID ?? "robin.unknown@example.com")
         options.timeoutDelay = timeoutDelay
+        options.keyRefetchWait = keyRefetchWait
         options.signedInWhen = signedInWhen.flatMap(SignedInTest.init(argument:))
         options.managedAppleID = managed
         options.notifications = notifications

@@ -69,8 +69,11 @@ struct VaporSiwaCheckTests {
             configuration.web?.redirectURI = base + "/auth/apple/callback"
             _ = try await apple.provider.addReturnURL(base + "/auth/apple/callback", servicesID: ClientID(rawValue: apple.servicesID))
             // A token deadline shorter than token.timeout's silence (10 s): the app must give up first.
+            // The app's clock runs ahead by what the check waits: drift.key-rotation waits out the key set's refetch cooldown.
+            let ahead = Mutex<Double>(0)
             let client = try SignInWithAppleClient(
-                configuration: configuration, transport: AsyncHTTPClientTransport(timeout: .seconds(5)), storage: MemorySignInWithAppleStorage())
+                configuration: configuration, transport: AsyncHTTPClientTransport(timeout: .seconds(5)), storage: MemorySignInWithAppleStorage(),
+                clock: { Date().addingTimeInterval(ahead.withLock { $0 }) })
             let app = try await Application.make(.testing)
             do {
                 try Self.configure(app, client: client, sessions: Sessions())
@@ -81,7 +84,7 @@ struct VaporSiwaCheckTests {
                 options.notifications = base + "/auth/apple/notifications"
                 options.delete = base + "/delete"
                 options.timeoutDelay = 10
-                let results = await AppChecker(options: options).run()
+                let results = await AppChecker(options: options, wait: { seconds in ahead.withLock { $0 += seconds } }).run()
                 await app.server.shutdown()
                 try await app.asyncShutdown()
                 return results

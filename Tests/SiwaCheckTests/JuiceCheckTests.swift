@@ -8,6 +8,7 @@ import ServiceLifecycle
 import SignInWithApple
 import SignInWithAppleTesting
 import SiwaCheck
+import Synchronization
 import Testing
 
 /// The proof of issue 20 on the sample app: Juice, built on the kit's Hummingbird routes, passes
@@ -28,9 +29,11 @@ struct JuiceCheckTests {
             let database = try await JuiceDatabase.open(path: nil, logger: Logger(label: "juice-check"))
             let (started, continuation) = AsyncStream<Void>.makeStream()
             // A token deadline shorter than token.timeout's silence (10 s): Juice must give up first.
+            // Juice's clock runs ahead by what the check waits: drift.key-rotation waits out the key set's refetch cooldown.
+            let ahead = Mutex<Double>(0)
             let app = try await buildJuiceApplication(
                 configuration: configuration, database: database, transport: AsyncHTTPClientTransport(timeout: .seconds(5)), retry: .none,
-                onServerRunning: { continuation.finish() })
+                clock: { Date().addingTimeInterval(ahead.withLock { $0 }) }, onServerRunning: { continuation.finish() })
             let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "juice-check")))
             return try await withThrowingTaskGroup(of: [CheckResult]?.self) { group in
                 group.addTask {
@@ -44,7 +47,7 @@ struct JuiceCheckTests {
                 options.notifications = JuiceConfiguration.notificationURL(baseURL: base)
                 options.delete = base + "/account/delete"
                 options.timeoutDelay = 10
-                let results = await AppChecker(options: options).run()
+                let results = await AppChecker(options: options, wait: { seconds in ahead.withLock { $0 += seconds } }).run()
                 await services.triggerGracefulShutdown()
                 while try await group.next() != nil {}
                 try await database.close()

@@ -55,6 +55,8 @@ extension TutorialApp {
             guard answer.status == .ok else { return Self.page(.badGateway, "could not revoke") }
         }
         _ = sessions.withLock { $0.removeValue(forKey: sid) }
+        // `emailKeptOnDelete` deletes the account but forgets the row of the unique e-mail column.
+        _ = session.subject.flatMap { subject in accounts.withLock { $0.removeValue(forKey: subject) } }
         return Response(status: .seeOther, headers: [.location: "/"])
     }
 }

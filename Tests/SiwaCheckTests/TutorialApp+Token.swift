@@ -58,11 +58,18 @@ extension TutorialApp {
         return claims
     }
 
-    /// The keys of /auth/keys, fetched for each verification as the tutorial does.
+    /// The keys of /auth/keys, fetched for each verification as the tutorial does (`keysCachedForever`:
+    /// fetched once).
     func serverKeys() async throws -> JWTKeyCollection {
         let keys = JWTKeyCollection()
+        if flaw == .keysCachedForever, let cached = cachedKeySet.withLock({ $0 }) {
+            try await keys.add(jwksJSON: cached)
+            return keys
+        }
         let jwks = try await HTTPClient.shared.execute(HTTPClientRequest(url: settings.server + "/auth/keys"), timeout: .seconds(30))
-        try await keys.add(jwksJSON: String(buffer: try await jwks.body.collect(upTo: 1 << 20)))
+        let json = String(buffer: try await jwks.body.collect(upTo: 1 << 20))
+        if flaw == .keysCachedForever { cachedKeySet.withLock { $0 = json } }
+        try await keys.add(jwksJSON: json)
         return keys
     }
 

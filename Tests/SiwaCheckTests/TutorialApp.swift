@@ -13,6 +13,10 @@ final class TutorialApp: Sendable {
     enum Flaw: String, Sendable, CaseIterable {
         case noStateCheck, stateNotBound, formTokenTrusted, audienceNotChecked, expiredAccepted, nonceIgnored, nonceOptional, algNoneAccepted
         case userEmailTrusted, replayable, notificationsUnverified, neverRevokesOnDelete, requiresVerifiedEmail
+        /// Deleting an account leaves its row in the table of e-mails, whose column is unique (TN3194).
+        case emailKeptOnDelete
+        /// The key set of /auth/keys is fetched once and kept (`drift.key-rotation`).
+        case keysCachedForever
     }
 
     /// Which id_tokens the app verifies: not a flaw, two ways of being right (issue 37).
@@ -71,6 +75,11 @@ final class TutorialApp: Sendable {
     let seenNotifications = Mutex<Set<String>>([])
     /// `replayable`: what each code signed in, served again for the same code.
     let signedInByCode = Mutex<[String: Session]>([:])
+    /// The accounts: `sub` → the e-mail of its row in the table of e-mails, a unique column.
+    let accounts = Mutex<[String: String]>([:])
+    let accountEmails = Mutex<Set<String>>([])
+    /// `keysCachedForever`: the first key set fetched.
+    let cachedKeySet = Mutex<String?>(nil)
 
     var redirectURI: String { "http://127.0.0.1:\(port.withLock { $0 })/callback" }
 
@@ -166,6 +175,9 @@ final class TutorialApp: Sendable {
             email = forged
         }
         if flaw == .replayable { signedInByCode.withLock { $0[code] = Session(subject: claims.subject.rawValue, email: email) } }
+        guard createAccountIfNew(claims.subject.rawValue, email: claims.email) else {
+            return Self.page(.internalServerError, "UNIQUE constraint failed: account_emails.email")
+        }
         return signIn(sid, claims.subject.rawValue, email)
     }
 
@@ -180,6 +192,16 @@ final class TutorialApp: Sendable {
             sessions.withLock { $0[sid]?.state = nil }
             return session.nonce
         }
+    }
+
+    /// `emailKeptOnDelete`: a `sub` without an account gets one, its e-mail inserted into the unique
+    /// column: false when the e-mail is already there. (The other apps have no unique e-mail column:
+    /// a token naming another `sub` with a known e-mail, `token.sub-mismatch`, would collide too.)
+    private func createAccountIfNew(_ subject: String, email: String?) -> Bool {
+        guard flaw == .emailKeptOnDelete, accounts.withLock({ $0[subject] }) == nil else { return true }
+        if let email, !email.isEmpty, !accountEmails.withLock({ $0.insert(email).inserted }) { return false }
+        accounts.withLock { $0[subject] = email ?? "" }
+        return true
     }
 
     private func signIn(_ sid: String, _ subject: String?, _ email: String?) -> Response {
