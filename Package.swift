@@ -71,14 +71,23 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        // RS256 signing behind one protocol: OpenSSL 3's libcrypto where the trait and the platform
-        // give it, swift-crypto always (the fallback, and the reference the tests compare with).
+        // RS256 signing behind one protocol, swift-crypto's signer beside it (the engine's default, and
+        // the reference the tests compare with). No system library: the kit and the emulator link this.
         .target(
             name: "RS256Signing",
             dependencies: [
-                .target(name: "CLibCrypto", condition: .when(platforms: [.linux], traits: ["OpenSSLSigner"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // OpenSSL 3's libcrypto signer where the trait and the platform give it, and the choice of the
+        // fastest: linked by `siwa serve`'s composition root only (AppleIDServerApp), which hands it to
+        // the engine.
+        .target(
+            name: "RS256OpenSSL",
+            dependencies: [
+                "RS256Signing",
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux], traits: ["OpenSSLSigner"])),
             ]
         ),
         .target(
@@ -187,6 +196,7 @@ let package = Package(
                 "AppleIDButtons",
                 "OwnerOnlyFiles",
                 "EnvironmentFile",
+                "RS256OpenSSL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -316,6 +326,7 @@ let package = Package(
             name: "rsa-sign-rate",
             dependencies: [
                 "RS256Signing",
+                "RS256OpenSSL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -346,6 +357,7 @@ let package = Package(
             name: "RS256SigningTests",
             dependencies: [
                 "RS256Signing",
+                "RS256OpenSSL",
                 // To verify swift-crypto's signatures with libcrypto itself, not only the other way round.
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux], traits: ["OpenSSLSigner"])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -365,6 +377,7 @@ let package = Package(
                 // The relay's rules are tested on the engine's harness (Relay/), and invitations go by relay mail.
                 "AppleIDRelay",
                 "RS256Signing",
+                "RS256OpenSSL",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),

@@ -16,6 +16,7 @@
 import Crypto
 import Dispatch
 import Foundation
+import RS256OpenSSL
 import RS256Signing
 import Synchronization
 import _CryptoExtras

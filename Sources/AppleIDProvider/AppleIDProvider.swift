@@ -2,6 +2,7 @@ import AppleIDProtocol
 import CoreMetrics
 import Foundation
 import Logging
+import RS256Signing
 
 /// The identity provider's engine: authorization checks, interaction, token issuance, revocation,
 /// the signing-key ring. Knows nothing of HTTP; the server translates requests into these calls.
@@ -37,18 +38,21 @@ public final class AppleIDProvider: Sendable {
     let passwordHashes = PasswordHashPrefetch()
     let tokenFaults = TokenFaults()
 
-    /// Loads (or creates) the signing keys and wires the engine.
+    /// Loads (or creates) the signing keys and wires the engine. `signer` signs RS256 (id_tokens,
+    /// notifications): swift-crypto unless the caller hands another (`siwa serve` hands the fastest of
+    /// its build, `RS256Signers.fastest`, which may be OpenSSL's libcrypto).
     public static func start(
         configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock,
         random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
         logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory,
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
-        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator()
+        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(),
+        signer: any RS256Signer = SwiftCryptoRS256Signer()
     ) async throws -> AppleIDProvider {
         let keyRing = try await SigningKeyRing.load(
             store: store, keyFactory: keyFactory, random: random, now: clock.now(),
-            retiredKeyRetention: configuration.keyRotation.retiredKeyRetention)
+            retiredKeyRetention: configuration.keyRotation.retiredKeyRetention, signer: signer)
         return AppleIDProvider(
             configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics,
             txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn)

@@ -15,9 +15,11 @@ import SignInWithApple
 /// - Parameters:
 ///   - clock: the server's clock; a `ManualClock` lets a test move time.
 ///   - keyFactory: signing keys; the default generates two RSA-2048 keys.
+///   - logger: the server's log; the default writes warnings and errors only, so a passing test's
+///     output stays quiet (pass a logger at `.info` or `.debug` to see each request).
 public func withAppleIDEmulator<T: Sendable>(
     clock: any AdjustableClock = SystemClock(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
-    logger: Logger = Logger(label: "AppleIDEmulator"), _ body: @Sendable (AppleIDEmulator) async throws -> T
+    logger: Logger = AppleIDEmulator.defaultLogger, _ body: @Sendable (AppleIDEmulator) async throws -> T
 ) async throws -> T {
     try await withAppleIDEmulator(clock: clock, keyFactory: keyFactory, logger: logger, ports: freeLoopbackPort, body)
 }
@@ -152,5 +154,15 @@ extension AppleIDEmulator {
             redirectURI: redirectURI,
             credentials: AppleCredentials(teamID: teamID.rawValue, keyID: key.id.rawValue, privateKeyPEM: privateKeyPEM),
             defaultUser: user, adminToken: provider.random.hex(bytes: 16), clock: clock, refusalLog: refusalLog)
+    }
+}
+
+extension AppleIDEmulator {
+    /// The emulator's log unless a test passes its own: label `AppleIDEmulator`, warnings and up.
+    /// Refusals reach ``AppleIDEmulator/lastRefusal(clientID:)`` at every level.
+    public static var defaultLogger: Logger {
+        var logger = Logger(label: "AppleIDEmulator")
+        logger.logLevel = .warning
+        return logger
     }
 }

@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
+import RS256OpenSSL
 import RS256Signing
 import Synchronization
 import Testing

@@ -7,11 +7,18 @@ import Testing
 struct ProductWeightTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// What only `siwa serve` needs: the button renderer's C libraries, PostgreSQL and Prometheus.
-    static let serveOnlyModules: Set<String> = ["CFreeType", "CLibPNG", "AppleIDButtons", "AppleIDStore", "AppleIDServerApp"]
+    /// What only `siwa serve` needs: the button renderer's C libraries, OpenSSL's libcrypto (its RS256
+    /// signer), PostgreSQL and Prometheus.
+    static let serveOnlyModules: Set<String> = [
+        "CFreeType", "CLibPNG", "CLibCrypto", "RS256OpenSSL", "AppleIDButtons", "AppleIDStore", "AppleIDServerApp",
+    ]
+    /// The system libraries of the manifest (`.systemLibrary`): each needs a `-dev` package to build.
+    static let systemLibraries: Set<String> = ["CFreeType", "CLibPNG", "CLibCrypto"]
     static let serveOnlyPackages: Set<String> = ["postgres-kit", "postgres-nio", "swift-prometheus"]
 
-    @Test("the kit and the emulator link no FreeType, libpng, PostgreSQL or Prometheus", arguments: ["SignInWithApple", "SignInWithAppleTesting"])
+    @Test(
+        "the kit and the emulator link no FreeType, libpng, libcrypto, PostgreSQL or Prometheus",
+        arguments: ["SignInWithApple", "SignInWithAppleTesting"])
     func kitIsLight(_ target: String) throws {
         var graph = try ManifestGraph(root: Self.packageRoot)
         let closure = graph.closure(of: target)
@@ -19,6 +26,16 @@ struct ProductWeightTests {
             module.package == nil ? Self.serveOnlyModules.contains(module.name) : Self.serveOnlyPackages.contains(module.package!)
         }
         #expect(heavy.isEmpty, "\(target) reaches \(heavy.map(\.description).sorted())")
+    }
+
+    @Test(
+        "the engine, the emulator and the kit link no system library: the RS256 signer is handed in, and only siwa serve links libcrypto",
+        arguments: ["AppleIDProvider", "SignInWithAppleTesting", "SignInWithApple"])
+    func noSystemLibrary(_ target: String) throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        let system = graph.closure(of: target).filter { $0.package == nil && Self.systemLibraries.contains($0.name) }
+        #expect(system.isEmpty, "\(target) reaches \(system.map(\.description).sorted())")
+        #expect(graph.closure(of: "AppleIDServerApp").contains { $0.description == "CLibCrypto" }, "the reader sees the edge")
     }
 
     @Test("the engine links no Hummingbird module (HummingbirdBcrypt is bcrypt's C code alone)")

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RS256OpenSSL
 import RS256Signing
 import Testing
 import _CryptoExtras

@@ -30,7 +30,7 @@ public final class SigningKeyRing: Sendable {
     /// starting together on an empty store agree on one key of each (the store inserts only one).
     public static func load(
         store: any SigningKeyStore & SigningKeyRotationStore, keyFactory: any SigningKeyFactory, random: any RandomSource, now: Date,
-        retiredKeyRetention: TimeInterval = 7 * 86_400, signer: any RS256Signer = RS256Signers.fastest
+        retiredKeyRetention: TimeInterval = 7 * 86_400, signer: any RS256Signer = SwiftCryptoRS256Signer()
     ) async throws -> SigningKeyRing {
         var records = try await store.signingKeys()
         for state in [SigningKeyRecord.State.active, .next] where !records.contains(where: { $0.state == state }) {

@@ -10,6 +10,8 @@ import Hummingbird
 import Logging
 import OwnerOnlyFiles
 import Prometheus
+import RS256OpenSSL
+import RS256Signing
 
 /// `siwa serve`: opens the SQLite store under the data directory, loads or creates the signing
 /// keys, seeds the demo team and Apple IDs on the first start, prints what a newcomer needs and
@@ -65,7 +67,8 @@ public enum ServerBootstrap {
             let provider = try await AppleIDProvider.start(
                 configuration: configuration, store: store, clock: clock, keyFactory: keyFactory, logger: logger,
                 metrics: PrometheusMetricsFactory(registry: registry),
-                txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver(), managedSignIn: HTTPFederatedSignIn(logger: logger))
+                txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver(), managedSignIn: HTTPFederatedSignIn(logger: logger),
+                signer: signer)
             logSigner(of: provider, logger: logger)
             var relaySettings = RelaySettings()
             relaySettings.usesSmarthost = settings.smtpSmarthost != nil
@@ -190,6 +193,10 @@ public enum ServerBootstrap {
     }
 
     /// Says which library signs id_tokens (issue 24): OpenSSL's libcrypto or swift-crypto.
+    /// The RS256 signer `siwa serve` hands the engine: the fastest of this build on this CPU. The only
+    /// place that links OpenSSL's libcrypto (`RS256OpenSSL`).
+    static var signer: any RS256Signer { RS256Signers.fastest }
+
     static func logSigner(of provider: AppleIDProvider, logger: Logger) {
         let name = provider.keyRing.signerName
         logger.notice("id_tokens are signed by \(name)", metadata: ["signer": "\(name)"])

@@ -1,5 +1,6 @@
 #if OpenSSLSigner && canImport(CLibCrypto)
 import CLibCrypto
+import RS256Signing
 
 /// RS256 through the system's OpenSSL 3 libcrypto (`EVP_DigestSign`), which uses AVX-512 IFMA for
 /// RSA where the CPU has it and BoringSSL does not (``RS256Signers/fastest(cpuFlags:)`` chooses).
