@@ -111,14 +111,16 @@ func verifyNonce(siwa: SignInWithAppleClient, token: String, rawNonce: String) a
 }
 
 func readmeQuickStart(body: [UInt8]) async throws {
-    let local = true   // false: the real Apple with your real key
+    // The one switch: the local server while APPLE_ID_SERVER is set (http://127.0.0.1:8080), else the real
+    // Apple (then with your real team, key and identifiers instead of the demo's).
+    let server = ProcessInfo.processInfo.environment["APPLE_ID_SERVER"]
     let demo = try DemoFacts.read(fromDataDirectory: URL(filePath: ".siwa"))!   // nil until siwa serve has run
     let siwa = try SignInWithAppleClient(configuration: .init(
-        environment: local ? .custom(baseURL: "http://127.0.0.1:8080") : .production,   // the one switch
+        environment: server.map { .custom(baseURL: $0) } ?? .production,
         credentials: AppleCredentials(teamID: demo.teamID.rawValue, keyID: demo.keyID.rawValue,
                                       privateKeyPEM: try String(contentsOfFile: demo.keyFile, encoding: .utf8)),
         primaryAppID: demo.bundleID.rawValue,
-        web: .init(servicesID: demo.servicesID.rawValue, redirectURI: demo.returnURLs[0])))
+        web: .init(servicesID: demo.servicesID.rawValue, redirectURI: "http://127.0.0.1:3000/auth/apple/callback")))
 
     let browser = BrowserBinding.random()                        // 1. set it as a SameSite=Lax cookie, then
     let pending = try await siwa.startSignIn(browser: browser)   //    redirect the browser to pending.url
