@@ -252,6 +252,8 @@ let package = Package(
                 "AppleIDRelay",
                 "AppleIDServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // signIn(through:) drives an app's routes with Hummingbird's test client.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -475,6 +477,7 @@ let package = Package(
                 "SignInWithAppleVapor",
                 "SignInWithAppleSQL",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),

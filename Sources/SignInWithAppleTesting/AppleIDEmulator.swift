@@ -105,5 +105,12 @@ public struct AppleIDEmulator: Sendable {
         case unknownAppleID(String)
         case unknownOrganization(String)
         case didNotStart
+        /// The app's start answered `status` (with `location`, if any) instead of a redirect to this
+        /// emulator's `/auth/authorize`.
+        case appDidNotRedirectToAuthorization(status: Int, location: String?)
+        /// The app redirected the browser more than ten times in a row, from `location` last.
+        case tooManyRedirects(location: String)
+        /// The relay refused the message with this SMTP reply.
+        case mailRefused(code: Int, text: String)
     }
 }
