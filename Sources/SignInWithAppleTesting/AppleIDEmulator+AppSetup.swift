@@ -51,3 +51,15 @@ extension AppleIDEmulator {
         return formatter.string(from: date)
     }
 }
+
+extension AppleIDEmulator {
+    /// What `getCredentialState(forUserID:)` tells the emulated app about `subject` (its `sub`):
+    /// `authorized`, `revoked` (stopped using, Apple ID deleted, or the app revoked), `transferred` or
+    /// `notFound`.
+    public func credentialState(subject: String) async throws -> CredentialState {
+        try await provider.credentialState(subject: Subject(rawValue: subject), clientID: ClientID(rawValue: servicesID)) ?? .notFound
+    }
+
+    /// The domain of the relay's addresses (and its SMTP greeting name).
+    public var relayDomain: String { provider.configuration.relayDomain }
+}

@@ -6,6 +6,7 @@ import SignInWithApple
 // What the user chooses on the consent page, for `signIn(as:with:choices:)`: available with
 // `import SignInWithAppleTesting` alone.
 @_exported import struct AppleIDProvider.ConsentChoices
+@_exported import enum AppleIDProvider.CredentialState
 
 /// What a test does to the emulated Apple, in the words of Apple's documentation: no reaching into
 /// the server's engine or store.

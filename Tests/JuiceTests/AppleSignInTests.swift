@@ -1,8 +1,8 @@
-import AppleIDProvider
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SQLKit
+import SignInWithAppleTesting
 import Testing
 
 @testable import JuiceApp

@@ -1,5 +1,4 @@
 import AppleIDProtocol
-import AppleIDProvider
 import AppleIDRelay
 import AppleIDServerApp
 import Logging
@@ -20,10 +19,10 @@ struct JuiceMail {
 /// source of the emulated team, to the relay's real SMTP listener on a free port of 127.0.0.1.
 func withJuiceSendingMail(_ body: @Sendable (JuiceHarness, JuiceMail) async throws -> Void) async throws {
     try await withAppleIDEmulator { apple in
-        _ = try await apple.provider.addEmailSources(OrderMailSettings.defaultSender, teamID: TeamID(rawValue: apple.teamID))
+        try await apple.addEmailSource(OrderMailSettings.defaultSender)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let listener = SMTPListener(
-            host: "127.0.0.1", port: 0, relay: apple.relay, hostname: apple.provider.configuration.relayDomain,
+            host: "127.0.0.1", port: 0, relay: apple.relay, hostname: apple.relayDomain,
             logger: Logger(label: "relay"), onListening: { continuation.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await listener.run() }

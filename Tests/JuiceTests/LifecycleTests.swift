@@ -1,9 +1,9 @@
-import AppleIDProvider
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SQLKit
 import SignInWithApple
+import SignInWithAppleTesting
 import Testing
 
 @testable import JuiceApp
@@ -79,7 +79,7 @@ struct LifecycleTests {
             let account = try #require(try await juice.account(email: user.email))
             let subject = try #require(account.appleSubject)
             #expect(
-                try await juice.apple.provider.credentialState(subject: .init(rawValue: subject), clientID: .init(rawValue: juice.apple.servicesID))
+                try await juice.apple.credentialState(subject: subject)
                     == .authorized)
             // The refresh token is sealed in the database and opens to the token Apple issued.
             let stored = try #require(
@@ -104,7 +104,7 @@ struct LifecycleTests {
             let orders = try await OrderStore(database: juice.database, clock: { Date() }).orders(accountID: account.id)
             #expect(orders.isEmpty)
             #expect(
-                try await juice.apple.provider.credentialState(subject: .init(rawValue: subject), clientID: .init(rawValue: juice.apple.servicesID))
+                try await juice.apple.credentialState(subject: subject)
                     == .revoked)
             #expect(try await juice.browser.get("/account").status == .seeOther)
 

@@ -1,5 +1,4 @@
 import AppleIDProtocol
-import AppleIDProvider
 import Crypto
 import Foundation
 import JuiceApp
@@ -19,7 +18,7 @@ struct LocalAppleIDServerTests {
         let facts = DemoFacts(
             server: "http://127.0.0.1:8080", issuer: "https://appleid.apple.com", teamID: "TEAM123456", keyID: keyID,
             keyFile: files.keyURL(keyID).path, bundleID: "com.example.juice", servicesID: "com.example.juice.web",
-            returnURLs: [DemoSeed.juiceReturnURL], users: [], adminToken: "admin-token")
+            returnURLs: [DemoFacts.juiceReturnURL], users: [], adminToken: "admin-token")
         let pem = P256.Signing.PrivateKey().pemRepresentation
         try files.writeKeyOnce(pem, keyID: keyID)
         try files.save(facts)

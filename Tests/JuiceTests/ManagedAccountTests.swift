@@ -1,4 +1,3 @@
-import AppleIDProvider
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -1,4 +1,4 @@
-import AppleIDProvider
+import AppleIDProtocol
 import AppleIDRelay
 import Foundation
 import HummingbirdTesting
@@ -132,6 +132,6 @@ struct OrderConfirmationMailTests {
 
     @Test("Juice's default sender is an e-mail source of siwa serve's demo team")
     func defaultSenderIsSeeded() {
-        #expect(OrderMailSettings.defaultSender == DemoSeed.juiceMailSender)
+        #expect(OrderMailSettings.defaultSender == DemoFacts.juiceMailSender)
     }
 }

@@ -1,7 +1,7 @@
-import AppleIDProvider
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SignInWithAppleTesting
 import Testing
 
 @testable import JuiceApp

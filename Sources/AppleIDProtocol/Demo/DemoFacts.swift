@@ -135,3 +135,12 @@ public struct DemoFacts: Codable, Sendable, Hashable {
         case developer, organization
     }
 }
+
+extension DemoFacts {
+    /// The sample app's callback when it runs on its default port (`swift run juice`): a Return URL of
+    /// the demo Services ID from the first start.
+    public static let juiceReturnURL = "http://127.0.0.1:8081/auth/apple/callback"
+    /// The sender of Juice's order confirmations (`juice --mail-from`'s default), an e-mail source of
+    /// the demo team, so that the relay takes Juice's mail out of the box.
+    public static let juiceMailSender = "orders@juice.example.com"
+}

@@ -6,11 +6,10 @@ import Foundation
 public struct DemoSeed: Sendable {
     public var bundleID: ClientID = "com.example.juice"
     public var servicesID: ClientID = "com.example.juice.web"
-    /// The sample app's callback when it runs on its default port (`swift run juice`).
-    public static let juiceReturnURL = "http://127.0.0.1:8081/auth/apple/callback"
-    /// The sender of Juice's order confirmations (`juice --mail-from`'s default), an e-mail source of
-    /// the demo team, so that the relay takes Juice's mail out of the box.
-    public static let juiceMailSender = "orders@juice.example.com"
+    /// ``DemoFacts/juiceReturnURL``: the sample app's callback on its default port.
+    public static let juiceReturnURL = DemoFacts.juiceReturnURL
+    /// ``DemoFacts/juiceMailSender``: the sender of Juice's order confirmations.
+    public static let juiceMailSender = DemoFacts.juiceMailSender
     /// Made-up passwords: lower-case letters and digits without the look-alikes (i, l, o, 0, 1).
     public static let passwordAlphabet = "abcdefghjkmnpqrstuvwxyz23456789"
 
