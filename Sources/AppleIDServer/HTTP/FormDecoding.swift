@@ -16,6 +16,18 @@ enum FormDecoding {
         try decode(type, from: try await formBody(of: request))
     }
 
+    /// A form posted by a page (the console, the account pages, the playground): one that cannot be
+    /// read (repeated, badly encoded, too large, not a form) is the browser's mistake, a 400 page. The
+    /// decoder's `OAuthError` renders nothing itself, and left unhandled it answered 500 (found by
+    /// Interop/malformed_load.py). The one place that says so.
+    static func decodePageForm<T: Decodable>(_ type: T.Type, from request: Request) async throws(HTTPError) -> T {
+        do {
+            return try await decodeForm(type, from: request)
+        } catch {
+            throw HTTPError(.badRequest, message: "The form could not be read.")
+        }
+    }
+
     /// The undecoded body of a form POST, refused when it is not `application/x-www-form-urlencoded`
     /// or larger than ``maximumBodySize``.
     static func formBody(of request: Request) async throws(OAuthError) -> String {

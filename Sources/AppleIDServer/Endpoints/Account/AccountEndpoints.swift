@@ -52,60 +52,7 @@ struct AccountEndpoints {
             guard let (account, cookie) = try await signedIn(request) else { return try signInPage(request, locale: locale) }
             return try await accountPage(account, cookie: cookie, message: nil, locale: locale)
         }
-        router.post("/account/sign-in") { request, _ in
-            let form = try await decode(request)
-            let locale = PageLocale.choose(for: request, formLocale: form.locale)
-            // Login CSRF: without this, another site could post its own Apple ID and password here and
-            // sign the victim's browser in to the attacker's Apple ID.
-            guard let loginCookie = cookies.value(Self.loginCookie, in: request),
-                cookies.formTokens.matches(form.csrf, "account-login-csrf:", loginCookie)
-            else { return try signInPage(request, locale: locale, message: text("message_form_expired", locale), status: .badRequest) }
-            let account: AppleIDAccount
-            let step: SignInStep<AppleIDAccount>
-            do {
-                step = try await provider.interactions.accountForSignIn(appleID: form.appleID ?? "", password: form.password ?? "")
-            } catch is ManagedSignInUnavailable {
-                return try signInPage(
-                    request, locale: locale, message: text("message_organization_sign_in_unavailable", locale), status: .serviceUnavailable)
-            }
-            switch step {
-            case .passed(let signedIn): account = signedIn
-            case .incorrect:
-                return try signInPage(request, locale: locale, message: text("message_incorrect_password", locale), status: .unauthorized)
-            case .locked(let until):
-                return try signInPage(request, locale: locale, message: lockMessage(until, locale), status: .tooManyRequests)
-            }
-            if !account.twoFactorEnabled,
-                case .passed(let session) = try await provider.interactions.startAccountSession(accountID: account.id, code: nil)
-            {
-                return signedInRedirect(session: session, locale: form.locale)
-            }
-            let token = provider.random.hex(bytes: 32)
-            try await pending.start(token: token, accountID: account.id)
-            var response = try codePage(account, pendingToken: token, locale: locale)
-            response.setCookie(cookies.cookie(Self.pendingCookie, value: token, path: "/account"))
-            return response
-        }
-        router.post("/account/verify") { request, _ in
-            let form = try await decode(request)
-            let locale = PageLocale.choose(for: request, formLocale: form.locale)
-            guard let token = cookies.value(Self.pendingCookie, in: request), cookies.formTokens.matches(form.csrf, "account-verify-csrf:", token),
-                let account = try await pending.account(token: token)
-            else { return try signInPage(request, locale: locale, message: text("message_account_sign_in_expired", locale), status: .badRequest) }
-            // Wrong codes count against the Apple ID in the store (SignInLockPolicy), not against this
-            // sign-in: starting again does not buy more guesses.
-            switch try await provider.interactions.startAccountSession(accountID: account.id, code: form.code ?? "") {
-            case .passed(let session):
-                try await pending.finish(token: token)
-                return signedInRedirect(session: session, locale: form.locale)
-            case .incorrect:
-                return try codePage(
-                    account, pendingToken: token, locale: locale, message: text("message_incorrect_code", locale), status: .unauthorized)
-            case .locked(let until):
-                try await pending.finish(token: token)
-                return try signInPage(request, locale: locale, message: lockMessage(until, locale), status: .tooManyRequests)
-            }
-        }
+        AccountSignInEndpoints(pages: self).register(on: router)
         router.post("/account/stop-using") { request, _ in
             try await act(request) { account, form in
                 try await provider.lifecycle.stopUsing(accountID: account.id, groupID: ClientID(rawValue: form.groupID ?? ""))
@@ -169,10 +116,6 @@ struct AccountEndpoints {
         renderer.strings.text(key, locale, values: values)
     }
 
-    private func lockMessage(_ until: Date, _ locale: String) -> String {
-        renderer.strings.translate(message: SignInLockPolicy.message(lockedUntil: until, now: provider.clock.now()), locale)
-    }
-
     func signedIn(_ request: Request) async throws -> (AppleIDAccount, String)? {
         guard let cookie = cookies.value(Self.sessionCookie, in: request),
             let account = try await provider.interactions.account(accountSessionCookie: cookie)
@@ -180,13 +123,7 @@ struct AccountEndpoints {
         return (account, cookie)
     }
 
-    func decode(_ request: Request) async throws -> Form {
-        do {
-            return try await FormDecoding.decodeForm(Form.self, from: request)
-        } catch {
-            throw HTTPError(.badRequest, message: "The form could not be read.")
-        }
-    }
+    func decode(_ request: Request) async throws -> Form { try await FormDecoding.decodePageForm(Form.self, from: request) }
 
     func csrf(_ sessionCookie: String) -> String { cookies.formTokens.token("account-csrf:", sessionCookie) }
 
@@ -195,48 +132,10 @@ struct AccountEndpoints {
         cookies.formTokens.matches(submitted, "account-csrf:", sessionCookie)
     }
 
-    /// To `/account`, in the language of the sign-in's pages.
-    private func signedInRedirect(session: String, locale: String?) -> Response {
-        let chosen = locale.flatMap(PageLocale.supportedLocale)
-        var response = Response(status: .seeOther, headers: [.location: "/account" + (chosen.map { "?locale=\($0)" } ?? "")])
-        response.setCookie(
-            cookies.cookie(Self.sessionCookie, value: session, path: "/account", maxAge: Int(provider.configuration.browserSessionLifetime)))
-        return response
-    }
-
     private func accountPage(_ account: AppleIDAccount, cookie: String, message: String?, locale: String) async throws -> Response {
         try renderer.render(
             try await AccountPageModel.load(
                 account: account, csrf: csrf(cookie), message: message, locale: locale, strings: renderer.strings, provider: provider),
             template: "account")
-    }
-
-    /// The password step. Its form carries a token derived from the login cookie (set here when the
-    /// browser has none), which `/account/sign-in` requires.
-    func signInPage(_ request: Request, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
-        let existing = cookies.value(Self.loginCookie, in: request)?.filter(\.isHexDigit)
-        let loginCookie = existing.flatMap { $0.count == 64 ? $0 : nil } ?? provider.random.hex(bytes: 32)
-        var response = try renderer.render(
-            AccountSignInPage(
-                locale: locale, t: renderer.strings.table(locale), passwordStep: true, codeStep: false, appleID: nil, developmentCode: nil,
-                message: message,
-                csrf: cookies.formTokens.token("account-login-csrf:", loginCookie)),
-            template: "account_sign_in", status: status)
-        if loginCookie != existing {
-            response.setCookie(cookies.cookie(Self.loginCookie, value: loginCookie, path: "/account"))
-        }
-        return response
-    }
-
-    private func codePage(
-        _ account: AppleIDAccount, pendingToken: String, locale: String, message: String? = nil, status: HTTPResponse.Status = .ok
-    ) throws -> Response {
-        try renderer.render(
-            AccountSignInPage(
-                locale: locale, t: renderer.strings.table(locale, values: ["apple_id": account.appleID]), passwordStep: false, codeStep: true,
-                appleID: account.appleID,
-                developmentCode: developmentMode ? provider.currentSecondFactorCode(for: account) : nil, message: message,
-                csrf: cookies.formTokens.token("account-verify-csrf:", pendingToken)),
-            template: "account_sign_in", status: status)
     }
 }

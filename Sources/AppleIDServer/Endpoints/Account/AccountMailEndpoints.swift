@@ -89,10 +89,7 @@ struct AccountMailEndpoints {
                 body: .init(byteBuffer: ByteBuffer(bytes: detail.source)))
         }
         router.post("/account/mail/:id/reply") { request, context in
-            let form: ReplyForm
-            do { form = try await FormDecoding.decodeForm(ReplyForm.self, from: request) } catch {
-                throw HTTPError(.badRequest, message: "The form could not be read.")
-            }
+            let form = try await FormDecoding.decodePageForm(ReplyForm.self, from: request)
             let locale = PageLocale.choose(for: request, formLocale: form.locale)
             guard let (user, cookie) = try await account.signedIn(request) else { return try account.signInPage(request, locale: locale) }
             guard account.csrfMatches(form.csrf, cookie) else {

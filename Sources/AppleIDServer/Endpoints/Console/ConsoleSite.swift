@@ -70,13 +70,7 @@ struct ConsoleSite: Sendable {
         }
     }
 
-    func decode(_ request: Request) async throws -> ConsoleForm {
-        do {
-            return try await FormDecoding.decodeForm(ConsoleForm.self, from: request)
-        } catch {
-            throw HTTPError(.badRequest, message: "The form could not be read.")
-        }
-    }
+    func decode(_ request: Request) async throws -> ConsoleForm { try await FormDecoding.decodePageForm(ConsoleForm.self, from: request) }
 
     /// A section's page as a plain visit sees it, with an optional confirmation `message`.
     func show(_ visit: Visit, _ page: PageBuilder, message: String? = nil) async throws -> Response {

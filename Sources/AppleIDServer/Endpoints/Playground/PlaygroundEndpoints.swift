@@ -53,7 +53,7 @@ struct PlaygroundEndpoints {
         }
         // form_post answers arrive as a POST; query answers (an error, or response_mode=query) as a GET.
         router.post("/playground/callback") { request, _ in
-            try await callback(try await decode(CallbackForm.self, request), request: request)
+            try await callback(try await FormDecoding.decodePageForm(CallbackForm.self, from: request), request: request)
         }
         router.get("/playground/callback") { request, _ in
             let query = request.uri.queryParameters
@@ -63,7 +63,7 @@ struct PlaygroundEndpoints {
             return try await callback(form, request: request)
         }
         router.post("/playground/refresh") { request, _ in
-            let form = try await decode(RunForm.self, request)
+            let form = try await FormDecoding.decodePageForm(RunForm.self, from: request)
             let browser = cookies.value(Self.browserCookie, in: request)
             var result = PlaygroundResult(action: "Refresh")
             guard let run = form.run, let browser,
@@ -78,7 +78,7 @@ struct PlaygroundEndpoints {
             return try renderer.render(result, template: "playground_result")
         }
         router.post("/playground/revoke") { request, _ in
-            let form = try await decode(RunForm.self, request)
+            let form = try await FormDecoding.decodePageForm(RunForm.self, from: request)
             let browser = cookies.value(Self.browserCookie, in: request)
             var result = PlaygroundResult(action: "Revoke")
             guard let run = form.run, let refreshToken = try await runs.refreshToken(run: run, browser: browser, now: provider.clock.now()) else {
@@ -128,17 +128,6 @@ struct PlaygroundEndpoints {
 
     private func browserCookie(_ value: String) -> Cookie {
         cookies.cookie(Self.browserCookie, value: value, path: "/playground")
-    }
-
-    /// A posted form. One that cannot be read (repeated, badly encoded, too large, not a form) is the
-    /// browser's mistake, a 400 page, as on the account pages; the decoder's `OAuthError` renders nothing
-    /// itself, and left unhandled it answered 500 (found by Interop/malformed_load.py).
-    private func decode<Form: Decodable>(_ type: Form.Type, _ request: Request) async throws -> Form {
-        do {
-            return try await FormDecoding.decodeForm(type, from: request)
-        } catch {
-            throw HTTPError(.badRequest, message: "The form could not be read.")
-        }
     }
 
     private func clientSecret() async throws -> String {
