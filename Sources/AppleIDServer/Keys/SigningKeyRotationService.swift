@@ -18,11 +18,10 @@ public struct SigningKeyRotationService: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+        try await PeriodicService(pace: .every(interval), failureMessage: "signing key check failed", logger: logger) {
             await checkOnce()
-            // A graceful shutdown cancels the wait at once.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-        }
+            return false
+        }.run()
     }
 
     /// One check: rotate if due, then reload. A failure (the database is away) is logged and the

@@ -28,13 +28,9 @@ public struct ExpiredRecordSweeper: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            do {
-                try await sweep()
-            } catch {
-                logger.error("expired-record sweep failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-        }
+        try await PeriodicService(pace: .every(interval), failureMessage: "expired-record sweep failed", logger: logger) {
+            try await sweep()
+            return false
+        }.run()
     }
 }

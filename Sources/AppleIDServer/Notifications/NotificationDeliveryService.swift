@@ -3,7 +3,7 @@ import AsyncHTTPClient
 import Logging
 import ServiceLifecycle
 
-/// Runs a ``NotificationDelivery`` pass every `interval` until graceful shutdown. A pass that waits on
+/// Runs a ``NotificationDelivery`` pass every `interval` until graceful shutdown (a ``PeriodicService``). A pass that waits on
 /// a slow endpoint does not hold back the next one: passes overlap (at most
 /// `maximumConcurrentPasses`), so another team's new message goes out within an interval.
 public struct NotificationDeliveryService: Service {
@@ -18,26 +18,16 @@ public struct NotificationDeliveryService: Service {
     }
 
     public func run() async throws {
-        await withTaskGroup(of: Void.self) { passes in
-            // Passes not yet collected; at the bound, the loop waits for one to end (finished ones first).
-            var unfinished = 0
-            while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                if unfinished == maximumConcurrentPasses, await passes.next() != nil { unfinished -= 1 }
-                passes.addTask { await pass() }
-                unfinished += 1
-                // A graceful shutdown cancels the wait at once; passes under way finish (within the request timeout).
-                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        let delivery = self.delivery
+        try await PeriodicService(
+            pace: .every(interval), maximumConcurrentPasses: maximumConcurrentPasses, failureMessage: "notification delivery pass failed",
+            logger: delivery.logger,
+            // Leases of an interrupted pass go back now rather than when they run out.
+            afterShutdown: { try? await delivery.releaseLeases() },
+            pass: {
+                try await delivery.deliverDueMessages()
+                return false
             }
-        }
-        // Leases of an interrupted pass go back now rather than when they run out.
-        try? await delivery.releaseLeases()
-    }
-
-    private func pass() async {
-        do {
-            try await delivery.deliverDueMessages()
-        } catch {
-            delivery.logger.error("notification delivery pass failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-        }
+        ).run()
     }
 }

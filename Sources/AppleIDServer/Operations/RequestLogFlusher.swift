@@ -14,10 +14,14 @@ public struct RequestLogFlusher: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            await provider.flushRequestLog()
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-        }
-        await provider.flushRequestLog()
+        let provider = self.provider
+        try await PeriodicService(
+            pace: .every(interval), failureMessage: "request log flush failed", logger: provider.logger,
+            afterShutdown: { await provider.flushRequestLog() },
+            pass: {
+                await provider.flushRequestLog()
+                return false
+            }
+        ).run()
     }
 }

@@ -1,5 +1,6 @@
 import AppleIDProvider
 import AppleIDRelay
+import AppleIDServer
 import Logging
 import ServiceLifecycle
 
@@ -19,14 +20,12 @@ package struct RelayDeliveryService: Service {
     }
 
     package func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            let generation = signal.generation
-            do {
-                if try await relay.deliverDue(using: transport) > 0 { continue }
-            } catch {
-                logger.warning("relay delivery pass failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            }
-            await signal.wait(since: generation, timeout: .seconds(1))
-        }
+        let relay = self.relay
+        let transport = self.transport
+        try await PeriodicService(
+            pace: .signalled(signal, timeout: .seconds(1)), failureMessage: "relay delivery pass failed", failureLevel: .warning, logger: logger
+        ) {
+            try await relay.deliverDue(using: transport) > 0
+        }.run()
     }
 }
