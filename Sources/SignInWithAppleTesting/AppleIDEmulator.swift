@@ -89,8 +89,8 @@ public struct AppleIDEmulator: Sendable {
         switch result {
         case .answered(let answer):
             return AuthorizationCallback(
-                code: answer["code"], idToken: answer["id_token"], state: answer["state"],
-                user: try answer["user"].map(AuthorizedUser.init(jsonString:)), error: answer["error"])
+                code: answer.issued?.code, idToken: answer.issued?.idToken, state: answer.state, user: answer.issued?.user,
+                error: answer.refusal?.code.rawValue)
         case .rejected(let error): throw EmulatorError.refused(error)
         case .unknownAppleID(let appleID): throw EmulatorError.unknownAppleID(appleID)
         }

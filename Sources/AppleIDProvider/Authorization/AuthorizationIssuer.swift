@@ -76,17 +76,20 @@ struct AuthorizationIssuer: Sendable {
         // One transaction: the consent, the relay address, the grant and the code, or none of them.
         try await store.save(Approval(consent: newConsent, identity: newIdentity, grant: grant, code: codeRecord))
 
-        var parameters: [(name: String, value: String)] = [("code", code)]
+        var idToken: String?
         if request.includesIDToken {
             let client = try await store.client(request.clientID)
-            let idToken = try idTokens.make(
+            idToken = try idTokens.make(
                 for: grant, client: client, now: now, kind: .authorization(nonce: request.nonce, code: code, accessToken: nil))
-            parameters.append(("id_token", idToken))
         }
-        if let state = request.state { parameters.append(("state", state)) }
-        if let user { parameters.append(("user", try user.jsonString())) }
-        return AuthorizationResponse(
-            redirectURI: request.redirectURI, responseMode: request.responseMode, parameters: parameters, frameID: request.frameID)
+        let issued = IssuedAuthorization(
+            code: code, idToken: idToken, user: user, subject: grant.subject, realUserStatus: grant.realUserStatus)
+        var response = AuthorizationResponse(
+            redirectURI: request.redirectURI, responseMode: request.responseMode, parameters: try issued.wireParameters(state: request.state),
+            frameID: request.frameID)
+        response.issued = issued
+        response.state = request.state
+        return response
     }
 
     /// The migrated user's transfer identifier while the group's latest transfer to `teamID` is in

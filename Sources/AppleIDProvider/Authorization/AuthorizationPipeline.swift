@@ -70,6 +70,7 @@ extension AuthorizationResponse {
         if let state { parameters.append(("state", state)) }
         var response = AuthorizationResponse(redirectURI: redirectURI, responseMode: responseMode, parameters: parameters, frameID: frameID)
         response.refusal = error
+        response.state = state
         return response
     }
 }

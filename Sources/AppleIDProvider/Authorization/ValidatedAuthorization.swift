@@ -52,6 +52,11 @@ public struct AuthorizationResponse: Sendable, Hashable {
     /// For an error answer, the refusal with its precise reason: a caller without a redirect URI
     /// to follow (the admin API) reports it instead of the bare `error` parameter.
     public var refusal: OAuthError?
+    /// For an approval, what it issued, typed: callers that are not the delivery (the admin API's
+    /// native credential, the emulator) read this, never ``parameters`` by wire name.
+    public var issued: IssuedAuthorization?
+    /// The request's `state`, echoed in either answer.
+    public var state: String?
 
     public init(redirectURI: String, responseMode: ResponseMode, parameters: [(name: String, value: String)], frameID: String? = nil) {
         self.redirectURI = redirectURI
@@ -76,5 +81,28 @@ public struct AuthorizationResponse: Sendable, Hashable {
             hasher.combine(parameter.name)
             hasher.combine(parameter.value)
         }
+    }
+}
+
+/// What an approval issued (spec §3.3): the answer's wire parameters are made from it.
+public struct IssuedAuthorization: Sendable, Hashable {
+    /// The single-use authorization code.
+    public var code: String
+    /// The id_token, when the response type asked for one.
+    public var idToken: String?
+    /// On the first authorization only, the name and e-mail the user chose to share.
+    public var user: AuthorizedUser?
+    /// The `sub` the id_token names (the team-scoped identifier).
+    public var subject: Subject
+    /// The id_token's `real_user_status`.
+    public var realUserStatus: RealUserStatus
+
+    /// `code`, `id_token`, `state`, `user`: Apple's order.
+    func wireParameters(state: String?) throws -> [(name: String, value: String)] {
+        var parameters: [(name: String, value: String)] = [("code", code)]
+        if let idToken { parameters.append(("id_token", idToken)) }
+        if let state { parameters.append(("state", state)) }
+        if let user { parameters.append(("user", try user.jsonString())) }
+        return parameters
     }
 }

@@ -44,14 +44,14 @@ extension NativeFailure {
 
 extension NativeCredential {
     init(_ answer: AuthorizationResponse, scopes: [Scope], offered: [OfferedCredential]) throws {
-        guard let code = answer["code"], let token = answer["id_token"] else {
+        // The engine's typed answer, not the token it just signed read back.
+        guard let issued = answer.issued, let token = issued.idToken else {
             throw AdminError(OAuthError(.serverError, status: 500, reason: "no credential was issued"))
         }
-        let claims = try CompactJWS(token).claims(as: IdentityTokenClaims.self)
-        let user = try answer["user"].map(AuthorizedUser.init(jsonString:))
         self.init(
-            user: claims.subject.rawValue, identityToken: token, authorizationCode: code, fullName: user?.name, email: user?.email,
-            realUserStatus: claims.realUserStatus ?? 0, authorizedScopes: scopes.map(\.rawValue), offered: offered)
+            user: issued.subject.rawValue, identityToken: token, authorizationCode: issued.code, fullName: issued.user?.name,
+            email: issued.user?.email, realUserStatus: issued.realUserStatus.rawValue, authorizedScopes: scopes.map(\.rawValue),
+            offered: offered)
     }
 }
 
