@@ -37,6 +37,8 @@ public final class AppleIDProvider: Sendable {
     let unprovenRequestLimit: UnprovenRequestLimit
     let passwordHashes = PasswordHashPrefetch()
     let tokenFaults = TokenFaults()
+    /// Hears each refusal beside its log line (the emulator's typed refusal log).
+    let refusalObserver: (any RefusalObserver)?
 
     /// Loads (or creates) the signing keys and wires the engine. `signer` signs RS256 (id_tokens,
     /// notifications): swift-crypto unless the caller hands another (`siwa serve` hands the fastest of
@@ -48,14 +50,14 @@ public final class AppleIDProvider: Sendable {
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
         managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(),
-        signer: any RS256Signer = SwiftCryptoRS256Signer()
+        signer: any RS256Signer = SwiftCryptoRS256Signer(), refusalObserver: (any RefusalObserver)? = nil
     ) async throws -> AppleIDProvider {
         let keyRing = try await SigningKeyRing.load(
             store: store, keyFactory: keyFactory, random: random, now: clock.now(),
             retiredKeyRetention: configuration.keyRotation.retiredKeyRetention, signer: signer)
         return AppleIDProvider(
             configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics,
-            txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn)
+            txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn, refusalObserver: refusalObserver)
     }
 
     init(
@@ -63,8 +65,9 @@ public final class AppleIDProvider: Sendable {
         keyRing: SigningKeyRing, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
-        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator()
+        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(), refusalObserver: (any RefusalObserver)? = nil
     ) {
+        self.refusalObserver = refusalObserver
         self.metrics = metrics
         self.txtResolver = txtResolver
         self.endpointResolver = endpointResolver
@@ -101,6 +104,7 @@ public final class AppleIDProvider: Sendable {
         case .valid: await logRequest(.authorize, client: client, refusal: nil)
         case .rejected(let error), .redirectedError(let error, _):
             logger.info("authorize refused", metadata: ["client_id": "\(request.clientID ?? "-")", "reason": "\(error.reason)"])
+            refusalObserver?.refused(EngineRefusal(endpoint: "authorize", clientID: request.clientID, error: error))
             await logRequest(.authorize, client: client, refusal: error)
         }
         return validation
@@ -221,6 +225,7 @@ public final class AppleIDProvider: Sendable {
             logger.info(
                 "\(endpoint) refused",
                 metadata: ["client_id": "\(clientID ?? "-")", "error": "\(error.code.rawValue)", "reason": "\(error.reason)"])
+            refusalObserver?.refused(EngineRefusal(endpoint: endpoint, clientID: clientID, error: error))
             return .failure(error)
         } catch let error as StoreUnavailableError {
             logger.warning("\(endpoint) unavailable", metadata: ["client_id": "\(clientID ?? "-")", "reason": "\(error.reason)"])

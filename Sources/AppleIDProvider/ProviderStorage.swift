@@ -24,10 +24,11 @@ extension AppleIDProvider {
         random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
         logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory,
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
-        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver()
+        endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
+        refusalObserver: (any RefusalObserver)? = nil
     ) async throws -> AppleIDProvider {
         try await start(
             configuration: configuration, store: storage.store, clock: clock, random: random, keyFactory: keyFactory, logger: logger,
-            metrics: metrics, txtResolver: txtResolver, endpointResolver: endpointResolver)
+            metrics: metrics, txtResolver: txtResolver, endpointResolver: endpointResolver, refusalObserver: refusalObserver)
     }
 }

@@ -16,7 +16,8 @@ import SignInWithApple
 ///   - clock: the server's clock; a `ManualClock` lets a test move time.
 ///   - keyFactory: signing keys; the default generates two RSA-2048 keys.
 ///   - logger: the server's log; the default writes warnings and errors only, so a passing test's
-///     output stays quiet (pass a logger at `.info` or `.debug` to see each request).
+///     output stays quiet (pass a logger at `.info` or `.debug` to see each request). Refusals reach
+///     ``AppleIDEmulator/lastRefusal(clientID:)`` whatever its level.
 public func withAppleIDEmulator<T: Sendable>(
     clock: any AdjustableClock = SystemClock(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
     logger: Logger = AppleIDEmulator.defaultLogger, _ body: @Sendable (AppleIDEmulator) async throws -> T
@@ -55,12 +56,12 @@ private func runAppleIDEmulator<T: Sendable>(
     configuration.passwordHashCost = 4
     configuration.registryCacheLifetime = 0
     configuration.developmentMode = true  // a test may register http://127.0.0.1 Return URLs
-    // The server logs the precise reason of each refusal and sends Apple's terse answer: the emulator
-    // reads the reasons from the log, so that tests see them while the wire stays Apple's.
+    // The server sends Apple's terse answer and hands each refusal, with its precise reason, to the
+    // emulator's observer, so that tests see the reasons while the wire stays Apple's.
     let refusalLog = RefusalLog()
     let storage = ProviderStorage.inMemory
     let provider = try await AppleIDProvider.start(
-        configuration: configuration, storage: storage, clock: clock, keyFactory: keyFactory, logger: refusalLog.observing(logger))
+        configuration: configuration, storage: storage, clock: clock, keyFactory: keyFactory, logger: logger, refusalObserver: refusalLog)
     let relay = try MailRelay(provider: provider, storage: storage)
     let emulator = try await AppleIDEmulator.seed(provider: provider, relay: relay, baseURL: baseURL, clock: clock, refusalLog: refusalLog)
     let router = try await buildRouter(
@@ -159,7 +160,6 @@ extension AppleIDEmulator {
 
 extension AppleIDEmulator {
     /// The emulator's log unless a test passes its own: label `AppleIDEmulator`, warnings and up.
-    /// Refusals reach ``AppleIDEmulator/lastRefusal(clientID:)`` at every level.
     public static var defaultLogger: Logger {
         var logger = Logger(label: "AppleIDEmulator")
         logger.logLevel = .warning
