@@ -43,16 +43,20 @@ struct ServerAdmin: Sendable {
         _ = try await send(.POST, path, ReturnURLOrder(url: url))
     }
 
-    /// Switches `email_verified` / `is_private_email` as strings on or off for `clientID`.
-    func stringBooleans(_ on: Bool, for clientID: String) async throws {
-        let path = "/admin/clients/\(clientID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? clientID)/quirks"
-        _ = try await send(.PUT, path, QuirksOrder(booleansAsStrings: on))
+    /// The client as `GET /admin/clients/{client}` shows it: its switches, only those set.
+    func client(_ clientID: String) async throws -> ClientView {
+        try Self.decode(ClientView.self, try await exchange(.GET, "/admin/clients/\(Self.escape(clientID))", nil))
     }
 
-    /// A `consent-revoked` for `appleID`'s user of `clientID`, signed by the server (genuine, or with
-    /// `fault`'s claim spoiled): the JWT of `{"payload": …}` (development mode only).
-    func notification(for appleID: String, clientID: String, fault: String? = nil) async throws -> String {
-        let order = NotificationOrder(clientID: clientID, appleID: appleID, fault: fault)
+    /// Changes the switches `order` sets for `clientID`; the others stay.
+    func changeQuirks(_ order: QuirksOrder, for clientID: String) async throws {
+        _ = try await send(.PUT, "/admin/clients/\(Self.escape(clientID))/quirks", order)
+    }
+
+    /// A `consent-revoked` (or `event`, an account deletion) for `appleID`'s user of `clientID`, signed by
+    /// the server (genuine, or with `fault`'s claim spoiled): the JWT of `{"payload": …}` (development mode only).
+    func notification(for appleID: String, clientID: String, event: String? = nil, fault: String? = nil) async throws -> String {
+        let order = NotificationOrder(clientID: clientID, appleID: appleID, event: event, fault: fault)
         return try Self.decode(NotificationView.self, try await send(.POST, "/admin/notifications", order)).payload
     }
 

@@ -17,6 +17,12 @@ final class TutorialApp: Sendable {
         case emailKeptOnDelete
         /// The key set of /auth/keys is fetched once and kept (`drift.key-rotation`).
         case keysCachedForever
+        /// The expected `iss` is the discovery document's `issuer` (`drift.issuer-flip`).
+        case issuerFromDiscovery
+        /// Only `account-delete` deletes the account, not `account-deleted` (`drift.deletion-spelling`).
+        case deletionSpelledOneWay
+        /// A notification already handled (its `jti` seen) is answered 400 (`drift.notification-redelivery`).
+        case redeliveryRefused
     }
 
     /// Which id_tokens the app verifies: not a flaw, two ways of being right (issue 37).
