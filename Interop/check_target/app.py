@@ -97,6 +97,10 @@ def identity(form: Any, nonce: str) -> dict[str, str]:
             if not hmac.compare_digest(str(front["sub"]), str(claims["sub"])):
                 raise Refused("the callback's id_token and the token response name different users")
     email = str(claims.get("email", ""))
+    private = claims.get("is_private_email") in (True, "true")
+    if config.flawed("FLAW_RELAY_DOMAIN_HARDCODED") and private and not email.endswith("@privaterelay.appleid.com"):
+        # "A private e-mail is a relay address; anything else claiming to be one is forged."
+        raise Refused(f"{email} is not an Apple relay address")
     if config.flawed("FLAW_TRUST_USER_EMAIL") and form.get("user"):
         user = json.loads(form["user"])  # the unsigned `user` field, trusted
         email = str(user.get("email", email)) if isinstance(user, dict) else email

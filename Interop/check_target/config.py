@@ -31,6 +31,9 @@ FLAW_CHECKS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # The expected iss read from the discovery document: Apple's since 2025-06-11 names another issuer
     # than its tokens. Required: that is Apple's document today.
     "FLAW_ISSUER_FROM_DISCOVERY": (frozenset({"drift.issuer-flip"}), frozenset()),
+    # A private e-mail outside privaterelay.appleid.com is taken for a forgery: the relay addresses Apple
+    # makes under private.icloud.com since 2026-06-16 are refused. Required: Apple sends them today.
+    "FLAW_RELAY_DOMAIN_HARDCODED": (frozenset({"drift.relay-domain"}), frozenset()),
     # Only account-delete deletes the account; account-deleted (Apple's current document) is ignored. Advice.
     "FLAW_DELETION_SPELLED_ONE_WAY": (frozenset({"drift.deletion-spelling"}), frozenset()),
     # A notification already handled is answered 400, so Apple would send it again and again. Advice.

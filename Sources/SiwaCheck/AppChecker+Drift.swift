@@ -17,6 +17,7 @@ extension AppChecker {
                 switch check {
                 case .driftBooleanClaims: results.append(booleanClaimsDrift(earlier: earlier))
                 case .driftIssuerFlip: results.append(try await issuerFlipDrift(clientID: clientID))
+                case .driftRelayDomain: results.append(try await relayDomainDrift(clientID: clientID))
                 case .driftDeletionSpelling, .driftNotificationRedelivery:
                     results.append(try await notificationDrift(check, clientID: clientID))
                 case .driftKeyRotation: results.append(try await keyRotationDrift())

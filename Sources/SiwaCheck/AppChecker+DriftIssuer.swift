@@ -1,8 +1,11 @@
+import Foundation
+
 extension AppChecker {
     /// Where the app must read the discovery document to be shown the issuer flip: its own variant,
     /// `?client_id=`, which Apple answers as the plain document and this server as the client's day.
     func discoveryURL(clientID: String) -> String {
-        options.server + "/.well-known/openid-configuration?client_id=" + ServerAdmin.escape(clientID)
+        let unreserved = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        return options.server + "/.well-known/openid-configuration?client_id=" + (clientID.addingPercentEncoding(withAllowedCharacters: unreserved) ?? clientID)
     }
 
     /// 2025-06-11: Apple's discovery document names the issuer `https://account.apple.com` while its

@@ -42,6 +42,7 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
     case deleteSignInAgain = "delete.sign-in-again"
     case driftBooleanClaims = "drift.boolean-claims"
     case driftIssuerFlip = "drift.issuer-flip"
+    case driftRelayDomain = "drift.relay-domain"
     case driftDeletionSpelling = "drift.deletion-spelling"
     case driftNotificationRedelivery = "drift.notification-redelivery"
     case driftKeyRotation = "drift.key-rotation"
@@ -92,6 +93,8 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .driftBooleanClaims: "read email_verified and is_private_email as true/false or \"true\"/\"false\": Apple sent both"
         case .driftIssuerFlip:
             "check iss against https://appleid.apple.com (the tokens' issuer), not the discovery document's issuer, which is https://account.apple.com since 2025-06-11"
+        case .driftRelayDomain:
+            "take every address of a token with is_private_email true as a relay address, whatever its domain (privaterelay.appleid.com, private.icloud.com)"
         case .driftDeletionSpelling: "delete the account on account-delete and on account-deleted: Apple's libraries and its current document disagree"
         case .driftNotificationRedelivery:
             "answer a notification already handled (the same jti) 200 without acting again: Apple sends one answered otherwise again"

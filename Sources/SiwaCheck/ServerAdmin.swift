@@ -18,10 +18,12 @@ struct ServerAdmin: Sendable {
 
     /// Approves the authorization request `parameters` (what the app sent to /auth/authorize) as
     /// `appleID`, and returns what the server sends back to the Return URL.
-    func approve(_ parameters: [String: String], as appleID: String) async throws -> [String: String] {
+    /// `hideEmail`: on a first authorization, Hide My Email (a relay address) instead of the default choice.
+    func approve(_ parameters: [String: String], as appleID: String, hideEmail: Bool? = nil) async throws -> [String: String] {
         // The app's parameters as the authorization request reads them (the others the server ignores).
         let request = try JSONDecoder().decode(AuthorizationRequest.self, from: try JSONEncoder().encode(parameters))
-        let answer = try await send(.POST, "/admin/authorizations", AuthorizationOrder(authorization: request, appleID: appleID))
+        let answer = try await send(
+            .POST, "/admin/authorizations", AuthorizationOrder(authorization: request, appleID: appleID, hideEmail: hideEmail))
         guard let first = try Self.decode(AuthorizationResults.self, answer).results.first else {
             throw Failure(description: "the server approved nothing")
         }
@@ -35,6 +37,11 @@ struct ServerAdmin: Sendable {
 
     func disarm(_ clientID: String) async throws {
         _ = try await exchange(.DELETE, "/admin/faults/\(clientID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? clientID)", nil)
+    }
+
+    /// A new Apple ID that has never signed in anywhere (its first sign-in is a first authorization).
+    func createUser(appleID: String, password: String) async throws {
+        _ = try await send(.POST, "/admin/users", AccountOrder(appleID: appleID, password: password, firstName: "Rena", lastName: "Relay"))
     }
 
     /// Registers `url` as a Return URL of `clientID` (idempotent): the server `siwa check` started.

@@ -44,6 +44,7 @@ struct BrokenAppTests {
         case .emailKeptOnDelete: [.deleteSignInAgain]
         case .keysCachedForever: [.driftKeyRotation]
         case .issuerFromDiscovery: [.driftIssuerFlip]
+        case .relayDomainHardcoded: [.driftRelayDomain]
         case .deletionSpelledOneWay: [.driftDeletionSpelling]
         case .redeliveryRefused: [.driftNotificationRedelivery]
         }
@@ -57,8 +58,8 @@ struct BrokenAppTests {
     static func notRun(_ flaw: TutorialApp.Flaw?) -> [CheckID] {
         switch flaw {
         case .formTokenTrusted, .neverRevokesOnDelete: [.deleteSignInAgain]
-        // drift.boolean-claims reads the sides signed in before the deletion.
-        case .emailKeptOnDelete: AppChecker.driftChecks.filter { $0 != .driftBooleanClaims }
+        // drift.boolean-claims reads the sides signed in before the deletion; drift.relay-domain signs in a new Apple ID.
+        case .emailKeptOnDelete: AppChecker.driftChecks.filter { ![.driftBooleanClaims, .driftRelayDomain].contains($0) }
         default: []
         }
     }

@@ -10,7 +10,7 @@ struct DriftCheckTests {
     func adviceAndLast() {
         #expect(
             AppChecker.driftChecks == [
-                .driftBooleanClaims, .driftIssuerFlip, .driftDeletionSpelling, .driftNotificationRedelivery, .driftKeyRotation,
+                .driftBooleanClaims, .driftIssuerFlip, .driftRelayDomain, .driftDeletionSpelling, .driftNotificationRedelivery, .driftKeyRotation,
             ])
         #expect(AppChecker.driftChecks.allSatisfy { $0.checkClass == .advice })
         #expect(Array(CheckID.allCases.suffix(AppChecker.driftChecks.count)) == AppChecker.driftChecks)

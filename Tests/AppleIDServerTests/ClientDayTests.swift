@@ -4,10 +4,12 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// `drift.issuer-flip` shows one app the discovery document of 2025-06-11 through its own variant,
-/// `?client_id=`, which Apple answers with its one document: every other client reads what it did.
-@Suite("A client's own discovery document speaks as the client's day")
-struct ClientDiscoveryTests {
+/// `siwa check`'s drift checks show one app a dated change through the client's own day: the discovery
+/// document of 2025-06-11 through its own variant, `?client_id=` (which Apple answers with its one
+/// document), and relay addresses under `private.icloud.com` since 2026-06-16. Every other client sees
+/// what it did.
+@Suite("A client's own day: its discovery document and its new relay addresses")
+struct ClientDayTests {
     static let document = "/.well-known/openid-configuration"
     static let variant = document + "?client_id=com.example.juice.web"
 
@@ -43,6 +45,19 @@ struct ClientDiscoveryTests {
             #expect(cleared.status == .noContent)
             let again = try await Self.issuer(client, Self.variant)
             #expect(again == TestServer.issuer)
+        }
+    }
+
+    @Test(
+        "a client's own day since 2026-06-16 gives new relay addresses under private.icloud.com; before it, the relay domain",
+        arguments: [("2026-06-16", "@private.icloud.com"), ("2026-06-15", "@privaterelay.appleid.com")])
+    func relayDomain(day: String, domain: String) async throws {
+        let server = try await AppleAsOfTests.server(asOf: nil)
+        try await server.app.test(.router) { client in
+            let set = try await AppleAsOfTests.setQuirks(client, #"{"apple_as_of":"\#(day)"}"#)
+            #expect(set.status == .noContent)
+            let payload = try await AppleAsOfTests.tokenPayload(client)
+            #expect(payload.contains(domain + #"""#), "\(payload)")
         }
     }
 
