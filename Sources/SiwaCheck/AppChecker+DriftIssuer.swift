@@ -5,7 +5,8 @@ extension AppChecker {
     /// `?client_id=`, which Apple answers as the plain document and this server as the client's day.
     func discoveryURL(clientID: String) -> String {
         let unreserved = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        return options.server + "/.well-known/openid-configuration?client_id=" + (clientID.addingPercentEncoding(withAllowedCharacters: unreserved) ?? clientID)
+        return options.server + "/.well-known/openid-configuration?client_id="
+            + (clientID.addingPercentEncoding(withAllowedCharacters: unreserved) ?? clientID)
     }
 
     /// 2025-06-11: Apple's discovery document names the issuer `https://account.apple.com` while its
@@ -15,7 +16,8 @@ extension AppChecker {
     /// today: an app that refuses this breaks on today's traffic (required).
     func issuerFlipDrift(clientID: String) async throws -> CheckResult {
         let signedIn = try await withDay(Self.firstDayOfAccountIssuer, clientID: clientID) { try await signsIn() }
-        let shown = "with the discovery document of \(discoveryURL(clientID: clientID)) naming the issuer https://account.apple.com (Apple since 2025-06-11) while the tokens kept theirs"
+        let shown =
+            "with the discovery document of \(discoveryURL(clientID: clientID)) naming the issuer https://account.apple.com (Apple since 2025-06-11) while the tokens kept theirs"
         guard signedIn else {
             guard try await signsIn() else {
                 return CheckResult(.driftIssuerFlip, .notRun, "not run: the app signs the victim in neither with the flipped document nor without it")

@@ -32,12 +32,15 @@ extension AppChecker {
         if let status = kept[Self.deletionSpellings.today] {
             return CheckClassRules.drift(
                 .driftDeletionSpelling,
-                failedToday: "an \(Self.deletionSpellings.today) for the signed-in user (answered \(status)) left the session signed in: the account was not deleted")
+                failedToday:
+                    "an \(Self.deletionSpellings.today) for the signed-in user (answered \(status)) left the session signed in: the account was not deleted"
+            )
         }
         if let status = kept[Self.deletionSpellings.documented] {
             return CheckResult(
                 .driftDeletionSpelling, .failed,
-                "an \(Self.deletionSpellings.documented) (the spelling of Apple's current document, answered \(status)) left the session signed in; \(Self.deletionSpellings.today) ended it")
+                "an \(Self.deletionSpellings.documented) (the spelling of Apple's current document, answered \(status)) left the session signed in; \(Self.deletionSpellings.today) ended it"
+            )
         }
         return CheckResult(.driftDeletionSpelling, .passed, "account-delete and account-deleted each ended the signed-in user's session")
     }
@@ -53,7 +56,8 @@ extension AppChecker {
         let firstStatus = try await deliver(notification, to: endpoint)
         guard try await !isSignedIn(first).0 else {
             return CheckResult(
-                .driftNotificationRedelivery, .notRun, "not run: the first delivery (answered \(firstStatus)) did not end the session (see notify.baseline)")
+                .driftNotificationRedelivery, .notRun,
+                "not run: the first delivery (answered \(firstStatus)) did not end the session (see notify.baseline)")
         }
         guard let second = try await signedInBrowserIfAny() else {
             return CheckResult(.driftNotificationRedelivery, .notRun, "not run: the sign-in after the first delivery did not sign in")

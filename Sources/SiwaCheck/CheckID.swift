@@ -95,7 +95,8 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
             "check iss against https://appleid.apple.com (the tokens' issuer), not the discovery document's issuer, which is https://account.apple.com since 2025-06-11"
         case .driftRelayDomain:
             "take every address of a token with is_private_email true as a relay address, whatever its domain (privaterelay.appleid.com, private.icloud.com)"
-        case .driftDeletionSpelling: "delete the account on account-delete and on account-deleted: Apple's libraries and its current document disagree"
+        case .driftDeletionSpelling:
+            "delete the account on account-delete and on account-deleted: Apple's libraries and its current document disagree"
         case .driftNotificationRedelivery:
             "answer a notification already handled (the same jti) 200 without acting again: Apple sends one answered otherwise again"
         case .driftKeyRotation: "fetch /auth/keys again when a token's kid is not in the cached key set"

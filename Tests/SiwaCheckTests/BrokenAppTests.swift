@@ -85,7 +85,9 @@ struct BrokenAppTests {
         #expect(failed == Self.expectedFailures(flaw), "\(results.filter { $0.outcome == .failed }.map { "\($0.check.rawValue): \($0.detail)" })")
         // A session ended by a notification cannot be seen without a probe: never a pass.
         #expect(
-            results.filter { $0.outcome == .notRun }.map(\.check) == AppChecker.notificationChecks + [.driftDeletionSpelling, .driftNotificationRedelivery])
+            results.filter { $0.outcome == .notRun }.map(\.check) == AppChecker.notificationChecks + [
+                .driftDeletionSpelling, .driftNotificationRedelivery,
+            ])
     }
 
     @Test(
