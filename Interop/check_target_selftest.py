@@ -142,6 +142,44 @@ def unknown_key_notification(t: Target) -> bool:
     return t.me(browser) is None
 
 
+def signed_in_notification(t: Target, event_type: str) -> tuple[requests.Session, dict[str, Any]]:
+    """A signed-in browser, and a notification of `event_type` for its user, signed with the published key."""
+    browser = t.browser()
+    t.sign_in(browser)
+    user = t.me(browser)
+    assert user, "the sign-in before the notification did not work"
+    now = int(time.time())
+    events = json.dumps({"type": event_type, "sub": user["sub"], "event_time": now * 1000})
+    claims = {"iss": t.facts.issuer, "aud": t.facts.app_id, "iat": now, "exp": now + 86_400, "jti": secrets.token_urlsafe(16)}
+    return browser, {**claims, "events": events}
+
+
+def flipped_discovery_issuer(t: Target) -> bool:
+    """drift.issuer-flip: the client speaks as of 2025-06-11, so its discovery document names another issuer."""
+    quirks = f"/clients/{t.facts.services_id}/quirks"
+    t.facts.admin("PUT", quirks, {"apple_as_of": "2025-06-11"})
+    try:
+        browser = t.browser()
+        t.sign_in(browser)
+        return t.me(browser) is None
+    finally:
+        t.facts.admin("PUT", quirks, {"apple_as_of": ""})
+
+
+def other_deletion_spelling(t: Target) -> bool:
+    """drift.deletion-spelling: account-deleted, the spelling of Apple's current document."""
+    browser, notification = signed_in_notification(t, "account-deleted")
+    t.notify(notification, unpublished=False)
+    return t.me(browser) is not None
+
+
+def redelivered_notification(t: Target) -> bool:
+    """drift.notification-redelivery: the same notification again is answered with an error."""
+    _, notification = signed_in_notification(t, "consent-revoked")
+    t.notify(notification, unpublished=False)
+    return not 200 <= t.notify(notification, unpublished=False) < 300
+
+
 def replayed_callback(t: Target) -> bool:
     first, second = t.browser(), t.browser()
     form = t.sign_in(first)
@@ -166,6 +204,9 @@ ATTACKS: dict[str, Callable[[Target], bool]] = {
     "trust.user-email": forged_user_email,
     "notify.unknown-key": unknown_key_notification,
     "callback.replay": replayed_callback,
+    "drift.issuer-flip": flipped_discovery_issuer,
+    "drift.deletion-spelling": other_deletion_spelling,
+    "drift.notification-redelivery": redelivered_notification,
 }
 
 

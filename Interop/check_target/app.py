@@ -4,7 +4,8 @@ with each flaw of config.FLAW_NAMES switchable by an environment variable (READM
     GET  /login                 redirect to /auth/authorize (state, nonce, form_post, "name email")
     POST /callback              the form_post callback: code exchange, id_token verification, session
     GET  /me                    200 {"sub", "email"} when signed in, 401 otherwise (the check's probe)
-    POST /apple/notifications   server-to-server notifications; consent-revoked / account-delete sign out
+    POST /apple/notifications   server-to-server notifications; consent-revoked signs out, account-delete(d)
+                                deletes the account too; a repeat (the same jti) is answered 200, not acted on
     POST /delete                deletes the account and revokes its refresh token at /auth/revoke
 
 With FLAW_EMAIL_KEPT_ON_DELETE, accounts have a unique e-mail column whose row /delete forgets.
@@ -96,6 +97,10 @@ def identity(form: Any, nonce: str) -> dict[str, str]:
             if not hmac.compare_digest(str(front["sub"]), str(claims["sub"])):
                 raise Refused("the callback's id_token and the token response name different users")
     email = str(claims.get("email", ""))
+    private = claims.get("is_private_email") in (True, "true")
+    if config.flawed("FLAW_RELAY_DOMAIN_HARDCODED") and private and not email.endswith("@privaterelay.appleid.com"):
+        # "A private e-mail is a relay address; anything else claiming to be one is forged."
+        raise Refused(f"{email} is not an Apple relay address")
     if config.flawed("FLAW_TRUST_USER_EMAIL") and form.get("user"):
         user = json.loads(form["user"])  # the unsigned `user` field, trusted
         email = str(user.get("email", email)) if isinstance(user, dict) else email
@@ -190,11 +195,20 @@ def notifications() -> Any:
     if not config.flawed("FLAW_UNVERIFIED_NOTIFICATIONS"):
         with lock:
             if claims["jti"] in seen_notifications:
-                return jsonify(error="notification already received"), 400
+                # Acknowledged, not acted on again: Apple sends a notification answered otherwise again.
+                if config.flawed("FLAW_REDELIVERY_REFUSED"):
+                    return jsonify(error="notification already received"), 400
+                return jsonify(ok=True, already_handled=True)
             seen_notifications.add(claims["jti"])
     event = claims["events"]
-    if event.get("type") in ("consent-revoked", "account-delete", "account-deleted"):
-        end_sessions(str(event.get("sub", "")))
+    # Apple's libraries spell the deletion account-delete, its current document account-deleted.
+    deletions = ("account-delete",) if config.flawed("FLAW_DELETION_SPELLED_ONE_WAY") else ("account-delete", "account-deleted")
+    sub = str(event.get("sub", ""))
+    if event.get("type") == "consent-revoked" or event.get("type") in deletions:
+        end_sessions(sub)
+    if event.get("type") in deletions:
+        with lock:
+            accounts.pop(sub, None)
     return jsonify(ok=True)
 
 

@@ -96,6 +96,20 @@ def half_hash(value: str) -> str:
     return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode("ascii")
 
 
+def expected_issuer(config: Config) -> str:
+    """The tokens' issuer, configured. FLAW_ISSUER_FROM_DISCOVERY: the tutorial's "no hard-coding", the
+    discovery document's issuer, read where the check shows this app its own (?client_id=, which Apple
+    answers as its one document): since 2025-06-11 Apple's names https://account.apple.com, its tokens not."""
+    if not config.flawed("FLAW_ISSUER_FROM_DISCOVERY"):
+        return config.issuer
+    try:
+        answer = http.get(f"{config.server}/.well-known/openid-configuration", params={"client_id": config.client_id}, timeout=TIMEOUT)
+        answer.raise_for_status()
+        return str(answer.json()["issuer"])
+    except (requests.RequestException, ValueError, KeyError) as error:
+        raise Refused(f"no discovery document: {type(error).__name__}") from None
+
+
 def verify_id_token(config: Config, token: str, *, nonce: str, code: str = "", access_token: str = "") -> dict[str, Any]:
     """The id_token's claims once its signature, iss, aud, exp, iat, nonce and hashes hold."""
     try:
@@ -105,15 +119,16 @@ def verify_id_token(config: Config, token: str, *, nonce: str, code: str = "", a
     options = {"require": ["iss", "aud", "exp", "iat", "sub"], "verify_aud": not config.flawed("FLAW_NO_AUD")}
     if config.flawed("FLAW_EXPIRED_OK"):
         options["verify_exp"] = False  # the tutorial's "fix" for tokens that expired on a slow callback
+    issuer = expected_issuer(config)
     try:
         if config.flawed("FLAW_ALG_NONE") and algorithm == "none":
             # The tutorial's branch for "tokens without a signature": everything but the signature is checked.
             options.update(verify_signature=False, verify_iss=True, verify_exp=options.get("verify_exp", True), verify_iat=True)
-            claims = jwt.decode(token, options=options, audience=config.client_id, issuer=config.issuer, leeway=LEEWAY)
+            claims = jwt.decode(token, options=options, audience=config.client_id, issuer=issuer, leeway=LEEWAY)
         else:
             key = signing_key(config, token)
             claims = jwt.decode(
-                token, key, algorithms=["RS256"], options=options, audience=config.client_id, issuer=config.issuer, leeway=LEEWAY
+                token, key, algorithms=["RS256"], options=options, audience=config.client_id, issuer=issuer, leeway=LEEWAY
             )
     except jwt.PyJWTError as error:
         raise Refused(f"the id_token was refused: {type(error).__name__}") from None

@@ -24,13 +24,25 @@ FLAW_CHECKS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "FLAW_UNVERIFIED_NOTIFICATIONS": (NOTIFY_REFUSALS, frozenset()),
     "FLAW_REPLAYABLE": (frozenset({"callback.replay"}), frozenset()),
     # The account's deletion leaves its e-mail in a unique column: the first sign-in again fails (TN3194),
-    # and so does every later one, which leaves the drift checks nothing to compare (not run).
-    "FLAW_EMAIL_KEPT_ON_DELETE": (frozenset({"delete.sign-in-again"}), frozenset()),
+    # and so does every later one, which leaves the drift checks nothing to compare (not run). The
+    # self-test's account-deleted (drift.deletion-spelling) deletes the account too: its next mimic,
+    # drift.notification-redelivery, cannot sign in either.
+    "FLAW_EMAIL_KEPT_ON_DELETE": (frozenset({"delete.sign-in-again"}), frozenset({"drift.notification-redelivery"})),
     # /auth/keys fetched once: a new signing key is refused. Advice: the app works until Apple rotates.
     "FLAW_KEYS_CACHED_FOREVER": (frozenset({"drift.key-rotation"}), frozenset()),
+    # The expected iss read from the discovery document: Apple's since 2025-06-11 names another issuer
+    # than its tokens. Required: that is Apple's document today.
+    "FLAW_ISSUER_FROM_DISCOVERY": (frozenset({"drift.issuer-flip"}), frozenset()),
+    # A private e-mail outside privaterelay.appleid.com is taken for a forgery: the relay addresses Apple
+    # makes under private.icloud.com since 2026-06-16 are refused. Required: Apple sends them today.
+    "FLAW_RELAY_DOMAIN_HARDCODED": (frozenset({"drift.relay-domain"}), frozenset()),
+    # Only account-delete deletes the account; account-deleted (Apple's current document) is ignored. Advice.
+    "FLAW_DELETION_SPELLED_ONE_WAY": (frozenset({"drift.deletion-spelling"}), frozenset()),
+    # A notification already handled is answered 400, so Apple would send it again and again. Advice.
+    "FLAW_REDELIVERY_REFUSED": (frozenset({"drift.notification-redelivery"}), frozenset()),
 }
 # The flaws whose checks fail as advice (a drift the app would not survive): the run still passes.
-ADVICE_FLAWS = frozenset({"FLAW_KEYS_CACHED_FOREVER"})
+ADVICE_FLAWS = frozenset({"FLAW_KEYS_CACHED_FOREVER", "FLAW_DELETION_SPELLED_ONE_WAY", "FLAW_REDELIVERY_REFUSED"})
 FLAW_NAMES = tuple(FLAW_CHECKS)
 
 # Which id_tokens a correct app verifies (ID_TOKENS): not a flaw, two ways of being right (issue 37).

@@ -4,6 +4,7 @@ token response's id_token defective, re-signed with a key this proxy publishes n
 
     /auth/keys   the server's JWKS plus the proxy's own RSA key (so that a re-signed token verifies)
     /auth/token  forwarded; with a fault armed, its id_token is rewritten once (one-shot)
+    /.well-known/openid-configuration  forwarded (FLAW_ISSUER_FROM_DISCOVERY reads it)
     anything else (POST) is forwarded as is
 """
 
@@ -104,6 +105,9 @@ class MisbehavingApple:
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
                 if self.path == "/auth/keys":
                     self.answer(200, json.dumps(proxy.keys()).encode())
+                elif self.path.split("?")[0] == "/.well-known/openid-configuration":
+                    forwarded = proxy.http.get(f"{proxy.server}{self.path}", timeout=5)
+                    self.answer(forwarded.status_code, forwarded.content)
                 else:
                     self.answer(404, b"{}")
 

@@ -47,7 +47,8 @@ public struct ClientView: Codable, Sendable, Equatable {
     public var teamID: String
     public var groupID: String
     public var returnURLs: [String]
-    public var booleansAsStrings: Bool
+    /// Set only when the client's switch is: `nil` is today's traffic (booleans, or the client's day's).
+    public var booleansAsStrings: Bool?
     public var idTokenLifetime: Int?
     public var deletionEvent: String?
     public var issuer: String?
@@ -57,7 +58,7 @@ public struct ClientView: Codable, Sendable, Equatable {
     public var appleAsOf: String?
 
     public init(
-        clientID: String, kind: String, teamID: String, groupID: String, returnURLs: [String], booleansAsStrings: Bool, idTokenLifetime: Int?,
+        clientID: String, kind: String, teamID: String, groupID: String, returnURLs: [String], booleansAsStrings: Bool?, idTokenLifetime: Int?,
         deletionEvent: String?, issuer: String?, webCredentialsDomains: [String], appleAsOf: String? = nil
     ) {
         self.clientID = clientID

@@ -21,23 +21,26 @@ public struct FaultOrder: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /admin/notifications`: a signed `consent-revoked`, genuine or with one claim spoiled by `fault`.
+/// `POST /admin/notifications`: a signed `consent-revoked` (or `event`), genuine or with one claim spoiled by `fault`.
 public struct NotificationOrder: Codable, Sendable, Equatable {
     public var clientID: String
     public var appleID: String
+    /// `consent-revoked` (absent), `account-delete` or `account-deleted`.
+    public var event: String?
     /// A notification fault's name, e.g. `wrong-aud` or `expired`; absent: genuine.
     public var fault: String?
 
-    public init(clientID: String, appleID: String, fault: String? = nil) {
+    public init(clientID: String, appleID: String, event: String? = nil, fault: String? = nil) {
         self.clientID = clientID
         self.appleID = appleID
+        self.event = event
         self.fault = fault
     }
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
         case appleID = "apple_id"
-        case fault
+        case event, fault
     }
 }
 

@@ -80,6 +80,17 @@ public struct ProviderConfiguration: Sendable {
         return Self.appleAccountIssuer
     }
 
+    /// The `issuer` of a client's own discovery document (`/.well-known/openid-configuration?client_id=`,
+    /// a URL real Apple answers with its one document): Apple's account issuer when the client's day
+    /// is since ``AppleDatedChange/accountIssuer``, whatever issuer the tokens carry; before it, the tokens'
+    /// issuer; without a day of its own, the server-wide document's. The client asked for the document of
+    /// its day, and its tokens keep their `iss`: the mismatch Apple made, shown to that client alone
+    /// (`drift.issuer-flip`).
+    public func discoveryIssuer(forClientAsOf clientDay: AppleDate?) -> String {
+        guard let clientDay else { return discoveryIssuer }
+        return AppleDatedChange.accountIssuer.isInEffect(asOf: clientDay) ? Self.appleAccountIssuer : issuer
+    }
+
     /// The `aud` values accepted in a client secret: this issuer, and Apple's, so a secret minted for
     /// the real Apple works unchanged.
     public var acceptedClientSecretAudiences: Set<String> { [issuer, Self.appleIssuer] }

@@ -99,7 +99,7 @@ package func buildRouter(
         random: provider.random, secure: options.usesSecureCookies(issuer: provider.configuration.issuer),
         formTokens: FormTokens(key: options.formTokenKey))
 
-    DiscoveryEndpoints(issuer: provider.configuration.discoveryIssuer, baseURL: options.baseURL, keyRing: provider.keyRing)
+    DiscoveryEndpoints(provider: provider, baseURL: options.baseURL)
         .register(on: router)
     AuthorizeEndpoint(
         provider: provider, pages: pages, delivery: delivery, cookies: cookies, autoApproveAppleID: options.autoApproveAppleID

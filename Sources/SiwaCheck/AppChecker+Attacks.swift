@@ -152,19 +152,12 @@ extension AppChecker {
             : CheckResult(.trustUserEmail, .passed, "the forged e-mail of the user field was not shown by the probe")
     }
 
+    /// The sign-in with `email_verified` and `is_private_email` as strings, as Apple wrote them before
+    /// 2024-02-07; the client is put back as it was (`drift.boolean-claims` reads this result).
     func stringBooleans(clientID: String) async throws -> CheckResult {
-        try await admin.stringBooleans(true, for: clientID)
-        do {
-            let (attempt, fields) = try await approvedAttempt(as: options.victim)
-            _ = try await attempt.callback(fields)
-            let (signedIn, _) = try await isSignedIn(attempt.browser)
-            try await admin.stringBooleans(false, for: clientID)
-            return signedIn
-                ? CheckResult(.trustStringBooleans, .passed, "signed in with email_verified and is_private_email as strings")
-                : CheckResult(.trustStringBooleans, .failed, "with email_verified as \"true\" (a string) the sign-in failed")
-        } catch {
-            try? await admin.stringBooleans(false, for: clientID)
-            throw error
-        }
+        let signedIn = try await withStringBooleans(clientID: clientID) { try await signsIn() }
+        return signedIn
+            ? CheckResult(.trustStringBooleans, .passed, "signed in with email_verified and is_private_email as strings")
+            : CheckResult(.trustStringBooleans, .failed, "with email_verified as \"true\" (a string) the sign-in failed")
     }
 }

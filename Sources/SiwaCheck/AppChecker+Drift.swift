@@ -6,14 +6,20 @@ extension AppChecker {
 
     /// The drift checks: the app signed in with Apple's traffic before and after a change, dated
     /// (`--apple-as-of`'s table) or to come (a new signing key). Advice, unless the app fails on
-    /// today's side (`CheckClassRules.drift`). Run last: a rotated key stays rotated.
-    func checkDrift(clientID: String) async -> [CheckResult] {
+    /// today's side (`CheckClassRules.drift`). `earlier` are the results so far: a side another check
+    /// already signed in with is read, not signed in again. Run last, the key's rotation last of all: a
+    /// rotated key stays rotated.
+    func checkDrift(clientID: String, earlier: [CheckResult]) async -> [CheckResult] {
         var results: [CheckResult] = []
         for check in Self.driftChecks {
             progress(check.rawValue)
             do {
                 switch check {
-                case .driftBooleanClaims: results.append(try await booleanClaimsDrift(clientID: clientID))
+                case .driftBooleanClaims: results.append(booleanClaimsDrift(earlier: earlier))
+                case .driftIssuerFlip: results.append(try await issuerFlipDrift(clientID: clientID))
+                case .driftRelayDomain: results.append(try await relayDomainDrift(clientID: clientID))
+                case .driftDeletionSpelling, .driftNotificationRedelivery:
+                    results.append(try await notificationDrift(check, clientID: clientID))
                 case .driftKeyRotation: results.append(try await keyRotationDrift())
                 default: results.append(CheckResult(check, .notRun, "not run"))
                 }
@@ -24,31 +30,22 @@ extension AppChecker {
         return results
     }
 
-    /// 2024-02-07: `email_verified` and `is_private_email` turned from strings into JSON booleans.
-    /// The sign-in as before (strings) and as since (booleans, today's traffic).
-    func booleanClaimsDrift(clientID: String) async throws -> CheckResult {
-        try await admin.stringBooleans(true, for: clientID)
-        let before: Bool
-        do {
-            before = try await signsIn()
-        } catch {
-            try? await admin.stringBooleans(false, for: clientID)
-            throw error
+    /// 2024-02-07: `email_verified` and `is_private_email` turned from strings into JSON booleans. Both
+    /// sides were signed in already: before (strings) by `trust.string-booleans`, since (booleans,
+    /// today's traffic) by `callback.baseline`.
+    func booleanClaimsDrift(earlier: [CheckResult]) -> CheckResult {
+        func outcome(_ check: CheckID) -> CheckResult.Outcome? { earlier.first { $0.check == check }?.outcome }
+        guard let strings = outcome(.trustStringBooleans), strings != .notRun, outcome(.callbackBaseline) == .passed else {
+            return CheckResult(.driftBooleanClaims, .notRun, "not run: trust.string-booleans or callback.baseline did not run")
         }
-        try await admin.stringBooleans(false, for: clientID)
-        let since = try await signsIn()
-        switch (before, since) {
-        case (true, true):
-            return CheckResult(.driftBooleanClaims, .passed, "signed in with Apple's claims before 2024-02-07 (strings) and since (booleans)")
-        case (false, false):
-            return CheckResult(.driftBooleanClaims, .notRun, "not run: the app signed in neither with strings nor with booleans")
-        case (true, false):
-            return CheckClassRules.drift(
-                .driftBooleanClaims, failedToday: "with email_verified as a JSON boolean (Apple since 2024-02-07) the sign-in failed")
-        case (false, true):
+        if strings == .passed {
             return CheckResult(
-                .driftBooleanClaims, .failed, "with email_verified as \"true\" (Apple before 2024-02-07) the sign-in failed; since, it works")
+                .driftBooleanClaims, .passed,
+                "signed in with Apple's claims before 2024-02-07 (strings, trust.string-booleans) and since (booleans, callback.baseline)")
         }
+        return CheckResult(
+            .driftBooleanClaims, .failed,
+            "with email_verified as \"true\" (Apple before 2024-02-07, trust.string-booleans) the sign-in failed; since, with booleans, it works")
     }
 
     /// A new signing key: the app signed in first (and may have cached the key set), then the server

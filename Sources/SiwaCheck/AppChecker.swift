@@ -72,7 +72,7 @@ public struct AppChecker: Sendable {
             results += Self.deletionChecks.map { CheckResult($0, .notRun, "not run: no --delete URL given") }
         }
         // Last: the drift checks change the server's traffic (a rotated key stays rotated).
-        return results + (await checkDrift(clientID: clientID))
+        return results + (await checkDrift(clientID: clientID, earlier: results))
     }
 
     // MARK: Browsers

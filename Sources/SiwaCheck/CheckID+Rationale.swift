@@ -103,6 +103,22 @@ extension CheckID {
             return advice(
                 "Apple's 2024-02-07 change: email_verified and is_private_email were strings before, JSON booleans since",
                 "protocol spec §9.3; siwa's dated changes (--apple-as-of)")
+        case .driftIssuerFlip:
+            return advice(
+                "Apple's 2025-06-11 change: the discovery document's issuer became https://account.apple.com, the tokens kept https://appleid.apple.com; an app taking iss from discovery refuses everyone",
+                "next-auth#13047, supabase/auth#2050, ory/kratos#4433; siwa's dated changes (--apple-as-of)")
+        case .driftRelayDomain:
+            return advice(
+                "Apple's 2026-06-16 change: new relay addresses may end in @private.icloud.com; an app that knows relay addresses by privaterelay.appleid.com refuses or mislinks the new ones",
+                "Apple: Communicating using the private email relay service; protocol spec §11, §19 #15")
+        case .driftDeletionSpelling:
+            return advice(
+                "the account-deletion event is account-delete in Apple's older document and every library, account-deleted in its current one: an app that knows one keeps the other's accounts",
+                "\(Self.notificationsDocument); protocol spec §10.4, §19 #1")
+        case .driftNotificationRedelivery:
+            return advice(
+                "Apple sends a notification answered with anything but 200, or timed out, again: an app that answers a repeat with an error is sent it again, one that acts on it twice acts twice",
+                "\(Self.notificationsDocument); Apple DTS, developer forums thread 809509; protocol spec §10.5")
         case .driftKeyRotation:
             return advice(
                 "Apple signs with a new key: an app that never refetches /auth/keys refuses every sign-in",

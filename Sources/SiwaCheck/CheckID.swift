@@ -41,6 +41,10 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
     case deleteRevoke = "delete.revoke"
     case deleteSignInAgain = "delete.sign-in-again"
     case driftBooleanClaims = "drift.boolean-claims"
+    case driftIssuerFlip = "drift.issuer-flip"
+    case driftRelayDomain = "drift.relay-domain"
+    case driftDeletionSpelling = "drift.deletion-spelling"
+    case driftNotificationRedelivery = "drift.notification-redelivery"
     case driftKeyRotation = "drift.key-rotation"
 
     /// What to change in the app when this check fails.
@@ -82,11 +86,19 @@ public enum CheckID: String, Sendable, Hashable, CaseIterable, Codable {
         case .notifyWrongAudience: "check the notification's aud"
         case .notifyExpired: "check the notification's exp"
         case .notifyTampered: "verify the signature over the whole payload"
-        case .notifyReplay: "remember the jti of handled notifications and refuse repeats"
+        case .notifyReplay: "remember the jti of handled notifications and do not act on a repeat again"
         case .deleteRevoke: "call /auth/revoke with the user's refresh token when the account is deleted"
         case .deleteSignInAgain:
             "treat the first sign-in after a deletion as a new sign-up: delete the account's rows (its e-mail too) or reuse them by sub"
         case .driftBooleanClaims: "read email_verified and is_private_email as true/false or \"true\"/\"false\": Apple sent both"
+        case .driftIssuerFlip:
+            "check iss against https://appleid.apple.com (the tokens' issuer), not the discovery document's issuer, which is https://account.apple.com since 2025-06-11"
+        case .driftRelayDomain:
+            "take every address of a token with is_private_email true as a relay address, whatever its domain (privaterelay.appleid.com, private.icloud.com)"
+        case .driftDeletionSpelling:
+            "delete the account on account-delete and on account-deleted: Apple's libraries and its current document disagree"
+        case .driftNotificationRedelivery:
+            "answer a notification already handled (the same jti) 200 without acting again: Apple sends one answered otherwise again"
         case .driftKeyRotation: "fetch /auth/keys again when a token's kid is not in the cached key set"
         }
     }

@@ -18,10 +18,12 @@ struct ServerAdmin: Sendable {
 
     /// Approves the authorization request `parameters` (what the app sent to /auth/authorize) as
     /// `appleID`, and returns what the server sends back to the Return URL.
-    func approve(_ parameters: [String: String], as appleID: String) async throws -> [String: String] {
+    /// `hideEmail`: on a first authorization, Hide My Email (a relay address) instead of the default choice.
+    func approve(_ parameters: [String: String], as appleID: String, hideEmail: Bool? = nil) async throws -> [String: String] {
         // The app's parameters as the authorization request reads them (the others the server ignores).
         let request = try JSONDecoder().decode(AuthorizationRequest.self, from: try JSONEncoder().encode(parameters))
-        let answer = try await send(.POST, "/admin/authorizations", AuthorizationOrder(authorization: request, appleID: appleID))
+        let answer = try await send(
+            .POST, "/admin/authorizations", AuthorizationOrder(authorization: request, appleID: appleID, hideEmail: hideEmail))
         guard let first = try Self.decode(AuthorizationResults.self, answer).results.first else {
             throw Failure(description: "the server approved nothing")
         }
@@ -37,22 +39,31 @@ struct ServerAdmin: Sendable {
         _ = try await exchange(.DELETE, "/admin/faults/\(clientID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? clientID)", nil)
     }
 
+    /// A new Apple ID that has never signed in anywhere (its first sign-in is a first authorization).
+    func createUser(appleID: String, password: String) async throws {
+        _ = try await send(.POST, "/admin/users", AccountOrder(appleID: appleID, password: password, firstName: "Rena", lastName: "Relay"))
+    }
+
     /// Registers `url` as a Return URL of `clientID` (idempotent): the server `siwa check` started.
     func addReturnURL(_ url: String, for clientID: String) async throws {
         let path = "/admin/clients/\(clientID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? clientID)/return-urls"
         _ = try await send(.POST, path, ReturnURLOrder(url: url))
     }
 
-    /// Switches `email_verified` / `is_private_email` as strings on or off for `clientID`.
-    func stringBooleans(_ on: Bool, for clientID: String) async throws {
-        let path = "/admin/clients/\(clientID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? clientID)/quirks"
-        _ = try await send(.PUT, path, QuirksOrder(booleansAsStrings: on))
+    /// The client as `GET /admin/clients/{client}` shows it: its switches, only those set.
+    func client(_ clientID: String) async throws -> ClientView {
+        try Self.decode(ClientView.self, try await exchange(.GET, "/admin/clients/\(Self.escape(clientID))", nil))
     }
 
-    /// A `consent-revoked` for `appleID`'s user of `clientID`, signed by the server (genuine, or with
-    /// `fault`'s claim spoiled): the JWT of `{"payload": …}` (development mode only).
-    func notification(for appleID: String, clientID: String, fault: String? = nil) async throws -> String {
-        let order = NotificationOrder(clientID: clientID, appleID: appleID, fault: fault)
+    /// Changes the switches `order` sets for `clientID`; the others stay.
+    func changeQuirks(_ order: QuirksOrder, for clientID: String) async throws {
+        _ = try await send(.PUT, "/admin/clients/\(Self.escape(clientID))/quirks", order)
+    }
+
+    /// A `consent-revoked` (or `event`, an account deletion) for `appleID`'s user of `clientID`, signed by
+    /// the server (genuine, or with `fault`'s claim spoiled): the JWT of `{"payload": …}` (development mode only).
+    func notification(for appleID: String, clientID: String, event: String? = nil, fault: String? = nil) async throws -> String {
+        let order = NotificationOrder(clientID: clientID, appleID: appleID, event: event, fault: fault)
         return try Self.decode(NotificationView.self, try await send(.POST, "/admin/notifications", order)).payload
     }
 

@@ -8,7 +8,10 @@ import Testing
 struct DriftCheckTests {
     @Test("every drift check is advice, and runs after the deletion checks")
     func adviceAndLast() {
-        #expect(AppChecker.driftChecks == [.driftBooleanClaims, .driftKeyRotation])
+        #expect(
+            AppChecker.driftChecks == [
+                .driftBooleanClaims, .driftIssuerFlip, .driftRelayDomain, .driftDeletionSpelling, .driftNotificationRedelivery, .driftKeyRotation,
+            ])
         #expect(AppChecker.driftChecks.allSatisfy { $0.checkClass == .advice })
         #expect(Array(CheckID.allCases.suffix(AppChecker.driftChecks.count)) == AppChecker.driftChecks)
     }

@@ -22,8 +22,9 @@ extension TutorialApp {
         var sub: String
     }
 
-    /// `{"payload": jwt}`: verified against /auth/keys (issuer, audience, expiry, each `jti` once), then
-    /// `consent-revoked` ends the user's sessions. `notificationsUnverified` decodes the JWT and trusts it.
+    /// `{"payload": jwt}`: verified against /auth/keys (issuer, audience, expiry, each `jti` acted on
+    /// once), then `consent-revoked` ends the user's sessions, an account deletion (either spelling) its
+    /// account too. `notificationsUnverified` decodes the JWT and trusts it.
     func notification(_ request: Request) async throws -> Response {
         let body = try JSONDecoder().decode(NotificationBody.self, from: Data(buffer: try await request.body.collect(upTo: 65536)))
         let claims: NotificationJWT
@@ -31,16 +32,22 @@ extension TutorialApp {
             claims = try JSONDecoder().decode(NotificationJWT.self, from: Data(try Self.segment(body.payload, 1).utf8))
         } else {
             guard let verified = try? await serverKeys().verify(body.payload, as: NotificationJWT.self), verified.iss == settings.server,
-                [settings.clientID, settings.primaryAppID].contains(verified.aud), seenNotifications.withLock({ $0.insert(verified.jti).inserted })
+                [settings.clientID, settings.primaryAppID].contains(verified.aud)
             else { return Self.page(.badRequest, "notification refused") }
+            // A repeat is acknowledged, not acted on: Apple sends one answered otherwise again.
+            guard seenNotifications.withLock({ $0.insert(verified.jti).inserted }) else {
+                return flaw == .redeliveryRefused ? Self.page(.badRequest, "notification already received") : Self.page(.ok, "already handled")
+            }
             claims = verified
         }
         let event = try JSONDecoder().decode(Event.self, from: Data(claims.events.utf8))
-        if event.type == "consent-revoked" {
+        let deletions = flaw == .deletionSpelledOneWay ? ["account-delete"] : ["account-delete", "account-deleted"]
+        if event.type == "consent-revoked" || deletions.contains(event.type) {
             sessions.withLock { sessions in
                 for (sid, session) in sessions where session.subject == event.sub { sessions[sid]?.subject = nil }
             }
         }
+        if deletions.contains(event.type) { _ = accounts.withLock { $0.removeValue(forKey: event.sub) } }
         return Self.page(.ok, "ok")
     }
 

@@ -44,7 +44,7 @@ extension TutorialApp {
             claims = verified
         }
         let now = Int(Date().timeIntervalSince1970)
-        guard claims.issuer == settings.server else { return nil }
+        guard claims.issuer == (try await expectedIssuer()) else { return nil }
         guard flaw == .audienceNotChecked || claims.audience == settings.clientID else { return nil }
         guard flaw == .expiredAccepted || claims.expiresAt > now - 60 else { return nil }
         guard claims.issuedAt <= now + 60 else { return nil }
@@ -56,6 +56,16 @@ extension TutorialApp {
             return nil
         }
         return claims
+    }
+
+    /// The server's issuer; `issuerFromDiscovery`: the `issuer` of the discovery document, read where
+    /// the check shows the app its own (`?client_id=`), as Apple answers that URL too.
+    func expectedIssuer() async throws -> String {
+        guard flaw == .issuerFromDiscovery else { return settings.server }
+        let url = settings.server + "/.well-known/openid-configuration?client_id=" + settings.clientID
+        let answer = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        let document = try JSONDecoder().decode(DiscoveryDocument.self, from: Data(buffer: try await answer.body.collect(upTo: 1 << 20)))
+        return document.issuer
     }
 
     /// The keys of /auth/keys, fetched for each verification as the tutorial does (`keysCachedForever`:

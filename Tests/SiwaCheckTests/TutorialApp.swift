@@ -17,6 +17,14 @@ final class TutorialApp: Sendable {
         case emailKeptOnDelete
         /// The key set of /auth/keys is fetched once and kept (`drift.key-rotation`).
         case keysCachedForever
+        /// The expected `iss` is the discovery document's `issuer` (`drift.issuer-flip`).
+        case issuerFromDiscovery
+        /// A private e-mail outside `privaterelay.appleid.com` is refused (`drift.relay-domain`).
+        case relayDomainHardcoded
+        /// Only `account-delete` deletes the account, not `account-deleted` (`drift.deletion-spelling`).
+        case deletionSpelledOneWay
+        /// A notification already handled (its `jti` seen) is answered 400 (`drift.notification-redelivery`).
+        case redeliveryRefused
     }
 
     /// Which id_tokens the app verifies: not a flaw, two ways of being right (issue 37).
@@ -166,6 +174,10 @@ final class TutorialApp: Sendable {
         // The tutorial that insists on a verified e-mail locks out Work & School accounts.
         if flaw == .requiresVerifiedEmail, claims.email == nil || claims.emailVerified?.value != true {
             return Self.page(.forbidden, "please use an account with a verified e-mail")
+        }
+        // The tutorial that tells relay addresses by their old domain takes any other private one for a forgery.
+        if flaw == .relayDomainHardcoded, claims.isPrivateEmail?.value == true, claims.email?.hasSuffix("@privaterelay.appleid.com") != true {
+            return Self.page(.forbidden, "not an Apple relay address")
         }
         sessions.withLock { $0[sid, default: Session()].refreshToken = refreshToken }
         var email = claims.email

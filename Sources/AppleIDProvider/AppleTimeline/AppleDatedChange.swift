@@ -60,11 +60,14 @@ extension AppleDatedChange {
 
     /// Apple announced new relay addresses under `private.icloud.com` beside `privaterelay.appleid.com`.
     /// This server makes addresses under one relay domain (`--relay-domain`, by default
-    /// privaterelay.appleid.com, valid on either side of the day), so the entry changes no traffic.
+    /// privaterelay.appleid.com, valid on either side of the day), so the server's day changes no
+    /// traffic; a client whose own `apple_as_of` is since then gets new addresses under
+    /// `private.icloud.com` (`siwa check`'s `drift.relay-domain`).
     public static let privateICloudRelay = AppleDatedChange(
         date: day(2026, 6, 16), change: "the domain of new Hide My Email relay addresses",
         before: "privaterelay.appleid.com only",
-        after: "private.icloud.com as well; this server keeps making addresses under its --relay-domain (privaterelay.appleid.com)",
+        after:
+            "private.icloud.com as well; this server keeps making addresses under its --relay-domain (privaterelay.appleid.com), but for a client whose own day is since then",
         sources: [
             "https://www.siliconfeed.online/news/apple-hide-my-email-domain-change",
             "shared/spec/sign-in-with-apple-protocol.md §11 and §19 #15",

@@ -40,7 +40,9 @@ struct AuthorizationIssuer: Sendable {
                 if let managed = account.managed {
                     email = managed.organizationEmail
                 } else if choices.hideEmail {
-                    let assigned = try await identities.identityAssigningRelayAddress(accountID: account.id, teamID: request.teamID)
+                    let clientDay = try await store.client(request.clientID)?.quirks.appleAsOf
+                    let assigned = try await identities.identityAssigningRelayAddress(
+                        accountID: account.id, teamID: request.teamID, domain: identities.relayDomain(forClientAsOf: clientDay))
                     identity = assigned.identity
                     if assigned.isNew { newIdentity = assigned.identity }
                     email = identity.relayAddress

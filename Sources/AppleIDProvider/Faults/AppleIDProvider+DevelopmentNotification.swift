@@ -17,13 +17,18 @@ public struct DevelopmentNotification: Sendable, Hashable {
 }
 
 extension AppleIDProvider {
-    /// A `consent-revoked` for `appleID`'s user of `clientID`'s app group, built and signed as the
+    /// A `consent-revoked` (or `event`: an account deletion in either spelling, for `drift.deletion-spelling`)
+    /// for `appleID`'s user of `clientID`'s app group, built and signed as the
     /// delivery builds and signs one (issue 20, `siwa check`). Development mode only. It is handed back,
     /// not queued: the check delivers it to the app's endpoint itself, so it can replay or tamper with
     /// a genuine one without ever holding the server's key, and the group's registered endpoint gets no
     /// copy. Nothing changes in the store: the app is being tested, not the user's consent.
-    public func developmentNotification(appleID: String, clientID: ClientID, fault: NotificationFault? = nil) async throws -> DevelopmentNotification
-    {
+    public func developmentNotification(
+        appleID: String, clientID: ClientID, event type: NotificationEventType = .consentRevoked, fault: NotificationFault? = nil
+    ) async throws -> DevelopmentNotification {
+        guard type == .consentRevoked || type.isAccountDeletion else {
+            throw ConsoleError.invalid("event is consent-revoked, account-delete or account-deleted")
+        }
         guard configuration.developmentMode else {
             throw ConsoleError.refused("development notifications work only in development mode (siwa serve --development)")
         }
@@ -34,7 +39,7 @@ extension AppleIDProvider {
             let identity = try await store.teamIdentity(accountID: account.id, teamID: group.teamID)
         else { throw ConsoleError.notFound("\(appleID) has never signed in to an app of \(group.teamID)") }
         let now = clock.now()
-        var message = lifecycle.message(.consentRevoked, group: group, subject: identity.subject, at: now)
+        var message = lifecycle.message(type, group: group, subject: identity.subject, at: now)
         if fault == .wrongAudience { message.audience = ClientID(rawValue: group.primaryAppID.rawValue + ".not-this-app") }
         let issuedAt = Int(now.timeIntervalSince1970) - (fault == .expired ? 86_400 + 600 : 0)
         let payload = try signedNotification(message, issuedAt: issuedAt)

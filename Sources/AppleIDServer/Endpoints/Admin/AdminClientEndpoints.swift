@@ -48,7 +48,8 @@ extension ClientView {
     init(_ client: RegisteredClient) {
         self.init(
             clientID: client.id.rawValue, kind: client.kind.rawValue, teamID: client.teamID.rawValue, groupID: client.groupID.rawValue,
-            returnURLs: client.returnURLs, booleansAsStrings: client.quirks.booleanStyle == .string, idTokenLifetime: client.quirks.idTokenLifetime,
+            returnURLs: client.returnURLs, booleansAsStrings: client.quirks.booleanStyle.map { $0 == .string },
+            idTokenLifetime: client.quirks.idTokenLifetime,
             deletionEvent: client.quirks.deletionEvent?.rawValue, issuer: client.quirks.issuer, webCredentialsDomains: client.webCredentialsDomains,
             appleAsOf: client.quirks.appleAsOf?.description)
     }

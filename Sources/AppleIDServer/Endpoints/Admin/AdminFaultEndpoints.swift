@@ -7,7 +7,7 @@ import Hummingbird
 /// `POST /admin/reset`: back to the seeded state; development mode only.
 /// `POST /admin/faults`: development mode's fault switch (issue 20). Arms a one-shot defect in the
 /// next token response for one client; the engine refuses it outside development mode.
-/// `POST /admin/notifications`: a signed `consent-revoked` (genuine, or with one claim spoiled) for
+/// `POST /admin/notifications`: a signed `consent-revoked` or account deletion (genuine, or with one claim spoiled) for
 /// `siwa check` to deliver to the app itself; development mode only.
 struct AdminFaultEndpoints {
     let provider: AppleIDProvider
@@ -44,7 +44,8 @@ struct AdminFaultEndpoints {
                 return fault
             }
             let notification = try await provider.developmentNotification(
-                appleID: order.appleID, clientID: ClientID(rawValue: order.clientID), fault: fault)
+                appleID: order.appleID, clientID: ClientID(rawValue: order.clientID),
+                event: NotificationEventType(rawValue: order.event ?? NotificationEventType.consentRevoked.rawValue), fault: fault)
             return try AdminEndpoints.json(NotificationView(jti: notification.jwtID, payload: notification.payload))
         }
         admin.delete("/faults/:client") { _, context in
