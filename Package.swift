@@ -107,11 +107,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The developer portal (spec §2): team members and invitations, identifiers, keys, e-mail
+        // sources, quirks, transfers offered, and the environment declaration; with the store protocols
+        // they use. Above the engine, whose registry it edits through the engine's operations.
+        .target(
+            name: "AppleIDConsole",
+            dependencies: [
+                "AppleIDProvider",
+                "AppleIDProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "AppleIDStore",
             dependencies: [
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -148,6 +161,7 @@ let package = Package(
                 "AppleIDAdminAPI",
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "SignInWithApple",
                 "AppleIDButtonSpec",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -168,6 +182,7 @@ let package = Package(
             name: "EnvironmentFile",
             dependencies: [
                 "AppleIDProvider",
+                "AppleIDConsole",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -182,6 +197,7 @@ let package = Package(
                 "SMTPSending",
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "AppleIDProtocol",
                 "AppleIDStore",
                 "AppleIDButtons",
@@ -240,6 +256,7 @@ let package = Package(
                 "SignInWithApple",
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "AppleIDServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -364,13 +381,14 @@ let package = Package(
                 "AppleIDProvider",
                 // The relay's rules are tested on the engine's harness (Relay/), and invitations go by relay mail.
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "RS256Signing",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(
             name: "EnvironmentFileTests",
-            dependencies: ["EnvironmentFile", "AppleIDProvider"]
+            dependencies: ["EnvironmentFile", "AppleIDProvider", "AppleIDConsole"]
         ),
         .testTarget(
             name: "SignInWithAppleTests",
@@ -379,6 +397,7 @@ let package = Package(
                 "SignInWithAppleTesting",
                 // Only to put a message into the emulator's relay as the SMTP listener would (EmulatorMailboxTests).
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "SignInWithAppleHummingbird",
                 "SignInWithAppleSQL",
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -399,6 +418,7 @@ let package = Package(
                 "SignInWithAppleTesting",
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -406,7 +426,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDStoreTests",
             dependencies: [
-                "AppleIDStore", "AppleIDProvider", "AppleIDRelay", .product(name: "NIOPosix", package: "swift-nio"),
+                "AppleIDStore", "AppleIDProvider", "AppleIDRelay", "AppleIDConsole", .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
         ),
@@ -420,6 +440,7 @@ let package = Package(
                 "AppleIDAdminAPI",
                 "AppleIDServer",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "SMTPWire",
                 "AppleIDServerApp",
                 "AppleIDButtons",
