@@ -285,6 +285,7 @@ let package = Package(
             name: "siwa",
             dependencies: [
                 "AppleIDAdminAPI",
+                "AppleIDConsole",
                 "SiwaCheck",
                 "AppleIDServerApp",
                 "AppleIDServer",
@@ -468,6 +469,7 @@ let package = Package(
                 "SiwaCheck",
                 "SignInWithAppleTesting",
                 "AppleIDProvider",
+                "AppleIDConsole",
                 "AppleIDProtocol",
                 .product(name: "VaporTesting", package: "vapor"),
             ]

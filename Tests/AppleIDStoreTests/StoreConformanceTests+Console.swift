@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDConsole
 import AppleIDProvider
 import AppleIDStore
 import Foundation

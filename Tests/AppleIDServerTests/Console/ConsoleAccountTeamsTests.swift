@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDConsole
 import AppleIDProvider
 import Foundation
 import HummingbirdTesting

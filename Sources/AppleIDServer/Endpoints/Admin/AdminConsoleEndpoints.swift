@@ -1,5 +1,6 @@
 import AppleIDAdminAPI
 import AppleIDProtocol
+import AppleIDConsole
 import AppleIDProvider
 import Foundation
 import Hummingbird
