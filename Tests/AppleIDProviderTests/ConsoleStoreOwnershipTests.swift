@@ -55,14 +55,16 @@ struct ConsoleStoreOwnershipTests {
         #expect(large.isEmpty, "split by feature: \(large.sorted { $0.key < $1.key })")
     }
 
-    /// The console protocols' method names that no other module declares a function of: a call of one
-    /// outside the console is a call of the console's store.
+    /// The console protocols' method names that neither another module nor one of the console's
+    /// operations declares a function of: a call of one outside the console is a call of its store.
     static func distinctiveMethods() throws -> Set<String> {
+        let storage = consoleFolder + "/Storage/"
+        let consoleFiles = try StoreOwnershipTests.swiftFiles(in: [consoleFolder])
         var names: Set<String> = []
-        let protocolFiles = try StoreOwnershipTests.swiftFiles(in: [consoleFolder + "/Storage"]).filter { !$0.contains("+") }
-        for file in protocolFiles { names.formUnion(try functionNames(in: file)) }
-        let elsewhere = try StoreOwnershipTests.swiftFiles(in: try otherSources()).map { try functionNames(in: $0) }
-        return names.subtracting(elsewhere.reduce(into: Set<String>()) { $0.formUnion($1) })
+        for file in consoleFiles where file.hasPrefix(storage) && !file.contains("+") { names.formUnion(try functionNames(in: file)) }
+        let operations = consoleFiles.filter { !$0.hasPrefix(storage) }
+        for file in try StoreOwnershipTests.swiftFiles(in: try otherSources()) + operations { names.subtract(try functionNames(in: file)) }
+        return names
     }
 
     static func functionNames(in file: String) throws -> Set<String> {
