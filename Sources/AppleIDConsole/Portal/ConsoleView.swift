@@ -14,7 +14,7 @@ public struct ConsoleView: Sendable {
     public let teamID: TeamID
     let provider: AppleIDProvider
 
-    private var store: any ProviderStore { provider.store }
+    private var store: any RegistryStore & TeamRegistryStore & TeamActivityStore { provider.store }
 
     /// The team itself; `nil` once it is gone.
     public func team() async throws -> DeveloperTeam? { try await store.team(teamID) }

@@ -5,7 +5,8 @@ import Foundation
 /// consent on the first authorization, or "Continue" when already signed in and authorized.
 /// Kept apart from the protocol checks; it only calls ``AuthorizationIssuer`` once approved.
 public struct InteractionService: Sendable {
-    let store: any ProviderStore
+    let store: any InteractionStore & ReadModelStore & ConsentStore & OrganizationStore & SignInAttemptStore & RegistryStore
+        & AccountStore & FlowRecordStore
     let issuer: AuthorizationIssuer
     let configuration: ProviderConfiguration
     let random: any RandomSource
