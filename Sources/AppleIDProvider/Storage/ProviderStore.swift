@@ -92,7 +92,8 @@ public protocol SigningKeyStore: Sendable {
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
     & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & RequestLogStore
-    & TeamRegistryStore & IdentifierRemovalStore & TeamActivityStore & EmailSourceStore & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore & ReadModelStore
+    & TeamRegistryStore & IdentifierRemovalStore & TeamActivityStore & EmailSourceStore & SigningKeyRotationStore & OutboxLeaseStore
+    & FlowRecordStore & ReadModelStore
     & OrganizationStore & KeychainStore & SeedSnapshotStore
 
 /// A storage failure that is not the caller's fault to retry blindly.

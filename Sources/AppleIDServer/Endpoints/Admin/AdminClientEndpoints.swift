@@ -1,6 +1,6 @@
 import AppleIDAdminAPI
-import AppleIDProtocol
 import AppleIDConsole
+import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import Hummingbird

@@ -1,5 +1,5 @@
-import AppleIDProtocol
 import AppleIDConsole
+import AppleIDProtocol
 import AppleIDProvider
 import AppleIDRelay
 import Foundation
