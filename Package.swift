@@ -116,11 +116,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The developer portal (spec §2): team members and invitations, identifiers, keys, e-mail
+        // sources, quirks, transfers offered, and the environment declaration; with the store protocols
+        // they use. Above the engine, whose registry it edits through the engine's operations.
+        .target(
+            name: "AppleIDConsole",
+            dependencies: [
+                "AppleIDProvider",
+                "AppleIDProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "AppleIDStore",
             dependencies: [
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -157,6 +170,7 @@ let package = Package(
                 "AppleIDAdminAPI",
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "SignInWithApple",
                 "AppleIDButtonSpec",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -177,6 +191,7 @@ let package = Package(
             name: "EnvironmentFile",
             dependencies: [
                 "AppleIDProvider",
+                "AppleIDConsole",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -191,6 +206,7 @@ let package = Package(
                 "SMTPSending",
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "AppleIDProtocol",
                 "AppleIDStore",
                 "AppleIDButtons",
@@ -250,6 +266,7 @@ let package = Package(
                 "SignInWithApple",
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "AppleIDServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // signIn(through:) drives an app's routes with Hummingbird's test client.
@@ -280,6 +297,7 @@ let package = Package(
             name: "siwa",
             dependencies: [
                 "AppleIDAdminAPI",
+                "AppleIDConsole",
                 "SiwaCheck",
                 "AppleIDServerApp",
                 "AppleIDServer",
@@ -378,6 +396,7 @@ let package = Package(
                 "AppleIDProvider",
                 // The relay's rules are tested on the engine's harness (Relay/), and invitations go by relay mail.
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "RS256Signing",
                 "RS256OpenSSL",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -385,7 +404,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EnvironmentFileTests",
-            dependencies: ["EnvironmentFile", "AppleIDProvider"]
+            dependencies: ["EnvironmentFile", "AppleIDProvider", "AppleIDConsole"]
         ),
         .testTarget(
             name: "SignInWithAppleTests",
@@ -394,6 +413,7 @@ let package = Package(
                 "SignInWithAppleTesting",
                 // Only to put a message into the emulator's relay as the SMTP listener would (EmulatorMailboxTests).
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "SignInWithAppleHummingbird",
                 "SignInWithAppleSQL",
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -414,6 +434,7 @@ let package = Package(
                 "SignInWithAppleTesting",
                 "AppleIDProvider",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -421,7 +442,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDStoreTests",
             dependencies: [
-                "AppleIDStore", "AppleIDProvider", "AppleIDRelay", .product(name: "NIOPosix", package: "swift-nio"),
+                "AppleIDStore", "AppleIDProvider", "AppleIDRelay", "AppleIDConsole", .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
         ),
@@ -435,6 +456,7 @@ let package = Package(
                 "AppleIDAdminAPI",
                 "AppleIDServer",
                 "AppleIDRelay",
+                "AppleIDConsole",
                 "SMTPWire",
                 "AppleIDServerApp",
                 "AppleIDButtons",
@@ -462,6 +484,7 @@ let package = Package(
                 "SiwaCheck",
                 "SignInWithAppleTesting",
                 "AppleIDProvider",
+                "AppleIDConsole",
                 "AppleIDProtocol",
                 .product(name: "VaporTesting", package: "vapor"),
             ]

@@ -7,13 +7,11 @@ extension AppleIDProvider {
     /// them with margin while the table of spent codes stays small.
     public static let expiredCodeRetention: TimeInterval = 86_400
 
-    /// Deletes expired codes, access tokens, interactions, browser and console sessions and team
-    /// invitations; answers how many rows went. The relay purges its own mail
-    /// (`MailRelay.purgeExpiredMail()`), in the same sweep.
+    /// Deletes expired codes, access tokens, interactions and browser sessions; answers how many rows
+    /// went. The relay purges its own mail (`MailRelay.purgeExpiredMail()`) and the console its
+    /// sessions and invitations (`purgeExpiredConsoleRecords()`), in the same sweep.
     public func purgeExpiredRecords() async throws -> Int {
         let now = clock.now()
         return try await store.purgeExpired(now: now, codesExpiredBefore: now.addingTimeInterval(-Self.expiredCodeRetention))
-            + store.purgeConsoleSessions(expiredBefore: now)
-            + store.purgeInvitations(expiredBefore: now)
     }
 }

@@ -1,9 +1,10 @@
+import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import SQLKit
 
-extension SQLStore: ConsoleStore {
+extension SQLStore: TeamRegistryStore, TeamActivityStore, EmailSourceStore, KeyDownloadStore, DeveloperAccountStore, ConsoleSessionStore {
     public func appGroups(teamID: TeamID) async throws -> [AppGroup] {
         try await db.select().column("*").from(AppGroupRow.table).where("team_id", .equal, teamID.rawValue)
             .orderBy("primary_app_id").all(decoding: AppGroupRow.self).map { $0.group() }

@@ -7,7 +7,7 @@ import SQLKit
 /// last `consent-revoked` messages of a removed primary App ID find its endpoint. The migration also
 /// ends what earlier versions left behind a removal: consents of a group that no longer exists, and
 /// live grants of a client that no longer exists.
-extension SQLStore {
+extension SQLStore: IdentifierRemovalStore {
     static let identifierRemovalMigrations: [SchemaMigration] = [
         SchemaMigration(
             version: 32,

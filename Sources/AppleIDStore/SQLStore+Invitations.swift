@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -6,7 +7,7 @@ import SQLKit
 /// Team invitations. Redeeming one deletes its row with `DELETE … RETURNING` and writes the member in
 /// the same transaction: of concurrent redeemers exactly one sees the row, and a failed write leaves
 /// the invitation usable.
-extension SQLStore {
+extension SQLStore: TeamInvitationStore {
     public func add(_ invitation: TeamInvitation, limit: Int, now: Date) async throws -> Bool {
         try await transaction { db in
             if db.dialect.name == "postgresql" {

@@ -1,10 +1,11 @@
+import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import SQLKit
 
 /// Transfer offers: one row per group; accepting takes the row with `DELETE … RETURNING`.
-extension SQLStore {
+extension SQLStore: TransferOfferStore {
     public func save(_ offer: TransferOffer) async throws {
         try await upsert(TransferOfferRow(offer), into: TransferOfferRow.table, key: ["group_id"])
     }

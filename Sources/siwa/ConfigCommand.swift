@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDProvider
 import ArgumentParser
 import EnvironmentFile

@@ -65,6 +65,16 @@ struct StoreOwnershipTests {
         return names
     }
 
+    /// The declaration of ``ProviderStore``, the engine's composite: the protocols it holds.
+    static func providerStoreComposite() throws -> String {
+        let text = try String(contentsOf: packageRoot.appending(path: "Sources/AppleIDProvider/Storage/ProviderStore.swift"), encoding: .utf8)
+        let start = try #require(text.range(of: "public typealias ProviderStore ="))
+        // The declaration runs to the first blank line.
+        let composite = String(text[start.lowerBound...]).components(separatedBy: "\n\n")[0]
+        #expect(composite.contains("AccountStore"), "the scan still sees the composite")
+        return composite
+    }
+
     /// The Swift files under `folders`, as paths relative to the package root.
     static func swiftFiles(in folders: [String]) throws -> [String] {
         var files: [String] = []

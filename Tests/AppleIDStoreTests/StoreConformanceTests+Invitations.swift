@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDStore
@@ -18,7 +19,7 @@ extension StoreConformanceTests {
     @Test(
         "an invitation replaces the team's pending one of the same address, and the team's pending count is bounded", arguments: StoreKind.available)
     func invitationsAddedWithinLimit(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let now = Self.invitationTime
             #expect(try await store.add(Self.invitation("hash-a1", "a@example.com"), limit: 2, now: now))
             #expect(try await store.add(Self.invitation("hash-a2", "a@example.com"), limit: 2, now: now))
@@ -89,7 +90,7 @@ extension StoreConformanceTests {
         "a transfer offer is listed for both teams, replaced by a newer offer of its group, taken once by its recipient",
         arguments: StoreKind.available)
     func transferOfferTakenOnce(kind: StoreKind) async throws {
-        try await kind.withStore { (store: any ProviderStore) async throws in
+        try await kind.withStore { (store: any ConformingStore) async throws in
             let now = Self.invitationTime
             func offer(to team: TeamID) -> TransferOffer {
                 TransferOffer(

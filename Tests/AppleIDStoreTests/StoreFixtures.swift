@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDRelay
@@ -8,8 +9,8 @@ import Testing
 
 @testable import AppleIDStore
 
-/// The engine's store and the relay's, as every implementation keeps them in one database.
-typealias ConformingStore = ProviderStore & RelayMailStore
+/// The engine's store, the relay's and the console's, as every implementation keeps them in one database.
+typealias ConformingStore = ProviderStore & RelayMailStore & ConsoleStore
 
 /// Every ``ProviderStore`` implementation the conformance suite runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

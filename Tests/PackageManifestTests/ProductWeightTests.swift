@@ -65,6 +65,18 @@ struct ProductWeightTests {
         #expect(relay.isSuperset(of: ["AppleIDProvider", "SMTPWire"]), "the reader sees the relay's edges: \(relay.sorted())")
     }
 
+    @Test("the engine links no console, and the relay none either: AppleIDConsole sits above the engine, beside the relay")
+    func engineLinksNoConsole() throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        for module in ["AppleIDProvider", "AppleIDRelay"] {
+            let console = graph.closure(of: module).filter { $0.package == nil && $0.name == "AppleIDConsole" }
+            #expect(console.isEmpty, "\(module) reaches AppleIDConsole")
+        }
+        let closure = Set(graph.closure(of: "AppleIDConsole").map(\.description))
+        #expect(closure.contains("AppleIDProvider"), "the reader sees the console's edges: \(closure.sorted())")
+        #expect(!closure.contains("SMTPWire") && !closure.contains("AppleIDRelay"), "the console links no mail: \(closure.sorted())")
+    }
+
     @Test("the admin API's types link no server module, no engine, no HTTP framework and no NIO, so siwa check stays light")
     func adminTypesAreLight() throws {
         var graph = try ManifestGraph(root: Self.packageRoot)

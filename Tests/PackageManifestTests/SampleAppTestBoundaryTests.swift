@@ -5,7 +5,7 @@ import Testing
 /// the engine (issue 39: what a kit user's tests need is an emulator method).
 @Suite("Package: the sample app's tests use the emulator, not the engine")
 struct SampleAppTestBoundaryTests {
-    @Test("no file of Tests/JuiceTests imports AppleIDProvider or reaches apple.provider")
+    @Test("no file of Tests/JuiceTests imports AppleIDProvider or AppleIDConsole, or reaches apple.provider")
     func juiceTestsStayOutsideTheEngine() throws {
         let folder = ProductWeightTests.packageRoot.appendingPathComponent("Tests/JuiceTests")
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "swift" }
@@ -13,7 +13,7 @@ struct SampleAppTestBoundaryTests {
         var offenders: [String] = []
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
-            if text.contains("import AppleIDProvider") || text.contains("apple.provider.") { offenders.append(file.lastPathComponent) }
+            if text.contains("import AppleIDProvider") || text.contains("import AppleIDConsole") || text.contains("apple.provider.") { offenders.append(file.lastPathComponent) }
         }
         #expect(offenders.isEmpty, "\(offenders.sorted())")
     }

@@ -35,7 +35,7 @@ extension AppleIDProvider {
     }
 
     /// The bcrypt hash of `password` at the configured cost (a prefetched one when there is one).
-    func hashPassword(_ password: String) async -> String {
+    package func hashPassword(_ password: String) async -> String {
         await passwordHashes.hash(password, cost: configuration.passwordHashCost)
     }
 }

@@ -1,7 +1,7 @@
 import AppleIDProtocol
 
 /// Makes and finds the team-scoped `sub` and relay address of an account (spec §1, §11).
-struct TeamIdentities: Sendable {
+package struct TeamIdentities: Sendable {
     let store: any AccountStore
     let random: any RandomSource
     let relayDomain: String
@@ -47,7 +47,7 @@ struct TeamIdentities: Sendable {
     /// Apple's shape: six digits, 32 lowercase hex characters, four digits.
     func makeSubject() -> Subject { Self.subject(from: random) }
 
-    static func subject(from random: any RandomSource) -> Subject {
+    package static func subject(from random: any RandomSource) -> Subject {
         Subject(rawValue: "\(random.digits(6)).\(random.hex(bytes: 16)).\(random.digits(4))")
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Turns an approved authorization into its answer: a single-use code bound to the request, an
 /// id_token when asked, and on the first authorization the `user` JSON (spec §3.3).
 struct AuthorizationIssuer: Sendable {
-    let store: any ProviderStore
+    let store: any RegistryStore & ConsentStore & GrantStore & OrganizationStore & TransferStore
     let identities: TeamIdentities
     let idTokens: IdentityTokenFactory
     let random: any RandomSource

@@ -5,7 +5,10 @@ import Foundation
 /// consent on the first authorization, or "Continue" when already signed in and authorized.
 /// Kept apart from the protocol checks; it only calls ``AuthorizationIssuer`` once approved.
 public struct InteractionService: Sendable {
-    let store: any ProviderStore
+    /// What sign-in and consent read and write of the engine's store.
+    typealias Store = InteractionStore & ReadModelStore & ConsentStore & OrganizationStore & SignInAttemptStore & RegistryStore
+        & AccountStore & FlowRecordStore
+    let store: any Store
     let issuer: AuthorizationIssuer
     let configuration: ProviderConfiguration
     let random: any RandomSource

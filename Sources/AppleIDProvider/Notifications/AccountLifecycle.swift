@@ -54,14 +54,14 @@ public struct AccountLifecycle: Sendable {
 
     /// A message for the group's primary App ID (`aud`), with Apple's milliseconds `event_time` and a
     /// string `is_private_email`, as captured.
-    func message(
+    package func message(
         _ type: NotificationEventType, group: AppGroup, subject: Subject, at now: Date, email: String? = nil
     ) -> OutboxMessage {
         message(type, groupID: group.primaryAppID, subject: subject, at: now, email: email)
     }
 
     /// ``message(_:group:subject:at:email:)`` for the group's primary App ID.
-    func message(
+    package func message(
         _ type: NotificationEventType, groupID: ClientID, subject: Subject, at now: Date, email: String? = nil
     ) -> OutboxMessage {
         let event = NotificationEvent(

@@ -18,7 +18,7 @@ extension AppleIDProvider {
         }
     }
 
-    enum DestinationCheck {
+    package enum DestinationCheck {
         case allowed(NotificationDestination)
         /// The sentence the console shows.
         case refused(String)
@@ -26,7 +26,7 @@ extension AppleIDProvider {
     }
 
     /// The destination rule of ``notificationDestination(for:)``, with the refusal as a sentence.
-    func checkDestination(_ url: String) async -> DestinationCheck {
+    package func checkDestination(_ url: String) async -> DestinationCheck {
         guard let host = URLComponents(string: url)?.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), !host.isEmpty else {
             return .refused("The endpoint must be an absolute URL.")
         }

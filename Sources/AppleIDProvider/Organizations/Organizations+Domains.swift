@@ -4,7 +4,7 @@ import Foundation
 /// under them (spec §21 item 4: usernames such as `jappleseed@appleid.myschool.edu`).
 extension Organizations {
     /// The verified domains, each a domain name by the console's own rule, lower-cased.
-    static func verifiedDomains(_ domains: [String]) throws -> [String] {
+    package static func verifiedDomains(_ domains: [String]) throws -> [String] {
         try domains.map { domain in
             do {
                 return try DomainName.check(domain)
@@ -17,7 +17,7 @@ extension Organizations {
     /// Refuses an address (username or organization e-mail) outside the organization's verified
     /// domains: their own names or subdomains of them. An organization that verified no domain takes
     /// any address, so that a test can make one in a line.
-    static func checkAddress(_ address: String, of organization: Organization) throws {
+    package static func checkAddress(_ address: String, of organization: Organization) throws {
         guard !organization.verifiedDomains.isEmpty else { return }
         let domain = address.split(separator: "@").last.map { $0.lowercased() } ?? ""
         let isUnder = organization.verifiedDomains.contains { domain == $0 || domain.hasSuffix("." + $0) }

@@ -10,7 +10,7 @@ extension Organizations {
 
     /// Passwords travel to this URL: it is `https`, or `http` to a loopback host only (an IdP on
     /// the same machine, in development), with no credentials or fragment of its own.
-    static func federationURL(_ text: String) throws -> String {
+    package static func federationURL(_ text: String) throws -> String {
         let invalid = OrganizationError.invalid("a federation URL is https://host/path (http only to 127.0.0.1, ::1 or localhost)")
         guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty, url.user == nil, url.password == nil,
             url.fragment == nil

@@ -88,7 +88,7 @@ public struct Organizations: Sendable {
     }
 
     /// RFC 4122 version 4: random bits with the version and variant set.
-    static func version4(_ bytes: [UInt8]) -> uuid_t {
+    package static func version4(_ bytes: [UInt8]) -> uuid_t {
         var b = bytes
         b[6] = (b[6] & 0x0F) | 0x40
         b[8] = (b[8] & 0x3F) | 0x80

@@ -11,9 +11,4 @@ extension AppleIDProvider {
     public func teamExists(_ id: TeamID) async throws -> Bool {
         try await store.team(id) != nil
     }
-
-    /// Whether a developer account with this e-mail address exists.
-    public func developerExists(email: String) async throws -> Bool {
-        try await store.developer(email: email) != nil
-    }
 }

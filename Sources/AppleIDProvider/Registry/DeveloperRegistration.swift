@@ -44,12 +44,12 @@ extension AppleIDProvider {
     }
 
     /// Ten upper-case letters and digits: the shape of Team IDs and Key IDs.
-    static func appleStyleIdentifier(_ random: any RandomSource) -> String {
+    package static func appleStyleIdentifier(_ random: any RandomSource) -> String {
         random.string(length: 10, alphabet: appleStyleAlphabet)
     }
 
     /// Whether `text` has that shape (a Team ID or Key ID a declaration pins).
-    static func isAppleStyleIdentifier(_ text: String) -> Bool {
+    package static func isAppleStyleIdentifier(_ text: String) -> Bool {
         text.count == 10 && text.allSatisfy { appleStyleAlphabet.contains($0) }
     }
 

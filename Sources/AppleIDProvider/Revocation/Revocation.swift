@@ -5,7 +5,7 @@ import Foundation
 /// of every grant, and the consent, so the next sign-in is a first authorization again (TN3194).
 /// Unknown tokens are not an error (RFC 7009 §2.2).
 struct Revocation: Sendable {
-    let store: any ProviderStore
+    let store: any GrantStore & LifecycleStore
 
     func revoke(_ request: RevocationRequest, client: RegisteredClient, now: Date) async throws {
         guard let token = request.token, !token.isEmpty else { throw OAuthError.invalidRequest("token is missing") }

@@ -91,8 +91,9 @@ public protocol SigningKeyStore: Sendable {
 /// Everything the provider stores. The memory store and the SQL stores implement all of it and
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
-    & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & ConsoleStore & RequestLogStore
-    & SigningKeyRotationStore & OutboxLeaseStore & FlowRecordStore & ReadModelStore
+    & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & RequestLogStore
+    & TeamRegistryStore & IdentifierRemovalStore & TeamActivityStore & EmailSourceStore & SigningKeyRotationStore & OutboxLeaseStore
+    & FlowRecordStore & ReadModelStore
     & OrganizationStore & KeychainStore & SeedSnapshotStore
 
 /// A storage failure that is not the caller's fault to retry blindly.

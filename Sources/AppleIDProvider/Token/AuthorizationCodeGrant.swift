@@ -4,7 +4,7 @@ import Foundation
 /// `grant_type=authorization_code` (spec §4.1): consume the code once, check what it is bound to,
 /// issue access token, refresh token and id_token.
 struct AuthorizationCodeGrant: Sendable {
-    let store: any ProviderStore
+    let store: any GrantStore
     let tokens: TokenIssuance
     let idTokens: IdentityTokenFactory
     let configuration: ProviderConfiguration

@@ -3,7 +3,7 @@ import Foundation
 
 /// `grant_type=refresh_token` (spec §4.2): a new access token and id_token; no new refresh token.
 struct RefreshTokenGrant: Sendable {
-    let store: any ProviderStore
+    let store: any GrantStore
     let tokens: TokenIssuance
     let idTokens: IdentityTokenFactory
     let configuration: ProviderConfiguration

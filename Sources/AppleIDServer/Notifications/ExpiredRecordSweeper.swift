@@ -1,10 +1,12 @@
+import AppleIDConsole
 import AppleIDProvider
 import AppleIDRelay
 import Logging
 import ServiceLifecycle
 
 /// Runs the engine's purge of expired records (``AppleIDProvider/purgeExpiredRecords()``) and the
-/// relay's of old mail (``MailRelay/purgeExpiredMail()``) every `interval`, so the tables do not
+/// console's (``AppleIDProvider/purgeExpiredConsoleRecords()``) and the relay's of old mail
+/// (``MailRelay/purgeExpiredMail()``) every `interval`, so the tables do not
 /// grow without bound.
 public struct ExpiredRecordSweeper: Service {
     let provider: AppleIDProvider
@@ -22,7 +24,7 @@ public struct ExpiredRecordSweeper: Service {
     /// One sweep; returns how many rows went.
     @discardableResult
     public func sweep() async throws -> Int {
-        let removed = try await provider.purgeExpiredRecords() + relay.purgeExpiredMail()
+        let removed = try await provider.purgeExpiredRecords() + provider.purgeExpiredConsoleRecords() + relay.purgeExpiredMail()
         if removed > 0 { logger.info("expired records purged", metadata: ["rows": "\(removed)"]) }
         return removed
     }

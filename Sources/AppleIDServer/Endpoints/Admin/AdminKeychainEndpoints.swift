@@ -1,4 +1,5 @@
 import AppleIDAdminAPI
+import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
