@@ -13,7 +13,8 @@ struct SampleAppTestBoundaryTests {
         var offenders: [String] = []
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
-            if text.contains("import AppleIDProvider") || text.contains("import AppleIDConsole") || text.contains("apple.provider.") { offenders.append(file.lastPathComponent) }
+            let reachesEngine = ["import AppleIDProvider", "import AppleIDConsole", "apple.provider."].contains { text.contains($0) }
+            if reachesEngine { offenders.append(file.lastPathComponent) }
         }
         #expect(offenders.isEmpty, "\(offenders.sorted())")
     }
