@@ -67,9 +67,9 @@ struct ManagedFederatedSignInPageTests {
         let hook = Hook()
         try await Application(router: hook.router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { hookClient in
             let port = try #require(hookClient.port)
-            // Long enough for the IdP's quick answers on 2 loaded cores (500 ms failed the accepted
-            // sign-in in a full run); the hanging IdP costs the test this long once.
-            let server = try await TestServer.make(managedSignIn: HTTPFederatedSignIn(timeout: .seconds(5)))
+            // Long enough for the IdP's quick answers on 2 loaded cores (500 ms, then 5 s, failed the
+            // accepted sign-in in a full CI run); the hanging IdP costs the test this long once.
+            let server = try await TestServer.make(managedSignIn: HTTPFederatedSignIn(timeout: .seconds(30)))
             let school = try await ManagedAppleIDPageTests.school(server)
             try await server.app.test(.router) { client in
                 let set = try await client.execute(

@@ -6,8 +6,10 @@ import Synchronization
 import Testing
 
 /// The one loop of the server's background work. No test waits on time: the intervals are an hour,
-/// and what moves the loop is a pass that finds more due, a signal, or a graceful shutdown.
-@Suite("Periodic service: passes, waits, failures and shutdown", .timeLimit(.minutes(2)))
+/// and what moves the loop is a pass that finds more due, a signal, or a graceful shutdown. The limit
+/// is the other suites' five minutes: on 2 loaded cores (CI) every hop waits behind the whole run's
+/// queued work, and two minutes were exceeded once.
+@Suite("Periodic service: passes, waits, failures and shutdown", .timeLimit(.minutes(5)))
 struct PeriodicServiceTests {
     /// Runs `service` in a service group until `ready` yields, then shuts it down gracefully.
     static func run(_ service: PeriodicService, until ready: AsyncStream<Void>) async throws {
@@ -34,11 +36,11 @@ struct PeriodicServiceTests {
                     count += 1
                     return count
                 }
-                if count == 5 { done.yield() }
-                return count < 5
+                if count == 3 { done.yield() }
+                return count < 3
             })
         try await Self.run(service, until: ready)
-        #expect(passes.withLock { $0 } == 5, "five passes back to back, then the wait the shutdown cut short")
+        #expect(passes.withLock { $0 } == 3, "three passes back to back, then the wait the shutdown cut short")
         #expect(shutdowns.withLock { $0 } == 1)
     }
 
