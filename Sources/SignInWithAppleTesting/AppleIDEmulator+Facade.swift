@@ -82,12 +82,6 @@ extension AppleIDEmulator {
         clock.advance(by: seconds)
     }
 
-    /// The notifications the server has queued since the last call, as it would POST them (see
-    /// ``takePendingNotifications()``).
-    public func deliveredNotifications() async throws -> [DeliveredNotification] {
-        try await takePendingNotifications()
-    }
-
     private func accountID(of appleID: String) async throws -> String {
         guard let account = try await provider.lookUpAccount(appleID: appleID) else { throw EmulatorError.unknownAppleID(appleID) }
         return account.id

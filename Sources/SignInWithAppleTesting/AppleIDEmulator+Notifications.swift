@@ -18,7 +18,7 @@ extension AppleIDEmulator {
     /// a 2xx answer means delivered, sends each to the emulated app's endpoint in process, which answers
     /// 200. POST each ``DeliveredNotification/body`` to the app's notification route. A second call
     /// returns only what was written since; a message another delivery pass is sending is left to it.
-    public func takePendingNotifications() async throws -> [DeliveredNotification] {
+    public func deliveredNotifications() async throws -> [DeliveredNotification] {
         var policy = NotificationDelivery.Policy()
         // Everything due in one pass, as one call of the test expects.
         policy.batchSize = 1000

@@ -145,7 +145,7 @@ extension AppleIDEmulator {
         _ = try await provider.createServicesID(
             teamID: teamID, identifier: servicesID.rawValue, description: "Emulated App on the web", primaryAppID: bundleID,
             returnURLs: [redirectURI])
-        // Where takePendingNotifications() delivers, in process: the engine's delivery needs an endpoint.
+        // Where deliveredNotifications() delivers, in process: the engine's delivery needs an endpoint.
         _ = try await provider.setNotificationEndpoint("https://app.example.com/auth/apple/notifications", groupID: bundleID, teamID: teamID)
         let (key, privateKeyPEM) = try await provider.registerKey(teamID: teamID, primaryAppID: bundleID)
         let user = User(appleID: "user@example.com", password: "password", firstName: "Emma", lastName: "Apple", email: "user@example.com")

@@ -28,7 +28,8 @@ public struct AppleIDEmulator: Sendable {
     }
 
     public let baseURL: String
-    public let provider: AppleIDProvider
+    /// The engine behind the emulator: tests act through the emulator's methods, in Apple's words.
+    let provider: AppleIDProvider
     /// The emulated private relay (``mailbox(for:)``), over the engine's memory storage.
     package let relay: MailRelay
     public let teamID: String
@@ -44,7 +45,7 @@ public struct AppleIDEmulator: Sendable {
     let refusalLog: RefusalLog
 
     /// The kit's environment for this server.
-    public var environment: AppleEnvironment { .custom(baseURL: baseURL) }
+    var environment: AppleEnvironment { .custom(baseURL: baseURL) }
 
     /// Kit configuration for the emulated Services ID, accepting the whole app group.
     public func clientConfiguration(scopes: [Scope] = [.name, .email]) -> SignInWithAppleClient.Configuration {

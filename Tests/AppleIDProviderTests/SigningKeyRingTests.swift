@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
+import RS256Signing
 import Testing
 
 @Suite("Signing key ring")
@@ -20,7 +21,8 @@ struct SigningKeyRingTests {
         let clock = ManualClock(ProviderHarness.now)
         let factory = FixedSigningKeyFactory(pems: ProviderHarness.keys)
         let random = SeededRandomSource(seed: "keys")
-        let ring = try await SigningKeyRing.load(store: store, keyFactory: factory, random: random, now: clock.now(), retiredKeyRetention: 86_400)
+        let ring = try await SigningKeyRing.load(
+            store: store, keyFactory: factory, random: random, now: clock.now(), retiredKeyRetention: 86_400, signer: SwiftCryptoRS256Signer())
         let firstActive = ring.activeKeyID
         let before = try Self.published(ring)
         #expect(before.count == 2)
@@ -33,7 +35,8 @@ struct SigningKeyRingTests {
         #expect(after.contains(firstActive.rawValue))
 
         clock.advance(by: 86_401)
-        let reloaded = try await SigningKeyRing.load(store: store, keyFactory: factory, random: random, now: clock.now(), retiredKeyRetention: 86_400)
+        let reloaded = try await SigningKeyRing.load(
+            store: store, keyFactory: factory, random: random, now: clock.now(), retiredKeyRetention: 86_400, signer: SwiftCryptoRS256Signer())
         #expect(reloaded.activeKeyID.rawValue == next)
         #expect(try Self.published(reloaded).count == 2)
         #expect(!(try Self.published(reloaded)).contains(firstActive.rawValue))
@@ -44,8 +47,10 @@ struct SigningKeyRingTests {
         let store = MemoryStore()
         let factory = FixedSigningKeyFactory(pems: ProviderHarness.keys)
         let random = SeededRandomSource(seed: "keys")
-        let first = try await SigningKeyRing.load(store: store, keyFactory: factory, random: random, now: ProviderHarness.now)
-        let second = try await SigningKeyRing.load(store: store, keyFactory: factory, random: random, now: ProviderHarness.now)
+        let first = try await SigningKeyRing.load(
+            store: store, keyFactory: factory, random: random, now: ProviderHarness.now, signer: SwiftCryptoRS256Signer())
+        let second = try await SigningKeyRing.load(
+            store: store, keyFactory: factory, random: random, now: ProviderHarness.now, signer: SwiftCryptoRS256Signer())
         #expect(first.activeKeyID == second.activeKeyID)
         #expect(first.publishedKeySetJSON == second.publishedKeySetJSON)
     }
@@ -57,7 +62,7 @@ struct SigningKeyRingTests {
         await #expect(throws: SigningKeyError.notAnRSA2048Key) {
             _ = try await SigningKeyRing.load(
                 store: store, keyFactory: FixedSigningKeyFactory(pems: [small, small]), random: SeededRandomSource(seed: "x"),
-                now: ProviderHarness.now)
+                now: ProviderHarness.now, signer: SwiftCryptoRS256Signer())
         }
     }
 }

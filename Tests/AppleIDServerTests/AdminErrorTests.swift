@@ -69,7 +69,7 @@ struct AdminErrorTests {
         }
     }
 
-    @Test("no admin endpoint renders a refusal by hand: it throws, and the error renders itself")
+    @Test("no admin endpoint renders or catches a refusal: it throws, and AdminRefusalMiddleware renders the engine's and the store's errors")
     func noHandRenderings() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = root.appendingPathComponent("Sources/AppleIDServer/Endpoints/Admin")
@@ -79,11 +79,14 @@ struct AdminErrorTests {
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            where line.contains("explained(") || line.contains(".httpResponse") {
+            where line.contains("explained(") || line.contains(".httpResponse") || (file != "AdminError.swift" && line.contains("} catch")) {
                 renderings.append("\(file):\(number + 1)")
             }
         }
-        #expect(renderings.isEmpty, "throw an AdminError instead (\(renderings.count) hand renderings):\n\(renderings.joined(separator: "\n"))")
+        #expect(
+            renderings.isEmpty,
+            "throw, and let AdminError(engineRefusal:) render it (\(renderings.count) hand renderings or catches):\n\(renderings.joined(separator: "\n"))"
+        )
     }
 }
 

@@ -60,15 +60,33 @@ struct AdminOrganizationTests {
         }
     }
 
-    @Test("an unknown organization is a 404, a malformed kind a 400")
+    @Test("refusals in the documented shape: an unknown organization or member 404, a malformed kind 400, a username taken 409")
     func refusals() async throws {
         let server = try await TestServer.make()
         try await server.app.test(.router) { client in
             let unknown = try await client.execute(uri: "/admin/orgs/\(UUID().uuidString)", method: .get, headers: Self.admin)
             #expect(unknown.status == .notFound)
+            #expect(try Self.json(unknown)["error"] as? String == "invalid_request")
             let malformed = try await client.execute(
                 uri: "/admin/orgs", method: .post, headers: Self.admin, body: ByteBuffer(string: #"{"name":"X","kind":"club"}"#))
             #expect(malformed.status == .badRequest)
+
+            let created = try await client.execute(
+                uri: "/admin/orgs", method: .post, headers: Self.admin, body: ByteBuffer(string: #"{"name":"Cupertino High"}"#))
+            let org = try #require(try Self.json(created)["id"] as? String)
+            let member = #"{"username":"sam@appleid.cupertino.example.edu","password":"pw","first_name":"Sam","last_name":"S"}"#
+            let first = try await client.execute(
+                uri: "/admin/orgs/\(org)/users", method: .post, headers: Self.admin, body: ByteBuffer(string: member))
+            #expect(first.status == .ok)
+            let taken = try await client.execute(
+                uri: "/admin/orgs/\(org)/users", method: .post, headers: Self.admin, body: ByteBuffer(string: member))
+            #expect(taken.status == .conflict)
+            #expect(try Self.json(taken)["error_description"] as? String == "Apple ID sam@appleid.cupertino.example.edu already exists")
+            let nobody = try await client.execute(
+                uri: "/admin/orgs/\(org)/users/nobody@appleid.cupertino.example.edu", method: .patch, headers: Self.admin,
+                body: ByteBuffer(string: #"{"deactivated":true}"#))
+            #expect(nobody.status == .notFound)
+            #expect(try Self.json(nobody)["error_description"] as? String == "no Apple ID nobody@appleid.cupertino.example.edu")
         }
     }
 

@@ -23,7 +23,7 @@ struct JuiceHarness {
 
     /// Posts the outbox's notifications to Juice's notification route, as the server's delivery would.
     func deliverNotifications() async throws -> [AppleIDEmulator.DeliveredNotification] {
-        let notifications = try await apple.takePendingNotifications()
+        let notifications = try await apple.deliveredNotifications()
         for notification in notifications {
             let response = try await browser.client.execute(
                 uri: "/auth/apple/notifications", method: .post, headers: [.contentType: "application/json"],

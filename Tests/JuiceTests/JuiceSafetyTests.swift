@@ -47,7 +47,7 @@ struct JuiceSafetyTests {
             _ = try await juice.browser.signInWithApple(as: user.appleID)
             let account = try #require(try await juice.account(email: user.email))
             try await juice.apple.stopUsing(appleID: user.appleID)
-            let notifications = try await juice.apple.takePendingNotifications()
+            let notifications = try await juice.apple.deliveredNotifications()
             let notification = try #require(notifications.first)
             func deliver() async throws -> HTTPResponse.Status {
                 try await juice.browser.client.execute(

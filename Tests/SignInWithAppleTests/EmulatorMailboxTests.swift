@@ -1,6 +1,3 @@
-import AppleIDProtocol
-import AppleIDProvider
-import AppleIDRelay
 import Foundation
 import SignInWithApple
 import SignInWithAppleTesting
@@ -17,10 +14,9 @@ struct EmulatorMailboxTests {
             let relayAddress = try #require(result.identity.email)
             #expect(try await apple.mailbox(for: apple.defaultUser.appleID).isEmpty)
 
-            _ = try await apple.provider.addEmailSources("shop.example", teamID: TeamID(rawValue: apple.teamID))
+            try await apple.addEmailSource("shop.example")
             let source = Array("From: Shop <orders@shop.example>\r\nSubject: Your order\r\n\r\nThank you!\r\n".utf8)
-            let answer = try await apple.relay.accept(sender: "orders@shop.example", recipients: [relayAddress], source: source)
-            #expect(answer.code == 250)
+            try await apple.sendMail(from: "orders@shop.example", to: [relayAddress], source: source)
 
             let byAppleID = try await apple.mailbox(for: apple.defaultUser.appleID)
             let mail = try #require(byAppleID.first)

@@ -23,11 +23,11 @@ struct EmulatorNotificationTests {
             async let otherPass = other.deliverDueMessages()
             await sender.waitForPost()
             // The other pass holds the message's lease and is waiting on the endpoint's answer.
-            let taken = try await apple.takePendingNotifications()
+            let taken = try await apple.deliveredNotifications()
             sender.answer(200)
             #expect(try await otherPass == 1)
             #expect(taken.isEmpty)
-            #expect(try await apple.takePendingNotifications().isEmpty)
+            #expect(try await apple.deliveredNotifications().isEmpty)
         }
     }
 
@@ -39,9 +39,9 @@ struct EmulatorNotificationTests {
             _ = try await apple.signIn(as: apple.defaultUser.appleID, with: siwa, choices: hidden)
             try await apple.setEmailForwarding(false, for: apple.defaultUser.appleID)
             try await apple.stopUsing(appleID: apple.defaultUser.appleID)
-            let delivered = try await apple.takePendingNotifications()
+            let delivered = try await apple.deliveredNotifications()
             #expect(delivered.map(\.type) == ["email-disabled", "consent-revoked"])
-            #expect(try await apple.takePendingNotifications().isEmpty)
+            #expect(try await apple.deliveredNotifications().isEmpty)
             let log = try await apple.provider.console(team: .init(rawValue: apple.teamID)).deliveries(groupID: .init(rawValue: apple.bundleID))
             #expect(log.map { $0.0.deliveredAt != nil } == [true, true])
             #expect(log.map { $0.1.map(\.status) } == [[200], [200]])

@@ -1,5 +1,4 @@
 import AppleIDProtocol
-import AppleIDProvider
 import Foundation
 import SignInWithApple
 import SignInWithAppleTesting
@@ -280,18 +279,20 @@ struct VaporRoutesTests {
                 }
                 #expect(received.values.isEmpty)
 
-                let payload = try Self.signedNotification(apple: apple, type: "consent-revoked", subject: "001234.abcdef.0001")
+                // The user stops using the app: Apple signs and sends `consent-revoked`.
+                let signedIn = try await apple.signIn(as: apple.defaultUser.appleID, with: siwa)
+                try await apple.stopUsing(appleID: apple.defaultUser.appleID)
+                let delivered = try #require(try await apple.deliveredNotifications().first)
                 let response = try await tester.sendRequest(
-                    .POST, "/auth/apple/notifications", headers: json, body: ByteBuffer(string: #"{"payload":"\#(payload)"}"#))
+                    .POST, "/auth/apple/notifications", headers: json, body: ByteBuffer(bytes: delivered.body))
                 #expect(response.status == .ok)
                 let notification = try #require(received.values.first)
                 #expect(notification.audience == apple.bundleID)
                 #expect(notification.events.map(\.type) == [.consentRevoked])
-                #expect(notification.events.first?.subject == "001234.abcdef.0001")
+                #expect(notification.events.first?.subject == signedIn.identity.subject)
 
                 // Apple delivers again (or somebody replays it): 200, and the app is not called twice.
-                let again = try await tester.sendRequest(
-                    .POST, "/auth/apple/notifications", headers: json, body: ByteBuffer(string: #"{"payload":"\#(payload)"}"#))
+                let again = try await tester.sendRequest(.POST, "/auth/apple/notifications", headers: json, body: ByteBuffer(bytes: delivered.body))
                 #expect(again.status == .ok)
                 #expect(received.values.count == 1)
             }
@@ -324,20 +325,6 @@ struct VaporRoutesTests {
 
     static func padded(_ prefix: String, to size: Int) -> String {
         prefix + String(repeating: "a", count: size - prefix.utf8.count)
-    }
-
-    /// A notification JWT as Apple signs it: the emulator's key, `events` as a JSON string.
-    static func signedNotification(apple: AppleIDEmulator, type: String, subject: String) throws -> String {
-        struct Claims: OrderedJSONObject {
-            var orderedMembers: [(key: String, value: JSONMemberValue)]
-        }
-        let now = Int(Date().timeIntervalSince1970)
-        let events = #"{"type":"\#(type)","sub":"\#(subject)","event_time":\#(now * 1000)}"#
-        return try TokenSigner(keyRing: apple.provider.keyRing).sign(
-            Claims(orderedMembers: [
-                ("iss", .string(apple.baseURL)), ("aud", .string(apple.bundleID)), ("iat", .integer(now)),
-                ("jti", .string(UUID().uuidString)), ("events", .string(events)),
-            ]))
     }
 }
 

@@ -68,7 +68,7 @@ struct VaporSiwaCheckTests {
             let base = "http://127.0.0.1:\(port)"
             var configuration = apple.clientConfiguration()
             configuration.web?.redirectURI = base + "/auth/apple/callback"
-            _ = try await apple.provider.addReturnURL(base + "/auth/apple/callback", servicesID: ClientID(rawValue: apple.servicesID))
+            try await apple.addReturnURL(base + "/auth/apple/callback")
             // A token deadline shorter than token.timeout's silence (10 s): the app must give up first.
             // The app's clock runs ahead by what the check waits: drift.key-rotation waits out the key set's refetch cooldown.
             let ahead = Mutex<Double>(0)

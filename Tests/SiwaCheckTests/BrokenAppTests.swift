@@ -134,7 +134,7 @@ struct BrokenAppTests {
                     keyID: keyID ?? apple.credentials.keyID,
                     privateKeyPEM: apple.credentials.privateKeyPEM))
             return try await app.serve { base in
-                _ = try await apple.provider.addReturnURL(app.redirectURI, servicesID: ClientID(rawValue: apple.servicesID))
+                try await apple.addReturnURL(app.redirectURI)
                 var options = CheckOptions(
                     start: base + start, probe: base + "/me", server: apple.baseURL, adminToken: apple.adminToken,
                     victim: apple.defaultUser.appleID, attacker: "attacker@example.com")

@@ -25,7 +25,7 @@ struct JuiceCheckTests {
             var configuration = JuiceConfiguration(
                 port: port, signInWithApple: apple.clientConfiguration(), passwordHasher: PasswordHasher(cost: 4))
             configuration.signInWithApple.web?.redirectURI = JuiceConfiguration.redirectURI(baseURL: base)
-            _ = try await apple.provider.addReturnURL(JuiceConfiguration.redirectURI(baseURL: base), servicesID: ClientID(rawValue: apple.servicesID))
+            try await apple.addReturnURL(JuiceConfiguration.redirectURI(baseURL: base))
             let database = try await JuiceDatabase.open(path: nil, logger: Logger(label: "juice-check"))
             let (started, continuation) = AsyncStream<Void>.makeStream()
             // A token deadline shorter than token.timeout's silence (10 s): Juice must give up first.

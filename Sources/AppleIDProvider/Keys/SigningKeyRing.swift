@@ -28,9 +28,10 @@ public final class SigningKeyRing: Sendable {
 
     /// Loads the ring from the store, creating the active and next keys when missing. Instances
     /// starting together on an empty store agree on one key of each (the store inserts only one).
+    /// `signer` has no default here: the engine's start makes that choice, once.
     public static func load(
         store: any SigningKeyStore & SigningKeyRotationStore, keyFactory: any SigningKeyFactory, random: any RandomSource, now: Date,
-        retiredKeyRetention: TimeInterval = 7 * 86_400, signer: any RS256Signer = SwiftCryptoRS256Signer()
+        retiredKeyRetention: TimeInterval = 7 * 86_400, signer: any RS256Signer
     ) async throws -> SigningKeyRing {
         var records = try await store.signingKeys()
         for state in [SigningKeyRecord.State.active, .next] where !records.contains(where: { $0.state == state }) {

@@ -25,15 +25,11 @@ struct AdminAccountEndpoints {
             }
             guard let password = order.password, !password.isEmpty else { throw AdminError.invalidRequest("password is required") }
             if let refusal = order.refusal { throw refusal }
-            do {
-                let account = try await provider.createAccount(
-                    appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
-                    realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal,
-                    twoFactorEnabled: order.twoFactorEnabled ?? true, additionalEmails: order.additionalEmails ?? [])
-                return try AdminEndpoints.json(view(account))
-            } catch StoreError.conflict {
-                throw AdminError.conflict("Apple ID \(appleID) exists")
-            }
+            let account = try await provider.createAccount(
+                appleID: appleID, password: password, firstName: order.firstName ?? "", lastName: order.lastName ?? "", email: order.email,
+                realUserStatus: RealUserStatus(rawValue: order.realUserStatus ?? 2) ?? .likelyReal,
+                twoFactorEnabled: order.twoFactorEnabled ?? true, additionalEmails: order.additionalEmails ?? [])
+            return try AdminEndpoints.json(view(account))
         }
         admin.patch("/users/:appleID") { request, context in
             let order = try await request.decode(as: AccountOrder.self, context: context)

@@ -17,64 +17,56 @@ struct AdminOrganizationEndpoints {
             let order = try await request.decode(as: OrganizationOrder.self, context: context)
             let kind = try order.kind.map(Self.kind) ?? .school
             let accessRule = try order.accessRule.map(Self.accessRule) ?? .allApps
-            return try await answer {
-                OrganizationView(
-                    try await provider.organizations.add(
-                        name: order.name, kind: kind, verifiedDomains: order.verifiedDomains ?? [], accessRule: accessRule,
-                        allowedApps: (order.allowedApps ?? []).map(ClientID.init(rawValue:))))
-            }
+            let organization = try await provider.organizations.add(
+                name: order.name, kind: kind, verifiedDomains: order.verifiedDomains ?? [], accessRule: accessRule,
+                allowedApps: (order.allowedApps ?? []).map(ClientID.init(rawValue:)))
+            return try AdminEndpoints.json(OrganizationView(organization))
         }
         admin.get("/orgs/:org") { _, context in
             let id = try organizationID(context)
-            return try await answer {
-                var view = OrganizationView(try await provider.organizations.organization(id: id))
-                view.members = try await provider.organizations.accounts(of: id).map(MemberView.init)
-                return view
-            }
+            var view = OrganizationView(try await provider.organizations.organization(id: id))
+            view.members = try await provider.organizations.accounts(of: id).map(MemberView.init)
+            return try AdminEndpoints.json(view)
         }
         admin.post("/orgs/:org/allowed-apps") { request, context in
             let id = try organizationID(context)
             let order = try await request.decode(as: AppOrder.self, context: context)
-            return try await answer { OrganizationView(try await provider.organizations.allow(ClientID(rawValue: order.appID), in: id)) }
+            return try AdminEndpoints.json(OrganizationView(try await provider.organizations.allow(ClientID(rawValue: order.appID), in: id)))
         }
         admin.delete("/orgs/:org/allowed-apps/:app") { _, context in
             let id = try organizationID(context)
             let app = ClientID(rawValue: try context.parameters.requireDecoded("app"))
-            return try await answer { OrganizationView(try await provider.organizations.disallow(app, in: id)) }
+            return try AdminEndpoints.json(OrganizationView(try await provider.organizations.disallow(app, in: id)))
         }
         admin.put("/orgs/:org/access-rule") { request, context in
             let id = try organizationID(context)
             let rule = try Self.accessRule(try await request.decode(as: RuleOrder.self, context: context).accessRule)
-            return try await answer { OrganizationView(try await provider.organizations.setAccessRule(rule, in: id)) }
+            return try AdminEndpoints.json(OrganizationView(try await provider.organizations.setAccessRule(rule, in: id)))
         }
         admin.put("/orgs/:org/federation") { request, context in
             let id = try organizationID(context)
             let order = try await request.decode(as: EndpointChange.self, context: context)
-            return try await answer { OrganizationView(try await provider.organizations.setFederation(url: order.url, in: id)) }
+            return try AdminEndpoints.json(OrganizationView(try await provider.organizations.setFederation(url: order.url, in: id)))
         }
         admin.post("/orgs/:org/users") { request, context in
             let id = try organizationID(context)
             let order = try await request.decode(as: MemberOrder.self, context: context)
-            return try await answer {
-                MemberView(
-                    try await provider.organizations.addAccount(
-                        to: id, username: order.username, password: order.password, firstName: order.firstName, lastName: order.lastName,
-                        email: order.email.flatMap { $0.isEmpty ? nil : $0 }, twoFactorEnabled: order.twoFactorEnabled ?? true))
-            }
+            let account = try await provider.organizations.addAccount(
+                to: id, username: order.username, password: order.password, firstName: order.firstName, lastName: order.lastName,
+                email: order.email.flatMap { $0.isEmpty ? nil : $0 }, twoFactorEnabled: order.twoFactorEnabled ?? true)
+            return try AdminEndpoints.json(MemberView(account))
         }
         admin.patch("/orgs/:org/users/:appleID") { request, context in
             let change = try await request.decode(as: MemberChange.self, context: context)
             let appleID = try context.parameters.requireDecoded("appleID")
-            return try await answer {
-                guard var account = try await provider.lookUpAccount(appleID: appleID) else { throw LifecycleError.unknownAccount(appleID) }
-                if let email = change.email {
-                    account = try await provider.organizations.setEmail(email.isEmpty ? nil : email, accountID: account.id)
-                }
-                if let deactivated = change.deactivated {
-                    account = try await provider.organizations.setDeactivated(deactivated, accountID: account.id)
-                }
-                return MemberView(account)
+            guard var account = try await provider.lookUpAccount(appleID: appleID) else { throw AdminError.notFound("no Apple ID \(appleID)") }
+            if let email = change.email {
+                account = try await provider.organizations.setEmail(email.isEmpty ? nil : email, accountID: account.id)
             }
+            if let deactivated = change.deactivated {
+                account = try await provider.organizations.setDeactivated(deactivated, accountID: account.id)
+            }
+            return try AdminEndpoints.json(MemberView(account))
         }
     }
 
@@ -95,20 +87,6 @@ struct AdminOrganizationEndpoints {
         let text = try context.parameters.requireDecoded("org")
         guard let id = UUID(uuidString: text) else { throw AdminError.notFound("no organization \(text)") }
         return id
-    }
-
-    /// The engine's refusals as the admin API's errors: an unknown organization or Apple ID is a 404.
-    private func answer(_ body: () async throws -> some Encodable) async throws -> Response {
-        do {
-            return try AdminEndpoints.json(try await body())
-        } catch let error as OrganizationError {
-            if case .unknownOrganization = error { throw AdminError.notFound(error.description) }
-            throw AdminError.invalidRequest(error.description)
-        } catch let error as LifecycleError {
-            throw AdminError.notFound(error.description)
-        } catch StoreError.conflict {
-            throw AdminError.conflict("that username exists")
-        }
     }
 }
 

@@ -18,13 +18,9 @@ struct AdminTransferEndpoints {
             guard let kind = TeamKind(rawValue: order.kind ?? TeamKind.organization.rawValue) else {
                 throw AdminError.invalidRequest("kind is individual or organization")
             }
-            do {
-                let team = try await provider.registerTeam(
-                    id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team", kind: kind, country: order.country)
-                return try AdminEndpoints.json(TeamView(team))
-            } catch StoreError.conflict(let what) {
-                throw AdminError.conflict(what)
-            }
+            let team = try await provider.registerTeam(
+                id: order.teamID.map(TeamID.init(rawValue:)), name: order.name ?? "Team", kind: kind, country: order.country)
+            return try AdminEndpoints.json(TeamView(team))
         }
         admin.post("/teams/:team/keys") { request, context in
             let order = try await request.decode(as: KeyOrder.self, context: context)
