@@ -128,6 +128,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The in-memory store (for the emulator and tests): every area's store protocols over one lock,
+        // as AppleIDStore implements them over SQLite and PostgreSQL. Beside the engine, not in it.
+        .target(
+            name: "AppleIDMemoryStore",
+            dependencies: ["AppleIDProvider", "AppleIDProtocol", "AppleIDRelay", "AppleIDConsole"]
+        ),
         .target(
             name: "AppleIDStore",
             dependencies: [
@@ -263,6 +269,7 @@ let package = Package(
         .target(
             name: "SignInWithAppleTesting",
             dependencies: [
+                "AppleIDMemoryStore",
                 "SignInWithApple",
                 "AppleIDProvider",
                 "AppleIDRelay",
@@ -393,6 +400,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDProviderTests",
             dependencies: [
+                "AppleIDMemoryStore",
                 "AppleIDProvider",
                 // The relay's rules are tested on the engine's harness (Relay/), and invitations go by relay mail.
                 "AppleIDRelay",
@@ -404,7 +412,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EnvironmentFileTests",
-            dependencies: ["EnvironmentFile", "AppleIDProvider", "AppleIDConsole"]
+            dependencies: ["AppleIDMemoryStore", "EnvironmentFile", "AppleIDProvider", "AppleIDConsole"]
         ),
         .testTarget(
             name: "SignInWithAppleTests",
@@ -442,6 +450,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDStoreTests",
             dependencies: [
+                "AppleIDMemoryStore",
                 "AppleIDStore", "AppleIDProvider", "AppleIDRelay", "AppleIDConsole", .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
@@ -453,6 +462,7 @@ let package = Package(
         .testTarget(
             name: "AppleIDServerTests",
             dependencies: [
+                "AppleIDMemoryStore",
                 "AppleIDAdminAPI",
                 "AppleIDServer",
                 "AppleIDRelay",

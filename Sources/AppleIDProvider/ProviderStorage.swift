@@ -7,10 +7,6 @@ import Logging
 public struct ProviderStorage: Sendable {
     package let store: any ProviderStore
 
-    /// In the process's memory, gone when it ends; each use is a new, empty store. For the emulator
-    /// and tests.
-    public static var inMemory: ProviderStorage { ProviderStorage(store: MemoryStore()) }
-
     /// A store the composition root opened (`siwa serve`: SQLite or PostgreSQL from `AppleIDStore`).
     public static func store(_ store: any ProviderStore) -> ProviderStorage { ProviderStorage(store: store) }
 }

@@ -1,3 +1,4 @@
+import AppleIDMemoryStore
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation

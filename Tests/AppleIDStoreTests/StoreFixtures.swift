@@ -1,4 +1,5 @@
 import AppleIDConsole
+import AppleIDMemoryStore
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDRelay

@@ -1,3 +1,5 @@
+import AppleIDProvider
+
 extension MemoryStore: SeedSnapshotStore {
     public func saveSeedSnapshot() async throws {
         let copy = state.withLock { $0 }

@@ -1,3 +1,5 @@
+import AppleIDProvider
+
 /// State that a module above the engine keeps in the memory store (the relay's mail): it starts
 /// empty, and is kept by type.
 package protocol MemoryStoreAttachment: Sendable {

@@ -1,3 +1,5 @@
+import AppleIDProvider
+
 extension MemoryStore: KeychainStore {
     static func keychainKey(_ accountID: String, _ domain: String, _ user: String) -> String { pair(pair(accountID, domain), user) }
 

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 import Synchronization
 
@@ -25,7 +26,7 @@ public final class MemoryStore: Sendable {
         var transferSubjects: [String: TransferSubject] = [:]
         var migrationTokens: [String: MigrationToken] = [:]
         var signInAttempts: [String: SignInAttemptRecord] = [:]
-        var console = ConsoleState()
+        var teamRecords = TeamRecordsState()
         var outboxLeases: [String: OutboxLease] = [:]
         var flowRecords: [String: FlowRecord] = [:]
         var organizations: [UUID: Organization] = [:]

@@ -1,10 +1,11 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// What the engine keeps for a team's console pages beside the registry: e-mail sources, the
 /// request log and removed identifiers. The console's own records are its attached state.
 extension MemoryStore {
-    struct ConsoleState {
+    struct TeamRecordsState {
         var emailSources: [EmailSource] = []
         var requestLog: [ClientID: [RequestLogEntry]] = [:]
         var removedIdentifiers: [ClientID: RemovedIdentifier] = [:]
@@ -40,13 +41,13 @@ extension MemoryStore: TeamRegistryStore, IdentifierRemovalStore, TeamActivitySt
                 state.groups[groupID] = nil
                 state.consents = state.consents.filter { $0.value.groupID != groupID }
             }
-            state.console.removedIdentifiers[removed.id] = removed
+            state.teamRecords.removedIdentifiers[removed.id] = removed
             for message in removal.messages { state.outbox[message.id] = message }
         }
     }
 
     public func removedIdentifier(_ id: ClientID) async throws -> RemovedIdentifier? {
-        state.withLock { $0.console.removedIdentifiers[id] }
+        state.withLock { $0.teamRecords.removedIdentifiers[id] }
     }
 
     public func consentingSubjects(groupID: ClientID, teamID: TeamID) async throws -> [Subject] {
@@ -67,36 +68,36 @@ extension MemoryStore: TeamRegistryStore, IdentifierRemovalStore, TeamActivitySt
     }
 
     public func emailSources(teamID: TeamID) async throws -> [EmailSource] {
-        state.withLock { $0.console.emailSources.filter { $0.teamID == teamID } }
+        state.withLock { $0.teamRecords.emailSources.filter { $0.teamID == teamID } }
     }
 
     public func add(_ sources: [EmailSource], limit: Int) async throws -> Bool {
         state.withLock { state in
             guard let teamID = sources.first?.teamID else { return true }
-            let existing = state.console.emailSources.filter { $0.teamID == teamID }
+            let existing = state.teamRecords.emailSources.filter { $0.teamID == teamID }
             let new = sources.filter { source in !existing.contains { $0.value == source.value } }
             guard existing.count + new.count <= limit else { return false }
-            state.console.emailSources.append(contentsOf: new)
+            state.teamRecords.emailSources.append(contentsOf: new)
             return true
         }
     }
 
     public func deleteEmailSource(teamID: TeamID, value: String) async throws {
-        state.withLock { $0.console.emailSources.removeAll { $0.teamID == teamID && $0.value == value } }
+        state.withLock { $0.teamRecords.emailSources.removeAll { $0.teamID == teamID && $0.value == value } }
     }
 
     public func setCheck(_ check: EmailSource.Check, checkedAt: Date, teamID: TeamID, value: String) async throws {
         state.withLock { state in
-            guard let index = state.console.emailSources.firstIndex(where: { $0.teamID == teamID && $0.value == value }) else { return }
-            state.console.emailSources[index].check = check
-            state.console.emailSources[index].checkedAt = checkedAt
+            guard let index = state.teamRecords.emailSources.firstIndex(where: { $0.teamID == teamID && $0.value == value }) else { return }
+            state.teamRecords.emailSources[index].check = check
+            state.teamRecords.emailSources[index].checkedAt = checkedAt
         }
     }
 
     public func setDKIMKey(_ key: String?, teamID: TeamID, value: String) async throws -> Bool {
         state.withLock { state in
-            guard let index = state.console.emailSources.firstIndex(where: { $0.teamID == teamID && $0.value == value }) else { return false }
-            state.console.emailSources[index].dkimPublicKey = key
+            guard let index = state.teamRecords.emailSources.firstIndex(where: { $0.teamID == teamID && $0.value == value }) else { return false }
+            state.teamRecords.emailSources[index].dkimPublicKey = key
             return true
         }
     }
@@ -107,16 +108,16 @@ extension MemoryStore: RequestLogStore {
     public func record(_ entries: [RequestLogEntry], keepingLast: Int) async throws {
         state.withLock { state in
             for entry in entries {
-                var log = state.console.requestLog[entry.clientID, default: []]
+                var log = state.teamRecords.requestLog[entry.clientID, default: []]
                 log.append(entry)
                 let bucket = log.indices.filter { log[$0].isProven == entry.isProven }
                 if bucket.count > keepingLast { log.remove(at: bucket[0]) }
-                state.console.requestLog[entry.clientID] = log
+                state.teamRecords.requestLog[entry.clientID] = log
             }
         }
     }
 
     public func requestLog(clientID: ClientID, proven: Bool, limit: Int) async throws -> [RequestLogEntry] {
-        state.withLock { Array(($0.console.requestLog[clientID] ?? []).reversed().filter { $0.isProven == proven }.prefix(limit)) }
+        state.withLock { Array(($0.teamRecords.requestLog[clientID] ?? []).reversed().filter { $0.isProven == proven }.prefix(limit)) }
     }
 }
