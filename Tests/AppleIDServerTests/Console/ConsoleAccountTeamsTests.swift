@@ -25,8 +25,7 @@ struct ConsoleAccountTeamsTests {
 
     @Test("no console template writes visible English of its own: every word comes from the locale files")
     func noLiteralText() throws {
-        let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/AppleIDServer/Templates")
+        let templates = Fixtures.packageRoot.appendingPathComponent("Sources/AppleIDServer/Templates")
         let files = try FileManager.default.contentsOfDirectory(atPath: templates.path).filter { $0.hasPrefix("console") }.sorted()
         #expect(files.count > 10)
         for file in files {

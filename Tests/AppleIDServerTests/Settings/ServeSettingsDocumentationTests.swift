@@ -7,8 +7,7 @@ import Testing
 /// and meaning, and the table lists nothing else: the documentation cannot drift from the reader.
 @Suite("siwa serve settings: the README documents every key")
 struct ServeSettingsDocumentationTests {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+    static let readme = Fixtures.packageRoot.appendingPathComponent("README.md")
 
     /// The table's rows: `| `key` | `SIWA_KEY` | `--flag` | default | meaning |`.
     static func documentedRows() throws -> [String] {

@@ -4,6 +4,10 @@ import Foundation
 enum Fixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
+    /// The package's root folder (this file is `Tests/AppleIDServerTests/Support/Fixtures.swift`), for
+    /// tests that read the README or the server's sources, wherever their own file sits.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     static func text(_ name: String) -> String {
         // Fixtures are part of the repository; a missing one is a broken checkout, not a test result.

@@ -8,8 +8,7 @@ import Testing
 /// fails here.
 @Suite("siwa serve --config: the README's key table documents every key of the file")
 struct DeclarationKeyTableTests {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+    static let readme = Fixtures.packageRoot.appendingPathComponent("README.md")
 
     /// Each section of the file and the type that reads it.
     static let sections: [(row: String, type: any Decodable.Type)] = [

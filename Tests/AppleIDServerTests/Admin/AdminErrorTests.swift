@@ -71,7 +71,7 @@ struct AdminErrorTests {
 
     @Test("no admin endpoint renders or catches a refusal: it throws, and AdminRefusalMiddleware renders the engine's and the store's errors")
     func noHandRenderings() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = Fixtures.packageRoot
         let folder = root.appendingPathComponent("Sources/AppleIDServer/Endpoints/Admin")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
         #expect(files.count > 5, "the admin endpoints moved: this scan would pass vacuously")

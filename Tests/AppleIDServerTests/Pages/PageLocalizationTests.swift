@@ -51,7 +51,7 @@ struct PageLocalizationTests {
 
     @Test("every t.key a template reads is in en.json")
     func templateKeys() throws {
-        let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let templates = Fixtures.packageRoot
             .appendingPathComponent("Sources/AppleIDServer/Templates")
         let english = try #require(Self.strings.tables["en"])
         var used: Set<String> = []
@@ -172,7 +172,7 @@ struct PageLocalizationTests {
 
     /// The keys of a locale file in the order the file lists them.
     static func keyOrder(_ locale: String) throws -> [String] {
-        let locales = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let locales = Fixtures.packageRoot
             .appendingPathComponent("Sources/AppleIDServer/Locales")
         let text = try String(contentsOf: locales.appendingPathComponent("\(locale).json"), encoding: .utf8)
         return text.matches(of: #/(?m)^\s*"([a-z_]+)"\s*:/#).map { String($0.1) }
