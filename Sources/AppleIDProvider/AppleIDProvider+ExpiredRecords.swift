@@ -5,7 +5,7 @@ extension AppleIDProvider {
     /// revokes what the code issued) rather than answered as an unknown code. A day: replays come from
     /// retried requests, queues and restarted jobs, within hours of the first redemption, so a day covers
     /// them with margin while the table of spent codes stays small.
-    public static let expiredCodeRetention: TimeInterval = 86_400
+    static let expiredCodeRetention: TimeInterval = 86_400
 
     /// Deletes expired codes, access tokens, interactions and browser sessions; answers how many rows
     /// went. The relay purges its own mail (`MailRelay.purgeExpiredMail()`) and the console its

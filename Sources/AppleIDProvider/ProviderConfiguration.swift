@@ -13,15 +13,15 @@ public struct ProviderConfiguration: Sendable {
     /// Single-use authorization codes live five minutes.
     public var codeLifetime: TimeInterval = 300
     /// `expires_in` of access tokens: always 3600 in Apple's traffic.
-    public var accessTokenLifetime: Int = 3600
+    var accessTokenLifetime: Int = 3600
     /// id_token lifetime: 86,400 s in Apple's traffic since 2021 (600 s before).
     public var idTokenLifetime: Int = 86_400
     /// The domain of Hide My Email relay addresses.
     public var relayDomain: String = "privaterelay.appleid.com"
     /// How far in the future a client secret's `iat` may be (clock skew between the two servers).
-    public var clientSecretClockSkew: TimeInterval = 60
+    var clientSecretClockSkew: TimeInterval = 60
     /// How long a sign-in may take from the first page to the last.
-    public var interactionLifetime: TimeInterval = 15 * 60
+    var interactionLifetime: TimeInterval = 15 * 60
     /// How long a browser stays signed in to its Apple ID.
     public var browserSessionLifetime: TimeInterval = 24 * 3600
     /// Wrong passwords or codes before an interaction is abandoned.
@@ -36,7 +36,7 @@ public struct ProviderConfiguration: Sendable {
     /// Apple's current document `account-deleted` (spec §19 #1).
     public var accountDeletionEvent: NotificationEventType = .accountDelete
     /// Accepts TOTP codes of the previous and next 30-second step as well.
-    public var secondFactorWindowSteps: Int = 1
+    var secondFactorWindowSteps: Int = 1
     /// Development mode: the console accepts `http://127.0.0.1` and `http://localhost` Return URLs
     /// (marked development-only), which Apple's portal refuses, and notification endpoints on
     /// loopback or private addresses, which are refused otherwise (they would make the server a

@@ -48,7 +48,7 @@ public enum Credentials {
     /// The TOTP time step (RFC 6238: seconds since 1970 / 30) whose code `code` is, among `date`'s
     /// step and up to `window` steps around it; `nil` when it is none of them. Compared in constant
     /// time. The caller records the step so that a code is accepted once.
-    public static func matchingStep(of code: String, secret: String, at date: Date, window: Int) -> Int64? {
+    static func matchingStep(of code: String, secret: String, at date: Date, window: Int) -> Int64? {
         let trimmed = code.filter { !$0.isWhitespace }
         guard trimmed.count == 6, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) else { return nil }
         let current = Int64((date.timeIntervalSince1970 / 30).rounded(.down))

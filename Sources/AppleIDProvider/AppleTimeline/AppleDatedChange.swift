@@ -52,7 +52,7 @@ extension AppleDatedChange {
 
     /// Developers based in the Republic of Korea must provide a server-to-server notification endpoint
     /// when they register or update a Services ID (a team's country, ``DeveloperTeam/country``).
-    public static let koreaNotificationEndpoint = AppleDatedChange(
+    static let koreaNotificationEndpoint = AppleDatedChange(
         date: day(2026, 1, 1), change: "registering or updating a Services ID for a team based in the Republic of Korea",
         before: "no notification endpoint needed",
         after: "refused unless the primary App ID has a server-to-server notification endpoint",

@@ -10,7 +10,7 @@ public struct AuthorizationCheckContext: Sendable {
     public var responseMode: ResponseMode = .query
     public var scopes: [Scope] = []
     /// Set once the redirect URI is proven: from then on errors go back to the client.
-    public var redirectURIProven = false
+    var redirectURIProven = false
 
     init(request: AuthorizationRequest, client: RegisteredClient) {
         self.request = request

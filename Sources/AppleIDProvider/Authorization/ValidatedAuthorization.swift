@@ -14,7 +14,7 @@ public struct ValidatedAuthorization: Codable, Sendable, Hashable {
     public var nonce: String?
     public var codeChallenge: String?
     /// A native app's authorization: its code is redeemed without `redirect_uri` (spec §4.1).
-    public var isNative: Bool
+    var isNative: Bool
     /// Apple JS's popup id (`frame_id`), echoed in the `web_message` answer so the script can tell
     /// its own popup's answer from any other (spec §13.2).
     public var frameID: String?

@@ -13,7 +13,7 @@ extension SigningKeyRing {
     /// Rotates when `schedule` says the keys are due; returns whether this call rotated them. Every
     /// instance may call it: the store lets one of them rotate, the others see the new keys.
     @discardableResult
-    public func rotateIfDue(now: Date, schedule: KeyRotationSchedule) async throws -> Bool {
+    func rotateIfDue(now: Date, schedule: KeyRotationSchedule) async throws -> Bool {
         let records = try await store.signingKeys()
         guard schedule.isDue(records, now: now) else { return false }
         return try await rotate(records, now: now)

@@ -5,7 +5,7 @@ public enum NotificationDestinationRule {
     /// Whether `host` is an IP address written as such, in any of the forms resolvers accept:
     /// `127.0.0.1`, `[::1]`, `2130706433`, `0x7f.1`, `0177.0.0.1`. A DNS name's last label is never
     /// numeric (top-level domains are alphabetic), so a numeric last label means an address.
-    public static func isIPLiteral(_ host: String) -> Bool {
+    static func isIPLiteral(_ host: String) -> Bool {
         let name = host.lowercased().trimmingTrailingDot
         if name.contains(":") { return true }
         guard let last = name.split(separator: ".", omittingEmptySubsequences: false).last, !last.isEmpty else { return false }
@@ -46,7 +46,7 @@ public enum NotificationDestinationRule {
     }
 
     /// RFC 6890's special-purpose registries, the parts a request forgery could use.
-    public static let refusedRanges: [AddressRange] = [
+    static let refusedRanges: [AddressRange] = [
         v4(0, 0, 0, 0, 8),  // "this network", 0.0.0.0 reaches the local host
         v4(10, 0, 0, 0, 8),  // private (RFC 1918)
         v4(100, 64, 0, 0, 10),  // carrier-grade NAT (RFC 6598), also Alibaba's metadata 100.100.100.200

@@ -54,7 +54,7 @@ public struct ReturnURL: Sendable, Hashable {
 public enum DomainName {
     /// Letters, digits and hyphens in dot-separated labels of 1 to 63 characters, at most 253 in all,
     /// and not all digits (an IP address is not a domain name).
-    public static func isValid(_ name: String) -> Bool {
+    static func isValid(_ name: String) -> Bool {
         guard !name.isEmpty, name.count <= 253, !ReturnURL.isIPAddress(name) else { return false }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         return labels.allSatisfy { label in

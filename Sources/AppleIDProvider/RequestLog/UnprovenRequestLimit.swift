@@ -30,7 +30,7 @@ final class UnprovenRequestLimit: Sendable {
 public enum UntrustedText {
     public static let limit = 60
 
-    public static func excerpt(_ text: String) -> String {
+    static func excerpt(_ text: String) -> String {
         guard text.count > limit else { return text }
         return "\(text.prefix(limit))… (truncated from \(text.count) characters)"
     }
