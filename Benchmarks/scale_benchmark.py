@@ -60,7 +60,7 @@ PATH_QUERIES = [
     ("trim the console's request log",
      "DELETE FROM request_log WHERE client_id = 'c' AND id NOT IN "
      "(SELECT id FROM request_log WHERE client_id = 'c' ORDER BY at DESC, id DESC LIMIT 50)"),
-    # The hourly purge (ExpiredRecordSweeper) next to the load.
+    # The hourly purge (PeriodicService.expiredRecordSweep) next to the load.
     ("purge expired access tokens", "DELETE FROM tokens WHERE expires_at < 1"),
     ("purge expired codes", "DELETE FROM authorization_codes WHERE expires_at < 1"),
     ("purge expired interactions", "DELETE FROM interactions WHERE expires_at < 1"),

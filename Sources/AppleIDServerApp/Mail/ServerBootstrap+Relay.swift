@@ -1,4 +1,5 @@
 import AppleIDRelay
+import AppleIDServer
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -10,7 +11,7 @@ extension ServerBootstrap {
         var services: [any Service] = []
         let hostname = relay.domain
         if let smarthost = settings.smtpSmarthost, let transport = SMTPSmarthostTransport.parse(smarthost, hostname: hostname) {
-            services.append(RelayDeliveryService(relay: relay, transport: transport, logger: logger))
+            services.append(PeriodicService.relayDelivery(relay: relay, transport: transport, logger: logger))
         }
         let port = settings.smtpPort ?? ServeSettings.defaultSMTPPort
         guard port != 0 else { return services }

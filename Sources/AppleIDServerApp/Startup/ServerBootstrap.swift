@@ -110,9 +110,10 @@ public enum ServerBootstrap {
             let app = try await buildApplication(
                 provider: provider, relay: relay, options: options, logger: logger,
                 services: [
-                    NotificationDeliveryService(delivery: delivery), ExpiredRecordSweeper(provider: provider, relay: relay, logger: logger),
-                    SigningKeyRotationService(provider: provider, interval: .seconds(settings.keyCheckInterval), logger: logger),
-                    RequestLogFlusher(provider: provider),
+                    PeriodicService.notificationDelivery(delivery),
+                    PeriodicService.expiredRecordSweep(provider: provider, relay: relay, logger: logger),
+                    PeriodicService.signingKeyCheck(provider: provider, interval: .seconds(settings.keyCheckInterval), logger: logger),
+                    PeriodicService.requestLogFlush(provider: provider),
                 ] + (try await relayServices(settings: settings, relay: relay, logger: logger)),
                 additions: try ServeAdditions.all(metrics: registry, adminToken: options.adminToken),
                 onServerRunning: {

@@ -58,7 +58,7 @@ struct DeliveryFairnessTests {
         .timeLimit(.minutes(5)))
     func nextPassDoesNotWaitForSlowOne() async throws {
         let (server, _, sender, delivery) = try await Self.starved(pending: 10)
-        let service = NotificationDeliveryService(delivery: delivery, interval: .milliseconds(10))
+        let service = PeriodicService.notificationDelivery(delivery, interval: .milliseconds(10))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await service.run() }
             var answered = sender.answered.makeAsyncIterator()

@@ -45,16 +45,15 @@ struct KeyRotationServiceTests {
         }
     }
 
-    @Test("the service rotates once the clock passes 30 days, and not before")
+    @Test("the periodic key check rotates once the clock passes 30 days, and not before")
     func scheduledByService() async throws {
         let server = try await TestServer.make()
-        let service = SigningKeyRotationService(provider: server.provider, logger: Logger(label: "test"))
         let first = server.provider.keyRing.activeKeyID
         server.clock.advance(by: 29 * 86_400)
-        await service.checkOnce()
+        try await server.provider.rotateSigningKeysIfDue()
         #expect(server.provider.keyRing.activeKeyID == first)
         server.clock.advance(by: 86_400)
-        await service.checkOnce()
+        try await server.provider.rotateSigningKeysIfDue()
         #expect(server.provider.keyRing.activeKeyID != first)
         try await server.app.test(.router) { client in
             let published = try await DiscoveryTests.publishedKeyIDs(client)
@@ -74,15 +73,13 @@ struct KeyRotationServiceTests {
             let a = try await Self.engine(store: storeA, clock: clockA, seed: "a")
             let b = try await Self.engine(store: storeB, clock: clockB, seed: "b")
             #expect(a.keyRing.publishedKeySetJSON == b.keyRing.publishedKeySetJSON)
-            let serviceA = SigningKeyRotationService(provider: a, logger: Logger(label: "a"))
-            let serviceB = SigningKeyRotationService(provider: b, logger: Logger(label: "b"))
             clockA.advance(by: 30 * 86_400)
             clockB.advance(by: 30 * 86_400)
-            async let checkA: Void = serviceA.checkOnce()
-            async let checkB: Void = serviceB.checkOnce()
-            _ = await (checkA, checkB)
-            await serviceA.checkOnce()
-            await serviceB.checkOnce()
+            async let checkA: Void = a.rotateSigningKeysIfDue()
+            async let checkB: Void = b.rotateSigningKeysIfDue()
+            _ = try await (checkA, checkB)
+            try await a.rotateSigningKeysIfDue()
+            try await b.rotateSigningKeysIfDue()
             let keys = try await storeA.signingKeys()
             #expect(keys.count == 3, "one rotation, not two")
             #expect(keys.map(\.state).sorted { $0.rawValue < $1.rawValue } == [.active, .next, .retired])

@@ -15,7 +15,8 @@ struct RequestLogFlusherTests {
         #expect(try await server.provider.store.requestLog(clientID: TestServer.servicesID, proven: false, limit: 10).isEmpty)
 
         let group = ServiceGroup(
-            configuration: .init(services: [RequestLogFlusher(provider: server.provider, interval: .seconds(3600))], logger: Logger(label: "test")))
+            configuration: .init(
+                services: [PeriodicService.requestLogFlush(provider: server.provider, interval: .seconds(3600))], logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             await group.triggerGracefulShutdown()
