@@ -1,9 +1,11 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// Synthetic Apple IDs, each authorized for one app group with a number of grants and a refresh
 /// token per grant: the large database that `siwa bench seed` writes to measure the server at scale.
-/// Rows are made in batches and written through the store's bulk path (``BulkSeedStore``).
+/// Rows are made in batches and written through the SQL store's bulk path (``BulkSeedStore``): a
+/// benchmark's tool beside the store, not a rule of the engine.
 public struct ScaleSeed: Sendable {
     /// The rows of a range of synthetic users.
     public struct Batch: Sendable {
