@@ -38,7 +38,7 @@ struct ConsoleRegistryTests {
                 servicesID: client.id, teamID: team, primaryAppID: primary, domains: [], returnURLs: Self.urls(limit + 1))
         }
         await #expect(throws: ConsoleError.self) { _ = try await provider.addReturnURL("https://shop.example.com/one-more", servicesID: client.id) }
-        #expect(try await provider.store.client(client.id)?.returnURLs.count == limit)
+        #expect(try await provider.registeredClient(client.id)?.returnURLs.count == limit)
     }
 
     @Test(

@@ -82,7 +82,7 @@ struct AdminAccountTests {
                     body: ByteBuffer(string: #"{"url":"http://127.0.0.1:9091/auth/apple/callback"}"#))
                 #expect(added.status == .noContent)
             }
-            let urls = try #require(try await server.provider.store.client("com.example.juice.web")?.returnURLs)
+            let urls = try #require(try await server.provider.registeredClient("com.example.juice.web")?.returnURLs)
             #expect(urls.filter { $0 == "http://127.0.0.1:9091/auth/apple/callback" }.count == 1)
             for bad in [#"{"url":"/relative"}"#, #"{"url":"https://x.example.com/cb#frag"}"#, #"{"url":"ftp://x.example.com/"}"#] {
                 let refused = try await client.execute(

@@ -63,7 +63,7 @@ struct InputBoundsTests {
     @Test("a redirect_uri with U+212A KELVIN SIGN is not the registered one with K")
     func kelvinRedirectURI() async throws {
         let server = try await TestServer.make()
-        var client = try #require(try await server.provider.store.client(TestServer.servicesID))
+        var client = try #require(try await server.provider.registeredClient(TestServer.servicesID))
         client.returnURLs.append("https://juice.example.com/Kiosk")
         try await server.provider.store.save(client)
         server.provider.registryDidChange()

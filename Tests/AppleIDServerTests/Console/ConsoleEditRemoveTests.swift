@@ -18,7 +18,7 @@ struct ConsoleEditRemoveTests {
             let saved = try await browser.post(
                 "/console/app-ids/\(TestServer.bundleID.rawValue)", form: [("csrf", csrf), ("description", "Juice for iPhone")])
             #expect(saved.status == .ok)
-            #expect(try await server.provider.store.client(TestServer.bundleID)?.description == "Juice for iPhone")
+            #expect(try await server.provider.registeredClient(TestServer.bundleID)?.description == "Juice for iPhone")
             let refused = try await browser.post("/console/app-ids/\(TestServer.bundleID.rawValue)", form: [("csrf", csrf), ("description", "")])
             #expect(refused.status == .badRequest)
             #expect(HTML.element(id: "error", in: refused.text) == "Enter a description.")
@@ -32,13 +32,15 @@ struct ConsoleEditRemoveTests {
             let saved = try await browser.post(
                 path, form: [("csrf", csrf), ("description", "Juice"), ("webcredentials", "webcredentials:Juice.example.com\nshop.example.com")])
             #expect(saved.status == .ok)
-            #expect(try await server.provider.store.client(TestServer.bundleID)?.webCredentialsDomains == ["juice.example.com", "shop.example.com"])
+            #expect(
+                try await server.provider.registeredClient(TestServer.bundleID)?.webCredentialsDomains == ["juice.example.com", "shop.example.com"])
             #expect(try await browser.get(path).text.contains("juice.example.com\nshop.example.com</textarea>"))
             let refused = try await browser.post(
                 path, form: [("csrf", csrf), ("description", "Juice"), ("webcredentials", "https://juice.example.com")])
             #expect(refused.status == .badRequest)
             #expect(HTML.element(id: "error", in: refused.text) == "https://juice.example.com: enter a domain name only, without https:// or a path.")
-            #expect(try await server.provider.store.client(TestServer.bundleID)?.webCredentialsDomains == ["juice.example.com", "shop.example.com"])
+            #expect(
+                try await server.provider.registeredClient(TestServer.bundleID)?.webCredentialsDomains == ["juice.example.com", "shop.example.com"])
         }
     }
 
@@ -51,7 +53,7 @@ struct ConsoleEditRemoveTests {
             let refused = try await browser.post("/console/app-ids/\(TestServer.bundleID.rawValue)/remove", form: [("csrf", csrf)])
             #expect(refused.status == .badRequest)
             #expect(HTML.element(id: "error", in: refused.text)?.contains("cannot be removed: \(TestServer.otherServicesID.rawValue)") == true)
-            #expect(try await server.provider.store.client(TestServer.bundleID) != nil)
+            #expect(try await server.provider.registeredClient(TestServer.bundleID) != nil)
         }
     }
 
@@ -63,7 +65,7 @@ struct ConsoleEditRemoveTests {
             #expect(confirm.text.contains("id=\"confirm-remove\""))
             let removed = try await browser.post("/console/services-ids/\(id)/remove", form: [("csrf", csrf)])
             #expect(removed.status == .seeOther)
-            #expect(try await server.provider.store.client(TestServer.otherServicesID) == nil)
+            #expect(try await server.provider.registeredClient(TestServer.otherServicesID) == nil)
             #expect(!(try await browser.get("/console/identifiers?type=services").text.contains("/console/services-ids/\(id)\"")))
         }
     }
@@ -75,10 +77,12 @@ struct ConsoleEditRemoveTests {
             let confirm = try await browser.get("/console/keys/\(kid)/revoke")
             #expect(confirm.status == .ok)
             #expect(confirm.text.contains("id=\"confirm-revoke\""))
-            #expect(try await server.provider.store.developerKey(TestServer.keyID)?.revokedAt == nil, "showing the confirmation revokes nothing")
+            #expect(
+                try await server.provider.console(team: TestServer.teamID).developerKey(TestServer.keyID)?.revokedAt == nil,
+                "showing the confirmation revokes nothing")
             let revoked = try await browser.post("/console/keys/\(kid)/revoke", form: [("csrf", csrf)])
             #expect(revoked.status == .ok)
-            #expect(try await server.provider.store.developerKey(TestServer.keyID)?.revokedAt != nil)
+            #expect(try await server.provider.console(team: TestServer.teamID).developerKey(TestServer.keyID)?.revokedAt != nil)
         }
     }
 }

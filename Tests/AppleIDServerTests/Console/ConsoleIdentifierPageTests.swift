@@ -24,7 +24,7 @@ struct ConsoleIdentifierPageTests {
             #expect(created.status == .seeOther)
             let page = try await browser.get("/console/services-ids/com.example.juice.shop")
             #expect(page.text.contains("http://127.0.0.1:9999/callback</code></td><td><span class=\"badge\">development only"))
-            let client = try #require(try await server.provider.store.client("com.example.juice.shop"))
+            let client = try #require(try await server.provider.registeredClient("com.example.juice.shop"))
             #expect(client.returnURLs == ["https://shop.example.com/auth/apple", "http://127.0.0.1:9999/callback"])
             #expect(client.domains == ["shop.example.com"])
             #expect(client.groupID == TestServer.bundleID)
@@ -37,7 +37,7 @@ struct ConsoleIdentifierPageTests {
 
             let gone = try await browser.post("/console/services-ids/com.example.juice.shop/disassociate", form: [("csrf", csrf)])
             #expect(gone.status == .ok)
-            #expect(try await server.provider.store.client("com.example.juice.shop")?.returnURLs == [])
+            #expect(try await server.provider.registeredClient("com.example.juice.shop")?.returnURLs == [])
         }
     }
 
@@ -70,9 +70,9 @@ struct ConsoleIdentifierPageTests {
                 #expect(
                     try await browser.post(path, form: [("csrf", "forged"), ("primary_app_id", TestServer.bundleID.rawValue)]).status == .forbidden)
             }
-            #expect(try await server.provider.store.client("com.example.forged") == nil)
-            #expect(try await server.provider.store.developerKeys(teamID: TestServer.teamID).count == 1)
-            #expect(try await server.provider.store.client(TestServer.servicesID)?.isAssociated == true)
+            #expect(try await server.provider.registeredClient("com.example.forged") == nil)
+            #expect(try await server.provider.developerKeys(teamID: TestServer.teamID).count == 1)
+            #expect(try await server.provider.registeredClient(TestServer.servicesID)?.isAssociated == true)
         }
     }
 

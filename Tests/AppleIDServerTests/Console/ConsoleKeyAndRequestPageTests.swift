@@ -17,7 +17,7 @@ struct ConsoleKeyAndRequestPageTests {
             let created = try await browser.post(
                 "/console/keys", form: [("csrf", csrf), ("name", "Web key"), ("primary_app_id", TestServer.bundleID.rawValue)])
             let kid = try #require(
-                try await server.provider.store.developerKeys(teamID: TestServer.teamID).first { $0.id != TestServer.keyID }?.id)
+                try await server.provider.developerKeys(teamID: TestServer.teamID).first { $0.id != TestServer.keyID }?.id)
             #expect(created.headers[.location] == "/console/keys/\(kid)/download")
             #expect(try await browser.get("/console/keys/\(kid)/download").text.contains("id=\"download-\(kid)\""))
             let download = try await browser.post("/console/keys/\(kid)/download", form: [("csrf", csrf)])
@@ -190,7 +190,7 @@ struct ConsoleAdminTests {
             #expect(try await RP.revoke(client, token: "unknown", secret: secret).status == .ok)
             let revoked = try await client.execute(uri: "/admin/keys/\(TestServer.keyID)/revoke", method: .post, headers: RP.adminHeaders)
             #expect(revoked.status == .noContent)
-            #expect(try await server.provider.store.developerKey(TestServer.keyID)?.revokedAt == server.clock.now())
+            #expect(try await server.provider.console(team: TestServer.teamID).developerKey(TestServer.keyID)?.revokedAt == server.clock.now())
             #expect(try await RP.revoke(client, token: "unknown", secret: secret).status == .badRequest)
             let unknown = try await client.execute(uri: "/admin/keys/NOSUCHKEY1/revoke", method: .post, headers: RP.adminHeaders)
             #expect(unknown.status == .notFound)

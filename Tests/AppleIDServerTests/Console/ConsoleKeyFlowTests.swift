@@ -19,9 +19,9 @@ struct ConsoleKeyFlowTests {
             let form = [("csrf", csrf), ("name", "Juice web key"), ("sign_in_with_apple", "on"), ("primary_app_id", TestServer.bundleID.rawValue)]
             let review = try await browser.post("/console/keys/add", form: form + [("go", "review")])
             #expect(HTML.element(id: "review-key-name", in: review.text) == "Juice web key")
-            #expect(try await server.provider.store.developerKeys(teamID: TestServer.teamID).count == 1, "nothing is saved before Register")
+            #expect(try await server.provider.developerKeys(teamID: TestServer.teamID).count == 1, "nothing is saved before Register")
             let registered = try await browser.post("/console/keys/add", form: form + [("go", "register")])
-            let key = try #require(try await server.provider.store.developerKeys(teamID: TestServer.teamID).first { $0.id != TestServer.keyID })
+            let key = try #require(try await server.provider.developerKeys(teamID: TestServer.teamID).first { $0.id != TestServer.keyID })
             #expect(try await browser.get("/console/keys/\(key.id)").text.contains("name=\"name\" value=\"Juice web key\""))
             #expect(registered.headers[.location] == "/console/keys/\(key.id)/download")
             let page = try await browser.get("/console/keys/\(key.id)/download")

@@ -29,7 +29,7 @@ struct ConsoleMultilineFieldTests {
                 browser, csrf: csrf, identifier: "com.example.juice.lines", domains: "shop.example.com\r\nwww.example.com\r\n",
                 returnURLs: "https://shop.example.com/cb\r\nhttps://www.example.com/cb")
             #expect(created.status == .seeOther)
-            let stored = try #require(try await server.provider.store.client("com.example.juice.lines"))
+            let stored = try #require(try await server.provider.registeredClient("com.example.juice.lines"))
             #expect(stored.returnURLs == ["https://shop.example.com/cb", "https://www.example.com/cb"])
             #expect(stored.domains == ["shop.example.com", "www.example.com"])
 
@@ -42,7 +42,7 @@ struct ConsoleMultilineFieldTests {
             let many = (0...100).map { "https://shop.example.com/cb\($0)" }.joined(separator: "\r\n")
             let tooMany = try await Self.register(browser, csrf: csrf, identifier: "com.example.juice.many", domains: "", returnURLs: many)
             #expect(tooMany.status == .badRequest, "an organization's Services ID takes 100 Return URLs")
-            #expect(try await server.provider.store.client("com.example.juice.many") == nil)
+            #expect(try await server.provider.registeredClient("com.example.juice.many") == nil)
         }
     }
 

@@ -36,11 +36,11 @@ struct ConsoleRegisterFlowTests {
             #expect(review.text.contains("id=\"register\""))
             #expect(
                 HTML.hiddenInputs(review.text)["return_urls"].map(ListField.entries) == ["https://shop.example.com/a", "https://shop.example.org/b"])
-            #expect(try await server.provider.store.client("com.example.juice.shop") == nil, "nothing is saved before Register")
+            #expect(try await server.provider.registeredClient("com.example.juice.shop") == nil, "nothing is saved before Register")
             let registered = try await browser.post("/console/identifiers/add", form: form + [("go", "register")])
             #expect(registered.status == .seeOther)
             #expect(registered.headers[.location] == "/console/services-ids/com.example.juice.shop?registered=1")
-            let client = try #require(try await server.provider.store.client("com.example.juice.shop"))
+            let client = try #require(try await server.provider.registeredClient("com.example.juice.shop"))
             #expect(client.returnURLs == ["https://shop.example.com/a", "https://shop.example.org/b"])
             #expect(client.domains == ["shop.example.com", "shop.example.org"])
         }
@@ -60,7 +60,7 @@ struct ConsoleRegisterFlowTests {
             #expect(HTML.element(id: "review-identifier", in: review.text) == "com.example.juice.watch")
             let registered = try await browser.post("/console/identifiers/add", form: form + [("go", "register")])
             #expect(registered.headers[.location] == "/console/app-ids/com.example.juice.watch?registered=1")
-            #expect(try await server.provider.store.client("com.example.juice.watch")?.groupID == TestServer.bundleID)
+            #expect(try await server.provider.registeredClient("com.example.juice.watch")?.groupID == TestServer.bundleID)
         }
     }
 
@@ -92,7 +92,7 @@ struct ConsoleRegisterFlowTests {
             #expect(HTML.element(id: "error", in: refused.text) == "https://203.0.113.9/cb: IP addresses are not allowed. Use a domain name.")
             #expect(HTML.element(id: "return-urls", in: refused.text) == typed)
             #expect(HTML.hiddenInputs(refused.text)["identifier"] == "com.example.juice.shop")
-            #expect(try await server.provider.store.client("com.example.juice.shop") == nil)
+            #expect(try await server.provider.registeredClient("com.example.juice.shop") == nil)
         }
     }
 }

@@ -131,7 +131,7 @@ struct LifecycleNotificationTests {
     @Test("the primary App ID's quirk switch chooses the deletion spelling over the server's")
     func deletionSpellingPerApp() async throws {
         let (server, account, _) = try await Self.authorizedServer()
-        var primary = try #require(try await server.provider.store.client(TestServer.bundleID))
+        var primary = try #require(try await server.provider.registeredClient(TestServer.bundleID))
         primary.quirks.deletionEvent = .accountDeleted
         try await server.provider.store.save(primary)
         try await server.provider.lifecycle.deleteAccount(accountID: account.id)
