@@ -55,7 +55,7 @@ struct SeedResetTests {
             Issue.record("not answered")
             return
         }
-        let account = try #require(try await provider.store.account(appleID: maria.appleID))
+        let account = try #require(try await provider.lookUpAccount(appleID: maria.appleID))
         try await provider.lifecycle.stopUsing(accountID: account.id, groupID: facts.bundleID)
         await provider.flushRequestLog()
         clock.advance(by: 3_600)

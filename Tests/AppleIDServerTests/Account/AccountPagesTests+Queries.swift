@@ -11,7 +11,7 @@ extension AccountPagesTests {
     func accountPageStatementsAreBounded() async throws {
         try await StatementCounter.withSQLiteStore { store, counter in
             let server = try await TestServer.make(store: store)
-            let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+            let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
             try await ManyApps.add(1...1, accountID: account.id, to: store)
             try await server.app.test(.router) { client in
                 let browser = Browser(client)

@@ -37,7 +37,7 @@ struct AdminAccountTests {
                 uri: "/admin/users/sam@example.com", method: .patch, headers: Self.admin,
                 body: ByteBuffer(string: #"{"first_name":"Samuel","password":"new password","real_user_status":2}"#))
             #expect(try Self.json(changed)["first_name"] as? String == "Samuel")
-            let account = try #require(try await server.provider.store.account(appleID: "sam@example.com"))
+            let account = try #require(try await server.provider.lookUpAccount(appleID: "sam@example.com"))
             #expect(await Credentials.verifyPassword("new password", hash: account.passwordHash))
             #expect(account.realUserStatus == .likelyReal)
 

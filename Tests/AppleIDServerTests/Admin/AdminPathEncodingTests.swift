@@ -21,7 +21,7 @@ struct AdminPathEncodingTests {
                 uri: "/admin/users/sam%2Btag%40example.com", method: .patch, headers: RP.adminHeaders,
                 body: ByteBuffer(string: #"{"first_name":"Samuel"}"#))
             #expect(changed.status == .ok)
-            #expect(try await server.provider.store.account(appleID: "sam+tag@example.com")?.firstName == "Samuel")
+            #expect(try await server.provider.lookUpAccount(appleID: "sam+tag@example.com")?.firstName == "Samuel")
             let literal = try await client.execute(
                 uri: "/admin/users/sam+tag@example.com", method: .patch, headers: RP.adminHeaders, body: ByteBuffer(string: "{}"))
             #expect(literal.status == .ok, "a literal + is a plus, not a space")

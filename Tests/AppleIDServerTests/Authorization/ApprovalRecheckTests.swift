@@ -54,7 +54,7 @@ struct ApprovalRecheckTests {
             let browser = Browser(client)
             let (action, csrf) = try await WebFlowTests.signInUntilConsent(browser, server: server)
 
-            let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+            let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
             try await server.provider.lifecycle.deleteAccount(accountID: account.id)
 
             let approved = try await browser.post(

@@ -31,7 +31,7 @@ struct WebFlowTests {
             action, form: [("csrf", csrf), ("action", "sign-in"), ("apple_id", TestServer.maria.appleID), ("password", TestServer.maria.password)])
         #expect(twoFactor.text.contains("Two-Factor Authentication"))
         let code = try #require(HTML.element(id: "development-code", in: twoFactor.text))
-        let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+        let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
         #expect(code == server.provider.currentSecondFactorCode(for: account))
 
         let consent = try await browser.post(action, form: [("csrf", csrf), ("action", "verify"), ("code", code)])

@@ -86,7 +86,7 @@ struct NativeCredentialTests {
             let failure = try AdminAccountTests.json(answer)
             #expect(failure["error"] as? String == "ASAuthorizationError.canceled")
             #expect(failure["code"] as? Int == 1001)
-            let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+            let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
             #expect(try await server.provider.store.consent(accountID: account.id, groupID: TestServer.bundleID) == nil)
         }
     }

@@ -26,7 +26,7 @@ struct LifecycleNotificationTests {
         else { throw LifecycleError.unknownAccount("maria") }
         let user = try AuthorizedUser(jsonString: try #require(answer["user"]))
         let relay = try #require(user.email)
-        let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+        let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
         return (server, account, relay)
     }
 

@@ -23,7 +23,7 @@ struct SMTPListenerTests {
         authenticatesSenders: Bool = false, admission: SMTPAdmission = SMTPAdmission(), _ body: @Sendable (TestServer, Int) async throws -> Void
     ) async throws {
         let server = try await TestServer.make(txtResolver: txtResolver)
-        let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+        let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
         _ = try await server.provider.store.insertTeamIdentity(
             TeamIdentity(accountID: account.id, teamID: TestServer.teamID, subject: "000001.relay.0001", relayAddress: relayAddress))
         _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)

@@ -16,7 +16,7 @@ struct AppTransferTests {
     static func transferred(
         _ server: TestServer, _ client: some TestClientProtocol
     ) async throws -> (recipientKey: (id: KeyID, pem: String), senderSubject: Subject, senderRelay: String) {
-        let account = try #require(try await server.provider.store.account(appleID: TestServer.maria.appleID))
+        let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
         let sender = try #require(try await server.provider.store.teamIdentity(accountID: account.id, teamID: TestServer.teamID))
         let team = try await client.execute(
             uri: "/admin/teams", method: .post, headers: RP.adminHeaders,
