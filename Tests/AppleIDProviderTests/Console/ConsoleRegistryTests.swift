@@ -71,7 +71,7 @@ struct ConsoleRegistryTests {
         let grouped = try await provider.createAppID(
             teamID: Self.organization, bundleID: "com.organizatn.watch", description: "Watch", groupedWith: primary)
         #expect(grouped.groupID == primary)
-        #expect(try await provider.store.appGroup(grouped.id) == nil)
+        #expect(try await provider.registeredAppGroup(grouped.id) == nil)
         await #expect(throws: ConsoleError.notFound("com.organizatn.watch is not a primary App ID of this team.")) {
             _ = try await provider.createServicesID(teamID: Self.organization, identifier: "com.x.web", description: "W", primaryAppID: grouped.id)
         }

@@ -98,7 +98,8 @@ struct ConsoleKeyAndRequestPageTests {
                 form: [("csrf", csrf), ("group_id", TestServer.bundleID.rawValue), ("url", "https://juice.example.com/apple/notifications")])
             #expect(saved.status == .ok)
             #expect(
-                try await server.provider.store.appGroup(TestServer.bundleID)?.notificationEndpoint == "https://juice.example.com/apple/notifications"
+                try await server.provider.registeredAppGroup(TestServer.bundleID)?.notificationEndpoint
+                    == "https://juice.example.com/apple/notifications"
             )
             let sources = try await browser.post(
                 "/console/email-sources", form: [("csrf", csrf), ("sources", "mail.juice.example.com, hello@juice.example.com")])
@@ -123,7 +124,7 @@ struct ConsoleKeyAndRequestPageTests {
             let offered = try await browser.post(
                 "/console/transfer", form: [("csrf", csrf), ("group_id", TestServer.bundleID.rawValue), ("team_id", TestServer.otherTeamID.rawValue)])
             #expect(offered.status == .ok)
-            #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.teamID == TestServer.teamID, "an offer moves nothing")
+            #expect(try await server.provider.registeredAppGroup(TestServer.bundleID)?.teamID == TestServer.teamID, "an offer moves nothing")
             #expect(offered.text.contains("id=\"outgoing-offers\""))
 
             // A developer of a third team cannot take it.
@@ -131,7 +132,7 @@ struct ConsoleKeyAndRequestPageTests {
             let thirdCSRF = try await ConsolePages.signIn(third, email: "third@example.com", password: "third password")
             let stolen = try await third.post("/console/transfer/accept", form: [("csrf", thirdCSRF), ("group_id", TestServer.bundleID.rawValue)])
             #expect(stolen.status == .notFound)
-            #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.teamID == TestServer.teamID)
+            #expect(try await server.provider.registeredAppGroup(TestServer.bundleID)?.teamID == TestServer.teamID)
 
             let recipient = Browser(client)
             let recipientCSRF = try await ConsolePages.signIn(recipient, email: "recipient@example.com", password: "recipient password")
@@ -142,7 +143,7 @@ struct ConsoleKeyAndRequestPageTests {
             let accepted = try await recipient.post(
                 "/console/transfer/accept", form: [("csrf", recipientCSRF), ("group_id", TestServer.bundleID.rawValue)])
             #expect(accepted.status == .ok)
-            #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.teamID == TestServer.otherTeamID)
+            #expect(try await server.provider.registeredAppGroup(TestServer.bundleID)?.teamID == TestServer.otherTeamID)
             #expect(accepted.text.contains("(60 days left)"))
             let transfer = try #require(try await server.provider.transfers(teamID: TestServer.otherTeamID).first)
             #expect(transfer.transferredAt == server.clock.now(), "the window starts at acceptance")
@@ -175,7 +176,7 @@ struct ConsoleKeyAndRequestPageTests {
                 "/console/transfer/decline", form: [("csrf", recipientCSRF), ("group_id", TestServer.bundleID.rawValue)])
             #expect(declined.status == .ok)
             #expect(try await server.provider.transferOffers(teamID: TestServer.teamID).isEmpty)
-            #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.teamID == TestServer.teamID)
+            #expect(try await server.provider.registeredAppGroup(TestServer.bundleID)?.teamID == TestServer.teamID)
         }
     }
 }

@@ -134,7 +134,7 @@ struct NativeCredentialTests {
                 uri: "/admin/app-groups/com.example.juice/notification-endpoint", method: .put, headers: Self.admin,
                 body: ByteBuffer(string: #"{"url":"https://juice.example.com/apple"}"#))
             #expect(good.status == .noContent)
-            #expect(try await server.provider.store.appGroup(TestServer.bundleID)?.notificationEndpoint == "https://juice.example.com/apple")
+            #expect(try await server.provider.registeredAppGroup(TestServer.bundleID)?.notificationEndpoint == "https://juice.example.com/apple")
         }
     }
 }
