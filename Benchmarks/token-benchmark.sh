@@ -38,7 +38,8 @@
 # cpu_us_per_request; signer_us is the CPU cost of one signature by the server's signer on one thread,
 # measured by rsa-sign-rate in the same run; overhead_us = cpu_us_per_request - signatures × signer_us,
 # where each token answer signs one id_token (both grants) and a headless authorization (response_type
-# code, no id_token asked) signs none.
+# code, no id_token asked) signs none. switches_per_request: the server threads' voluntary/involuntary
+# context switches over the load per answer, a count of its thread hand-offs.
 
 set -euo pipefail
 
@@ -353,9 +354,12 @@ run_load() {
         perf record -F 499 -g -p "$SERVER_PID" -o "$PERF_RECORD" -- sleep "$secs" >/dev/null 2>&1 &
     fi
     CPU_TICKS_BEFORE="$(server_cpu_ticks)"
+    SWITCHES_BEFORE="$(server_context_switches)"
     timeout $(( secs + 120 )) wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s "${target[@]}" \
         >"$SCRATCH_DIR/wrk.out" 2>&1 || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk failed"; }
     CPU_TICKS_AFTER="$(server_cpu_ticks)"
+    SWITCHES_AFTER="$(server_context_switches)"
+    SERVER_THREADS="$(ls /proc/"$SERVER_PID"/task 2>/dev/null | wc -l)"
     grep -v '^bench\.' "$SCRATCH_DIR/wrk.out" | sed 's/^/    /' >&2 || true
     kill -0 "$SERVER_PID" 2>/dev/null || server_failed "server died during the load"
     [[ -n "$(result_value ok_2xx)" ]] || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk script printed no results"; }
@@ -368,6 +372,14 @@ server_cpu_ticks() {
     stat="$(cat "/proc/$SERVER_PID/stat" 2>/dev/null)" || server_failed "the server's /proc/$SERVER_PID/stat is gone"
     stat="${stat##*) }"
     awk '{ print $12 + $13 }' <<<"$stat"
+}
+
+# Context switches of all the server's threads so far (voluntary: a thread waited, mostly for a
+# hand-off; involuntary: it was preempted): a count of the thread hand-offs, beside the CPU time.
+server_context_switches() {
+    # A thread may end between the glob and its read: what is left is still counted.
+    { cat /proc/"$SERVER_PID"/task/*/status 2>/dev/null || true; } \
+        | awk '/^voluntary_ctxt_switches:/ { v += $2 } /^nonvoluntary_ctxt_switches:/ { n += $2 } END { print v + 0, n + 0 }'
 }
 
 # STEADY=1: a constant rate from h2load (each of STEADY_CLIENTS connections at rate / clients per
@@ -527,6 +539,9 @@ print_summary() {
          "openssl_speed_sign_per_sec_multi_2=$OPENSSL_RATE openssl_ratio=$openssl_ratio" \
          "$([[ "$ENDPOINT" == token ]] && echo "grant=$GRANT" || echo "endpoint=authorize") store=$([[ -n "$DATABASE_URL" ]] && echo postgresql || echo sqlite) load_average_1min=$(cut -d' ' -f1 /proc/loadavg)"
     echo "cpu_us_per_request=$cpu_us signer_us=$SIGNER_US signatures_per_request=$signatures overhead_us=$overhead_us" \
+         "switches_per_request=$(awk -v a="$SWITCHES_BEFORE" -v b="$SWITCHES_AFTER" -v n="$answered" 'BEGIN {
+             split(a, x, " "); split(b, y, " "); if (n > 0) printf "%.2f/%.2f", (y[1] - x[1]) / n, (y[2] - x[2]) / n; else print "n/a" }')" \
+         "server_threads=$SERVER_THREADS" \
          "server_cpu_s=$(awk -v a="$CPU_TICKS_BEFORE" -v b="$CPU_TICKS_AFTER" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }') answered=$answered"
     local steady_met=""
     if [[ -n "$STEADY" ]]; then
