@@ -27,6 +27,19 @@
 #                         No codes are minted; the issue's goals are the token endpoint's, so none is
 #                         judged, and the ratio to the signing rate is printed for comparison only.
 #   BUILD_TIMEOUT=3600    seconds allowed for each `swift build`
+#   PERF_RECORD=FILE      a `perf record` of the server during the load
+#   STEADY=1              after the closed-loop load, offer a constant rate with h2load (--h1 --rps) to the
+#                         same server and print its p50/p99: half the closed-loop rate, or STEADY_RATE=N
+#                         requests/s; STEADY_SECONDS=10, STEADY_CLIENTS=16. Only for loads whose requests
+#                         can repeat (ENDPOINT=authorize, GRANT=refresh_token): h2load sends one body.
+#
+# CPU beside the signature (issue 38): the server's CPU time over the load (utime + stime from
+# /proc/PID/stat, read just before and just after wrk) divided by the answers, printed as
+# cpu_us_per_request; signer_us is the CPU cost of one signature by the server's signer on one thread,
+# measured by rsa-sign-rate in the same run; overhead_us = cpu_us_per_request - signatures × signer_us,
+# where each token answer signs one id_token (both grants) and a headless authorization (response_type
+# code, no id_token asked) signs none. switches_per_request: the server threads' voluntary/involuntary
+# context switches over the load per answer, a count of its thread hand-offs.
 
 set -euo pipefail
 
@@ -52,6 +65,13 @@ SUCCESS_CLASS="2xx"
 # rsa2048`, p99 ≤ 40 ms; PostgreSQL on the same 2 cores ≥ 0.30 × swift-crypto's rate, p99 ≤ 80 ms.
 if [[ -n "$DATABASE_URL" ]]; then GOAL_RATIO="0.30"; GOAL_P99_MS="80"; else GOAL_RATIO="0.75"; GOAL_P99_MS="40"; fi
 GOAL_OPENSSL_RATIO="0.33"
+# Issue 38: CPU beside the signature per token request; p99 at half the capacity, offered steadily.
+GOAL_OVERHEAD_US="250"
+GOAL_STEADY_P99_MS="10"
+STEADY="${STEADY:-}"
+STEADY_RATE="${STEADY_RATE:-}"
+STEADY_SECONDS="${STEADY_SECONDS:-10}"
+STEADY_CLIENTS="${STEADY_CLIENTS:-16}"
 CODES_PER_CALL=1000
 SERVER_START_TIMEOUT=60
 IDLE_TIMEOUT=300
@@ -107,6 +127,12 @@ check_settings() {
     [[ "$CONNECTIONS" =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer"
     [[ "$THREADS" =~ ^[1-9][0-9]*$ ]] || die "THREADS must be a positive integer"
     [[ "$DURATION" =~ ^[1-9][0-9]*[smh]?$ ]] || die "DURATION must look like 10s, 10, 2m or 1h (got '$DURATION')"
+    [[ -z "$STEADY_RATE" || "$STEADY_RATE" =~ ^[1-9][0-9]*$ ]] || die "STEADY_RATE must be a positive integer"
+    [[ "$STEADY_SECONDS" =~ ^[1-9][0-9]*$ ]] || die "STEADY_SECONDS must be a positive integer"
+    [[ "$STEADY_CLIENTS" =~ ^[1-9][0-9]*$ ]] || die "STEADY_CLIENTS must be a positive integer"
+    if [[ -n "$STEADY" && "$ENDPOINT" == token && "$GRANT" == authorization_code ]]; then
+        die "STEADY=1 needs ENDPOINT=authorize or GRANT=refresh_token (h2load repeats one body; a code is single-use)"
+    fi
     command -v python3 >/dev/null || die "python3 is required"
     command -v curl >/dev/null || die "curl is required"
 }
@@ -136,6 +162,17 @@ ensure_wrk() {
     DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq wrk >/dev/null \
         || die "apt-get install wrk failed"
     command -v wrk >/dev/null || die "wrk still not found after install"
+}
+
+ensure_h2load() {
+    [[ -n "$STEADY" ]] || return 0
+    command -v h2load >/dev/null && return 0
+    [[ "$(id -u)" == "0" ]] || die "h2load is not installed (apt-get install nghttp2-client) and we are not root"
+    log "installing h2load (nghttp2-client)"
+    timeout 300 apt-get update -qq >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq nghttp2-client >/dev/null \
+        || die "apt-get install nghttp2-client failed"
+    command -v h2load >/dev/null || die "h2load still not found after install"
 }
 
 # --- server -----------------------------------------------------------------
@@ -316,11 +353,81 @@ run_load() {
         # Optional: a CPU profile of the server during the load (perf from Debian's linux-perf).
         perf record -F 499 -g -p "$SERVER_PID" -o "$PERF_RECORD" -- sleep "$secs" >/dev/null 2>&1 &
     fi
+    CPU_TICKS_BEFORE="$(server_cpu_ticks)"
+    SWITCHES_BEFORE="$(server_context_switches)"
     timeout $(( secs + 120 )) wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s "${target[@]}" \
         >"$SCRATCH_DIR/wrk.out" 2>&1 || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk failed"; }
+    CPU_TICKS_AFTER="$(server_cpu_ticks)"
+    SWITCHES_AFTER="$(server_context_switches)"
+    SERVER_THREADS="$(ls /proc/"$SERVER_PID"/task 2>/dev/null | wc -l)"
     grep -v '^bench\.' "$SCRATCH_DIR/wrk.out" | sed 's/^/    /' >&2 || true
     kill -0 "$SERVER_PID" 2>/dev/null || server_failed "server died during the load"
     [[ -n "$(result_value ok_2xx)" ]] || { cat "$SCRATCH_DIR/wrk.out" >&2; die "wrk script printed no results"; }
+}
+
+# The server's CPU time so far (user + system, all threads), in clock ticks: fields 14 and 15 of
+# /proc/PID/stat, counted after the command name's closing parenthesis (a name may hold spaces).
+server_cpu_ticks() {
+    local stat
+    stat="$(cat "/proc/$SERVER_PID/stat" 2>/dev/null)" || server_failed "the server's /proc/$SERVER_PID/stat is gone"
+    stat="${stat##*) }"
+    awk '{ print $12 + $13 }' <<<"$stat"
+}
+
+# Context switches of all the server's threads so far (voluntary: a thread waited, mostly for a
+# hand-off; involuntary: it was preempted): a count of the thread hand-offs, beside the CPU time.
+server_context_switches() {
+    # A thread may end between the glob and its read: what is left is still counted.
+    { cat /proc/"$SERVER_PID"/task/*/status 2>/dev/null || true; } \
+        | awk '/^voluntary_ctxt_switches:/ { v += $2 } /^nonvoluntary_ctxt_switches:/ { n += $2 } END { print v + 0, n + 0 }'
+}
+
+# STEADY=1: a constant rate from h2load (each of STEADY_CLIENTS connections at rate / clients per
+# second), latency of every request from h2load's per-request log.
+run_steady_load() {
+    [[ -n "$STEADY" ]] || return 0
+    local closed_rate
+    closed_rate="$(result_value ok_2xx_per_sec)"
+    STEADY_OFFERED="${STEADY_RATE:-$(awk -v r="$closed_rate" 'BEGIN { printf "%d", r / 2 }')}"
+    (( STEADY_OFFERED > 0 )) || die "no rate to offer steadily (closed-loop rate $closed_rate)"
+    local per_client url options=(--h1 -c "$STEADY_CLIENTS" -D "$STEADY_SECONDS" --log-file "$SCRATCH_DIR/h2load.log")
+    per_client="$(awk -v r="$STEADY_OFFERED" -v c="$STEADY_CLIENTS" 'BEGIN { v = r / c; printf "%d", (v < 1 ? 1 : v + 0.5) }')"
+    STEADY_OFFERED=$(( per_client * STEADY_CLIENTS ))
+    if [[ "$ENDPOINT" == token ]]; then
+        BODY="client_id=$(url_encode "$CLIENT_ID")&client_secret=$(url_encode "$CLIENT_SECRET")&grant_type=refresh_token&refresh_token=$(url_encode "$(head -n 1 "$REFRESH_FILE")")"
+        printf '%s' "$BODY" >"$SCRATCH_DIR/steady-body"
+        url="$BASE_URL/auth/token"
+        options+=(-d "$SCRATCH_DIR/steady-body" -H "Content-Type: application/x-www-form-urlencoded")
+    else
+        url="$BASE_URL/auth/authorize?response_type=code&response_mode=query&state=bench&client_id=$(url_encode "$CLIENT_ID")&redirect_uri=$(url_encode "$REDIRECT_URI")"
+    fi
+    log "h2load: $STEADY_OFFERED requests/s offered steadily ($STEADY_CLIENTS connections × $per_client/s), ${STEADY_SECONDS}s on $(load_name)"
+    timeout $(( STEADY_SECONDS + 120 )) h2load "${options[@]}" --rps "$per_client" "$url" >"$SCRATCH_DIR/h2load.out" 2>&1 \
+        || { cat "$SCRATCH_DIR/h2load.out" >&2; die "h2load failed"; }
+    kill -0 "$SERVER_PID" 2>/dev/null || server_failed "server died during the steady load"
+    STEADY_RESULT="$(python3 - "$SCRATCH_DIR/h2load.log" "$SUCCESS_CLASS" "$STEADY_SECONDS" <<'PY'
+import sys
+path, success, seconds = sys.argv[1], sys.argv[2][0], float(sys.argv[3])
+ok, others = [], 0
+for line in open(path):
+    fields = line.split()
+    if len(fields) < 3:
+        continue
+    if fields[1].startswith(success):
+        ok.append(int(fields[2]) / 1000.0)
+    else:
+        others += 1
+ok.sort()
+pick = lambda p: "%.2f" % ok[min(len(ok) - 1, int(len(ok) * p))] if ok else "n/a"
+print("steady_answered_per_sec=%.1f steady_p50_ms=%s steady_p99_ms=%s steady_max_ms=%s steady_failed=%d"
+      % (len(ok) / seconds, pick(0.50), pick(0.99), "%.2f" % ok[-1] if ok else "n/a", others))
+PY
+)" || die "reading h2load's log failed"
+    grep -E '^(finished in|requests:|status codes:)' "$SCRATCH_DIR/h2load.out" | sed 's/^/    /' >&2 || true
+}
+
+url_encode() {
+    python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"
 }
 
 load_name() {
@@ -382,6 +489,9 @@ run_rsa_floor() {
     out="$(timeout $(( ${RSA_SECONDS%.*} + 120 )) "$RSA_SIGN_RATE_BIN" "$RSA_SECONDS")" \
         || die "rsa-sign-rate failed"
     RSA_RATE="$(printf '%s\n' "$out" | sed -n 's/^rsa2048_sign_per_sec_2_threads=//p' | tail -n 1)"
+    # The server's signer on one thread, CPU µs per signature (older rsa-sign-rate builds lack the line).
+    SIGNER_US="$(printf '%s\n' "$out" | sed -n 's/^rsa2048_sign_cpu_us_1_thread\.server=\([0-9.]*\).*/\1/p' | tail -n 1)"
+    SIGNER_US="${SIGNER_US:-n/a}"
     [[ -n "$RSA_RATE" ]] || die "rsa-sign-rate printed no rate: $out"
     OPENSSL_RATE="n/a"
     if command -v openssl >/dev/null 2>&1; then
@@ -410,6 +520,16 @@ print_summary() {
     openssl_ratio="$(awk -v t="$rate" -v r="$OPENSSL_RATE" 'BEGIN { if (r + 0 > 0) printf "%.2f", t / r; else print "n/a" }')"
     openssl_met="$(awk -v x="$openssl_ratio" -v g="$GOAL_OPENSSL_RATIO" 'BEGIN { print (x != "n/a" && x + 0 >= g + 0) ? 1 : 0 }')"
     p99_met="$(awk -v x="$p99" -v g="$GOAL_P99_MS" 'BEGIN { print (x + 0 <= g + 0) ? 1 : 0 }')"
+    # CPU per answer; each token answer signs one id_token, a headless authorization (code only) none.
+    local answered cpu_us signatures overhead_us overhead_met
+    answered=$(( $(result_value ok_2xx) + $(result_value non_2xx) ))
+    cpu_us="$(awk -v a="$CPU_TICKS_BEFORE" -v b="$CPU_TICKS_AFTER" -v hz="$(getconf CLK_TCK)" -v n="$answered" \
+        'BEGIN { if (n > 0) printf "%.1f", (b - a) / hz * 1e6 / n; else print "n/a" }')"
+    signatures=1
+    [[ "$ENDPOINT" == token ]] || signatures=0
+    overhead_us="$(awk -v c="$cpu_us" -v s="$SIGNER_US" -v k="$signatures" \
+        'BEGIN { if (c != "n/a" && (k == 0 || s != "n/a")) printf "%.1f", c - k * s; else print "n/a" }')"
+    overhead_met="$(awk -v x="$overhead_us" -v g="$GOAL_OVERHEAD_US" 'BEGIN { print (x != "n/a" && x + 0 <= g + 0) ? 1 : 0 }')"
 
     echo
     echo "=== $ENDPOINT benchmark summary ==="
@@ -418,10 +538,23 @@ print_summary() {
          "ratio=$ratio goal_ratio=$GOAL_RATIO goal_p99_ms=$GOAL_P99_MS" \
          "openssl_speed_sign_per_sec_multi_2=$OPENSSL_RATE openssl_ratio=$openssl_ratio" \
          "$([[ "$ENDPOINT" == token ]] && echo "grant=$GRANT" || echo "endpoint=authorize") store=$([[ -n "$DATABASE_URL" ]] && echo postgresql || echo sqlite) load_average_1min=$(cut -d' ' -f1 /proc/loadavg)"
+    echo "cpu_us_per_request=$cpu_us signer_us=$SIGNER_US signatures_per_request=$signatures overhead_us=$overhead_us" \
+         "switches_per_request=$(awk -v a="$SWITCHES_BEFORE" -v b="$SWITCHES_AFTER" -v n="$answered" 'BEGIN {
+             split(a, x, " "); split(b, y, " "); if (n > 0) printf "%.2f/%.2f", (y[1] - x[1]) / n, (y[2] - x[2]) / n; else print "n/a" }')" \
+         "server_threads=$SERVER_THREADS" \
+         "server_cpu_s=$(awk -v a="$CPU_TICKS_BEFORE" -v b="$CPU_TICKS_AFTER" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }') answered=$answered"
+    local steady_met=""
+    if [[ -n "$STEADY" ]]; then
+        echo "steady_offered_per_sec=$STEADY_OFFERED $STEADY_RESULT steady_clients=$STEADY_CLIENTS steady_seconds=$STEADY_SECONDS"
+        steady_met="$(awk -v line="$STEADY_RESULT" -v g="$GOAL_STEADY_P99_MS" 'BEGIN {
+            if (match(line, /steady_p99_ms=[0-9.]+/)) print (substr(line, RSTART + 14, RLENGTH - 14) + 0 <= g + 0) ? 1 : 0; else print 0 }')"
+    fi
+    [[ -z "$steady_met" ]] || goal_line "steady p99 <= ${GOAL_STEADY_P99_MS} ms" "$steady_met" "$STEADY_RESULT"
     if [[ "$ENDPOINT" == authorize ]]; then
-        echo "goals: none judged (issue 24's goals are the token endpoint's; authorize signs no RSA)"
+        echo "goals: no other judged (issue 24's goals are the token endpoint's; authorize signs no RSA)"
         return
     fi
+    goal_line "overhead <= ${GOAL_OVERHEAD_US} us" "$overhead_met" "overhead_us=$overhead_us"
     goal_line "ratio >= $GOAL_RATIO" "$ratio_met" "ratio=$ratio"
     [[ -n "$DATABASE_URL" ]] || goal_line "openssl ratio >= $GOAL_OPENSSL_RATIO" "$openssl_met" "openssl_ratio=$openssl_ratio"
     goal_line "p99 <= ${GOAL_P99_MS} ms" "$p99_met" "p99_ms=$p99"
@@ -431,6 +564,7 @@ main() {
     check_settings
     build_products
     ensure_wrk
+    ensure_h2load
 
     trap cleanup EXIT
     trap 'exit 130' INT TERM
@@ -449,6 +583,7 @@ main() {
 
     run_load
     PEAK_RSS_MIB="$(server_peak_rss_mib)"
+    run_steady_load
     stop_server
     report_load_warnings
 

@@ -7,6 +7,11 @@
 //
 //     rsa2048_sign_per_sec_2_threads=<swift-crypto's signatures per second, both threads>
 //     rsa2048_sign_per_sec_2_threads.<signer>=<the same for each signer>
+//     rsa2048_sign_cpu_us_1_thread.server=<CPU µs per signature of the server's signer, one thread>
+//
+// The last line is the signer `siwa serve` uses (`RS256Signers.fastest`) on one thread, timed by the
+// thread's own CPU clock, so another process sharing the cores does not inflate it: the token benchmark
+// subtracts it from the server's CPU per request to get the cost beside the signature (issue 38).
 //
 // Usage: rsa-sign-rate [SECONDS]   (default 3, per signer)
 //
@@ -35,6 +40,9 @@ enum RSASignRate {
                 if signer is SwiftCryptoRS256Signer { print("rsa2048_sign_per_sec_2_threads=" + formatted) }
                 print("rsa2048_sign_per_sec_2_threads.\(label(signer))=\(formatted)  # \(signer.name)")
             }
+            let server = RS256Signers.fastest
+            let cost = try cpuMicrosecondsPerSignature(server, key: key, seconds: seconds)
+            print("rsa2048_sign_cpu_us_1_thread.server=" + String(format: "%.1f", cost) + "  # \(server.name)")
         } catch {
             fail("rsa-sign-rate: \(error)")
         }
@@ -115,6 +123,25 @@ enum RSASignRate {
 
         guard failures.load(ordering: .relaxed) == 0 else { fail("rsa-sign-rate: \(signer.name) failed to sign") }
         return Double(signatures.load(ordering: .relaxed)) / elapsed
+    }
+}
+
+extension RSASignRate {
+    /// `signer`'s CPU time per signature on this one thread, signing for `seconds` of wall time.
+    static func cpuMicrosecondsPerSignature(_ signer: any RS256Signer, key reference: _RSA.Signing.PrivateKey, seconds: Double) throws -> Double {
+        let message = sampleMessage()
+        let key = try signer.loadKey(derRepresentation: Array(reference.derRepresentation))
+        _ = try key.signature(for: message)
+        let start = threadCPUMicroseconds()
+        let count = try signUntil(DispatchTime.now() + seconds, key: key, message: message)
+        return (threadCPUMicroseconds() - start) / Double(max(count, 1))
+    }
+
+    /// CPU time this thread has used, in microseconds (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUMicroseconds() -> Double {
+        var now = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0 else { fail("rsa-sign-rate: no thread CPU clock") }
+        return Double(now.tv_sec) * 1e6 + Double(now.tv_nsec) / 1e3
     }
 }
 

@@ -3,7 +3,9 @@
 # stand-in for the server): checks that no authorization code reaches the
 # token endpoint twice, that every code presented was minted, that the form
 # bodies are well formed, that the benchmark's warnings fire, and that
-# ENDPOINT=authorize loads the headless authorization with the demo client.
+# ENDPOINT=authorize loads the headless authorization with the demo client, that the server's CPU
+# per request and the cost beside the signature are printed, and that STEADY=1 offers a constant
+# rate with h2load.
 #
 #   bash Benchmarks/selftest/run.sh
 set -euo pipefail
@@ -48,9 +50,25 @@ expect_not_in_err() {
         echo "ok: $1 does not warn '$2'"; fi
 }
 
+# expect_cpu NAME SIGNATURES : the summary's CPU figures are numbers, and overhead_us is
+# cpu_us_per_request less SIGNATURES of the fake signer's 250 µs.
+expect_cpu() {
+    python3 - "$OUT/$1.out" "$2" <<'PY' || { echo "FAIL: $1's CPU figures"; failures=$((failures + 1)); }
+import re, sys
+text, signatures = open(sys.argv[1]).read(), int(sys.argv[2])
+value = lambda key: float(re.search(key + r"=([0-9.-]+)", text).group(1))
+cpu, signer, overhead = value("cpu_us_per_request"), value("signer_us"), value("overhead_us")
+assert cpu > 0 and signer == 250.0, (cpu, signer)
+assert abs(overhead - (cpu - signatures * signer)) < 0.2, (cpu, signer, overhead)
+assert value("signatures_per_request") == signatures and value("answered") > 0
+print("ok: %s cpu_us_per_request=%.1f overhead_us=%.1f" % (sys.argv[1].rsplit("/", 1)[-1], cpu, overhead))
+PY
+}
+
 run_case plenty TOTAL_CODES=30000 DURATION=3s
 expect_not_in_err plenty "ran out of authorization codes"
 expect_not_in_err plenty "non-2xx"
+expect_cpu plenty 1
 
 run_case exhausted TOTAL_CODES=301 DURATION=2s
 expect_in_err exhausted "ran out of authorization codes"
@@ -69,6 +87,26 @@ assert r["token_requests"] == 0 and r["minted"] == 0, "the authorize load minted
 rate = float(re.search(r"authorize_req_per_sec=([0-9.]+)", open(sys.argv[2]).read()).group(1))
 assert rate > 0, "no approved authorizations counted"
 PY
+    expect_cpu authorize 0
+fi
+
+if run_benchmark steady ENDPOINT=authorize DURATION=2s STEADY=1 STEADY_RATE=64 STEADY_SECONDS=2 STEADY_CLIENTS=4; then
+    python3 - "$OUT/steady.out" <<'PY' || failures=$((failures + 1))
+import re, sys
+text = open(sys.argv[1]).read()
+answered = float(re.search(r"steady_answered_per_sec=([0-9.]+)", text).group(1))
+assert re.search(r"steady_offered_per_sec=64 ", text), "offered rate not printed"
+assert 32 <= answered <= 96, "a steady 64/s answered %.1f/s" % answered
+assert re.search(r"steady_p50_ms=[0-9.]+ steady_p99_ms=[0-9.]+ ", text), "no steady percentiles"
+assert "steady_failed=0" in text, "steady requests failed"
+print("ok: steady answered %.1f/s" % answered)
+PY
+fi
+if env SKIP_BUILD=1 SIWA_BIN="$HERE/fake-siwa" RSA_SIGN_RATE_BIN="$HERE/fake-rsa-sign-rate" STEADY=1 \
+    bash "$HERE/../token-benchmark.sh" >/dev/null 2>"$OUT/steady-code.err"; then
+    echo "FAIL: STEADY=1 ran with the code grant"; failures=$((failures + 1))
+else
+    expect_in_err steady-code "a code is single-use"
 fi
 
 if (( failures )); then echo "SELFTEST FAILED ($failures)"; exit 1; fi

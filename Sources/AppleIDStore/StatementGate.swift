@@ -28,10 +28,22 @@ final class StatementGate: Sendable {
     /// How many statements and transactions wait (for tests).
     var waiting: (shared: Int, exclusive: Int) { state.withLock { ($0.waitingShared.count, $0.waitingExclusive.count) } }
 
+    /// How many statements hold shared access now (for tests).
+    var sharedHolders: Int { state.withLock { $0.running } }
+
     func withShared<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await acquireShared()
         defer { releaseShared() }
         return try await body()
+    }
+
+    /// Shared access only while `handOver` runs: for a connection that takes statements in call order,
+    /// whatever a transaction sends after it queues behind the statement handed over, so the statement
+    /// needs no hold while it runs.
+    func withShared<T>(handingOver handOver: () throws -> T) async rethrows -> T {
+        await acquireShared()
+        defer { releaseShared() }
+        return try handOver()
     }
 
     func withExclusive<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
@@ -103,16 +115,31 @@ final class StatementGate: Sendable {
 }
 
 /// A database whose every statement passes through a ``StatementGate``.
-/// The statement and its release of the gate run on the connection's own executor (see
-/// ``GatedConnection``), so the gate is free as soon as the statement is done.
+///
+/// When the connection takes statements in call order (SQLite's writer), a statement holds the gate
+/// only while it is handed over: a transaction that takes the gate next sends its `BEGIN` behind it,
+/// so the statement cannot run inside the transaction. The gate is then free at once, not when this
+/// task runs again (in a cooperative pool that under load is busy signing id_tokens), and the task
+/// needs no preference for the writer's event loop: a statement costs three thread hand-offs (to the
+/// writer's thread, its answer to the writer's event loop, back to the task's executor) instead of
+/// four (issue 38). Otherwise the statement and its release of the gate run
+/// on the connection's own executor (see ``GatedConnection``), so the gate is free as soon as the
+/// statement is done.
 struct GatedDatabase: SQLDatabaseWrapper {
     let inner: any SQLDatabase
     let gate: StatementGate
     let executor: EventLoopTaskExecutor?
+    /// ``GatedConnection/takesStatementsInOrder``.
+    let takesStatementsInOrder: Bool
 
     var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        if takesStatementsInOrder {
+            // The `EventLoopFuture` `execute` hands the statement over before it returns.
+            let answer = await gate.withShared(handingOver: { inner.execute(sql: query, onRow) })
+            return try await answer.get()
+        }
         try await withTaskExecutorPreference(executor) {
             try await gate.withShared { try await inner.execute(sql: query, onRow) }
         }
@@ -139,7 +166,7 @@ struct GatedConnection: SQLConnectionSource {
         self.raw = database
         self.executor = executor
         self.takesStatementsInOrder = takesStatementsInOrder
-        self.database = GatedDatabase(inner: database, gate: gate, executor: executor)
+        self.database = GatedDatabase(inner: database, gate: gate, executor: executor, takesStatementsInOrder: takesStatementsInOrder)
     }
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {

@@ -121,6 +121,9 @@ struct Secret: AsyncParsableCommand {
     }
 }
 
+// `siwa serve` runs its tasks on NIO's event loops (before any task starts; see ConcurrencyOnEventLoops).
+ConcurrencyOnEventLoops.installIfWanted(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+
 // main.swift is top-level code once the target has several files: `@main` is refused there, and a
 // plain `Siwa.main()` would pick ParsableCommand's synchronous entry point. A generic call picks the async one.
 func startCommand<Command: AsyncParsableCommand>(_ command: Command.Type) async {

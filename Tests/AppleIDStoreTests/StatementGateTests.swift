@@ -81,6 +81,33 @@ struct StatementGateTests {
         try await shutdown()
     }
 
+    /// Under load the task that sent a statement waits for a thread of the busy cooperative pool; were
+    /// the gate held until that task ran again, every transaction would wait for the pool too (issue 38).
+    @Test("a statement frees the gate once the writer has it, before its answer")
+    func statementFreesGateWhenHandedOver() async throws {
+        let (store, shutdown) = try await SQLStore.sqlite(path: SQLStore.sqliteMemoryPath, logger: Logger(label: "test"))
+        let writer = try #require(store.connections as? SQLiteConnections).writer
+        let (reached, proceed) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let statement = Task {
+            try await store.db.execute(sql: SQLRaw("SELECT 1 AS one")) { _ in
+                reached.signal()
+                proceed.wait()
+            }
+        }
+        // The statement is on the writer (its row is being read) and has not answered yet.
+        await withCheckedContinuation { (handedOver: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                reached.wait()
+                handedOver.resume()
+            }
+        }
+        let holders = writer.gate.sharedHolders
+        proceed.signal()
+        try await statement.value
+        #expect(holders == 0, "the gate was held while the statement ran")
+        try await shutdown()
+    }
+
     @Test("many ordinary statements and transactions at once all complete")
     func mixedLoad() async throws {
         let (store, shutdown) = try await SQLStore.sqlite(path: SQLStore.sqliteMemoryPath, logger: Logger(label: "test"))
