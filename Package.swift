@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "AppleIDProtocol", targets: ["AppleIDProtocol"]),
         .library(name: "AppleIDProvider", targets: ["AppleIDProvider"]),
         .library(name: "AppleIDStore", targets: ["AppleIDStore"]),
+        // The in-memory store, for the fuzz harnesses (a package of their own) and anyone's tests of the engine.
+        .library(name: "AppleIDMemoryStore", targets: ["AppleIDMemoryStore"]),
         .library(name: "AppleIDServer", targets: ["AppleIDServer"]),
         .library(name: "SignInWithApple", targets: ["SignInWithApple"]),
         .library(name: "SignInWithAppleHummingbird", targets: ["SignInWithAppleHummingbird"]),

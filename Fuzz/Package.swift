@@ -44,6 +44,7 @@ let package = Package(
             "FuzzClientSecret",
             [
                 .product(name: "AppleIDProvider", package: "sign-in-with-apple"),
+                .product(name: "AppleIDMemoryStore", package: "sign-in-with-apple"),
                 .product(name: "AppleIDProtocol", package: "sign-in-with-apple"),
                 .product(name: "SignInWithApple", package: "sign-in-with-apple"),
             ]),

@@ -20,9 +20,13 @@ mkdir -p "$scratch"
 
 echo "== Building the harnesses (debug, -sanitize=fuzzer,address)"
 flags=(-c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
-# The linker warns about every ASan symbol it cannot export; those lines say nothing.
-swift build "${flags[@]}" 2>&1 | grep -v "Cannot export local symbol" || true
-test "${PIPESTATUS[0]}" -eq 0 || { echo "the harnesses did not build"; exit 1; }
+# The linker warns about every ASan symbol it cannot export; those lines say nothing. (The build's own
+# status decides: after `| grep … || true`, PIPESTATUS was `true`'s, and a failed build ran on.)
+build_log="$scratch/build.log"
+build_status=0
+swift build "${flags[@]}" > "$build_log" 2>&1 || build_status=$?
+grep -v "Cannot export local symbol" "$build_log" || true
+[ "$build_status" -eq 0 ] || { echo "the harnesses did not build"; exit 1; }
 bin="$(swift build "${flags[@]}" --show-bin-path)"
 
 failed=0

@@ -1,3 +1,4 @@
+import AppleIDMemoryStore
 import AppleIDProtocol
 import Crypto
 import Foundation
