@@ -42,8 +42,8 @@ extension AdminError {
         case let error as ConsoleError:
             self = error.kind == .notFound ? .notFound(error.message, code: .invalidClient) : .invalidRequest(error.message)
         case let error as RegistrationError: self = .notFound(error.description)
-        case OrganizationError.unknownOrganization(let id): self = .notFound(OrganizationError.unknownOrganization(id).description)
-        case let error as OrganizationError: self = .invalidRequest(error.description)
+        case let error as OrganizationError:
+            if case .unknownOrganization = error { self = .notFound(error.description) } else { self = .invalidRequest(error.description) }
         // The thing to create exists already, in the store's words ("Apple ID … already exists").
         case StoreError.conflict(let what): self = .conflict(what)
         case TransferError.sameTeam(let team): self = .invalidRequest(TransferError.sameTeam(team).description)
