@@ -105,12 +105,25 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // The e-mail sources of a team (spec §11): the senders its relay addresses take mail from, with
+        // their SPF check and DKIM keys, and the store protocol they use. Edited by the console, read by
+        // the relay: below both, so that neither links the other.
+        .target(
+            name: "AppleIDEmailSources",
+            dependencies: [
+                "AppleIDProvider",
+                "AppleIDProtocol",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The private e-mail relay (spec §11): routing rules, mailboxes, DKIM and SPF, the smarthost
         // queue, and the store protocols they use. Above the engine, which it asks whose an address is.
         .target(
             name: "AppleIDRelay",
             dependencies: [
                 "AppleIDProvider",
+                "AppleIDEmailSources",
                 "AppleIDProtocol",
                 "SMTPWire",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -125,6 +138,7 @@ let package = Package(
             name: "AppleIDConsole",
             dependencies: [
                 "AppleIDProvider",
+                "AppleIDEmailSources",
                 "AppleIDProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -134,12 +148,13 @@ let package = Package(
         // as AppleIDStore implements them over SQLite and PostgreSQL. Beside the engine, not in it.
         .target(
             name: "AppleIDMemoryStore",
-            dependencies: ["AppleIDProvider", "AppleIDProtocol", "AppleIDRelay", "AppleIDConsole"]
+            dependencies: ["AppleIDProvider", "AppleIDProtocol", "AppleIDEmailSources", "AppleIDRelay", "AppleIDConsole"]
         ),
         .target(
             name: "AppleIDStore",
             dependencies: [
                 "AppleIDProvider",
+                "AppleIDEmailSources",
                 "AppleIDRelay",
                 "AppleIDConsole",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -177,6 +192,7 @@ let package = Package(
             dependencies: [
                 "AppleIDAdminAPI",
                 "AppleIDProvider",
+                "AppleIDEmailSources",
                 "AppleIDRelay",
                 "AppleIDConsole",
                 "SignInWithApple",
@@ -271,6 +287,7 @@ let package = Package(
         .target(
             name: "SignInWithAppleTesting",
             dependencies: [
+                "AppleIDEmailSources",
                 "AppleIDMemoryStore",
                 "SignInWithApple",
                 "AppleIDProvider",
@@ -403,6 +420,7 @@ let package = Package(
             name: "AppleIDProviderTests",
             dependencies: [
                 "AppleIDMemoryStore",
+                "AppleIDEmailSources",
                 "AppleIDProvider",
                 // The relay's rules are tested on the engine's harness (Relay/), and invitations go by relay mail.
                 "AppleIDRelay",
@@ -453,7 +471,8 @@ let package = Package(
             name: "AppleIDStoreTests",
             dependencies: [
                 "AppleIDMemoryStore",
-                "AppleIDStore", "AppleIDProvider", "AppleIDRelay", "AppleIDConsole", .product(name: "NIOPosix", package: "swift-nio"),
+                "AppleIDStore", "AppleIDProvider", "AppleIDEmailSources", "AppleIDRelay", "AppleIDConsole",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
         ),
@@ -465,6 +484,7 @@ let package = Package(
             name: "AppleIDServerTests",
             dependencies: [
                 "AppleIDMemoryStore",
+                "AppleIDEmailSources",
                 "AppleIDAdminAPI",
                 "AppleIDServer",
                 "AppleIDRelay",

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 import _CryptoExtras
 
@@ -12,10 +13,10 @@ extension AppleIDProvider {
     public func setDKIMKey(_ text: String?, forEmailSource source: String, teamID: TeamID) async throws -> [EmailSource] {
         let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let key = trimmed.isEmpty ? nil : try Self.dkimPublicKey(trimmed).derRepresentation.base64EncodedString()
-        guard try await store.setDKIMKey(key, teamID: teamID, value: source.lowercased()) else {
+        guard try await emailSourceStore.setDKIMKey(key, teamID: teamID, value: source.lowercased()) else {
             throw ConsoleError.notFound("\(source) is not an e-mail source of this team.")
         }
-        return try await store.emailSources(teamID: teamID)
+        return try await emailSourceStore.emailSources(teamID: teamID)
     }
 
     static func dkimPublicKey(_ text: String) throws(ConsoleError) -> _RSA.Signing.PublicKey {

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// The console's e-mail sources for the private relay (spec §11): domains, subdomains and individual
@@ -7,7 +8,7 @@ extension AppleIDProvider {
     /// Adds comma-delimited sources, as the portal's field takes them (one a line works too). All or none are added: a bad
     /// entry or passing the team's limit (32 for an individual, 100 for an organization) refuses all.
     public func addEmailSources(_ text: String, teamID: TeamID) async throws -> [EmailSource] {
-        guard let team = try await store.team(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
+        guard let team = try await registeredTeam(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
         let now = clock.now()
         var sources: [EmailSource] = []
         for entry in ListField.entries(text) {
@@ -15,18 +16,18 @@ extension AppleIDProvider {
             if !sources.contains(where: { $0.value == value }) { sources.append(EmailSource(teamID: team.id, value: value, addedAt: now)) }
         }
         guard !sources.isEmpty else { throw ConsoleError.invalid("Enter one or more domains or e-mail addresses, separated by commas.") }
-        guard try await store.add(sources, limit: team.kind.emailSourceLimit) else {
+        guard try await emailSourceStore.add(sources, limit: team.kind.emailSourceLimit) else {
             throw ConsoleError.refused(
                 "You can register up to \(team.kind.emailSourceLimit) e-mail sources as an \(team.kind.rawValue). Remove some first.")
         }
-        return try await store.emailSources(teamID: team.id)
+        return try await emailSourceStore.emailSources(teamID: team.id)
     }
 
     public func removeEmailSource(_ value: String, teamID: TeamID) async throws {
-        try await store.deleteEmailSource(teamID: teamID, value: value.lowercased())
+        try await emailSourceStore.deleteEmailSource(teamID: teamID, value: value.lowercased())
     }
 
-    public func emailSources(teamID: TeamID) async throws -> [EmailSource] { try await store.emailSources(teamID: teamID) }
+    public func emailSources(teamID: TeamID) async throws -> [EmailSource] { try await emailSourceStore.emailSources(teamID: teamID) }
 
     /// A domain name, or an address `local@domain` whose domain is a domain name; lower-cased.
     static func emailSource(_ text: String) throws(ConsoleError) -> String {

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// A domain or address registered to send mail to the team's private relay addresses (spec §11).

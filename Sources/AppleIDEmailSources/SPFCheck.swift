@@ -1,3 +1,5 @@
+import AppleIDProvider
+
 /// The check the portal's e-mail source table shows (spec §11): mail from a source passes the
 /// relay's SPF check only if the domain of the source publishes an SPF policy. A domain must have
 /// exactly one TXT record that starts with `v=spf1` (RFC 7208 §4.5: none is "none", several is a

@@ -1,3 +1,4 @@
+import AppleIDEmailSources
 import AppleIDProvider
 import Crypto
 import Foundation

@@ -1,3 +1,4 @@
+import AppleIDEmailSources
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation

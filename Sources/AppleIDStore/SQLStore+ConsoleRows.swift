@@ -1,4 +1,5 @@
 import AppleIDConsole
+import AppleIDEmailSources
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation

@@ -51,10 +51,12 @@ struct StoreOwnershipTests {
         return found
     }
 
-    /// Every type whose name ends in `Store` declared by the engine, the relay, the memory store or
+    /// Every type whose name ends in `Store` declared by the engine, the e-mail sources, the relay, the memory store or
     /// the SQL stores: the storage protocols, their compositions and the implementations.
     static func storeTypeNames(
-        in folders: [String] = ["Sources/AppleIDProvider", "Sources/AppleIDRelay", "Sources/AppleIDMemoryStore", "Sources/AppleIDStore"]
+        in folders: [String] = [
+            "Sources/AppleIDProvider", "Sources/AppleIDEmailSources", "Sources/AppleIDRelay", "Sources/AppleIDMemoryStore", "Sources/AppleIDStore",
+        ]
     ) throws -> Set<String> {
         let declaration = #/(?:protocol|class|struct|actor|enum|typealias)\s+([A-Z][A-Za-z]*Store)\b/#.wordBoundaryKind(.simple)
         var names: Set<String> = []

@@ -1,4 +1,5 @@
 import AppleIDConsole
+import AppleIDEmailSources
 import AppleIDMemoryStore
 import AppleIDProtocol
 import AppleIDProvider
@@ -11,7 +12,7 @@ import Testing
 @testable import AppleIDStore
 
 /// The engine's store, the relay's and the console's, as every implementation keeps them in one database.
-typealias ConformingStore = ProviderStore & RelayMailStore & ConsoleStore
+typealias ConformingStore = ProviderStore & RelayMailStore & EmailSourceStore & ConsoleStore
 
 /// Every ``ProviderStore`` implementation the conformance suite runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

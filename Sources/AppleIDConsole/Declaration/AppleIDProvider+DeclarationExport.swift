@@ -1,3 +1,4 @@
+import AppleIDEmailSources
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -15,7 +16,7 @@ extension AppleIDProvider {
         var declaration = EnvironmentDeclaration(seed: random.hex(bytes: 24))
         var developers: [String: EnvironmentDeclaration.Developer] = [:]
         for team in teams {
-            let sources = try await store.emailSources(teamID: team.id).map(\.value).sorted()
+            let sources = try await emailSources(teamID: team.id).map(\.value).sorted()
             declaration.teams.append(
                 .init(
                     name: team.name, teamID: team.id.rawValue, kind: team.kind, emailSources: sources.isEmpty ? nil : sources,

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// A team's e-mail sources: the senders its relay addresses take mail from.

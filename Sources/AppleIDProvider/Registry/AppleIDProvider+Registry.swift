@@ -13,6 +13,11 @@ extension AppleIDProvider {
         try await store.appGroup(id)
     }
 
+    /// The registered team: its name, its kind (which sets the console's limits), its country.
+    public func registeredTeam(_ id: TeamID) async throws -> DeveloperTeam? {
+        try await store.team(id)
+    }
+
     /// Whether the team is registered: a later start reuses its demo facts only then.
     public func teamExists(_ id: TeamID) async throws -> Bool {
         try await store.team(id) != nil

@@ -92,7 +92,7 @@ public protocol SigningKeyStore: Sendable {
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
     & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & RequestLogStore
-    & TeamRegistryStore & IdentifierRemovalStore & TeamActivityStore & EmailSourceStore & SigningKeyRotationStore & OutboxLeaseStore
+    & TeamRegistryStore & IdentifierRemovalStore & TeamActivityStore & SigningKeyRotationStore & OutboxLeaseStore
     & FlowRecordStore & ReadModelStore
     & OrganizationStore & KeychainStore & SeedSnapshotStore
 

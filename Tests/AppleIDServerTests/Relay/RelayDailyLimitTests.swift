@@ -1,3 +1,4 @@
+import AppleIDEmailSources
 import AppleIDMemoryStore
 import AppleIDProtocol
 import AppleIDProvider

@@ -1,5 +1,6 @@
 import AppleIDAdminAPI
 import AppleIDConsole
+import AppleIDEmailSources
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
