@@ -32,11 +32,11 @@ struct AccountPagesTests {
             let off = try await browser.post(
                 "/account/relay", form: [("csrf", csrf), ("team_id", TestServer.teamID.rawValue), ("forwarding", "off")])
             #expect(HTML.element(id: "message", in: off.text)?.hasPrefix("Forwarding is off") == true)
-            #expect(try await server.provider.store.teamIdentity(accountID: account.id, teamID: TestServer.teamID)?.relayForwardingEnabled == false)
+            #expect(try await server.teamIdentity(of: account)?.relayForwardingEnabled == false)
 
             let forged = try await browser.post("/account/stop-using", form: [("csrf", "forged"), ("group_id", TestServer.bundleID.rawValue)])
             #expect(forged.status == .badRequest)
-            #expect(try await server.provider.store.consent(accountID: account.id, groupID: TestServer.bundleID) != nil)
+            #expect(try await server.consent(of: account) != nil)
             let stopped = try await browser.post("/account/stop-using", form: [("csrf", csrf), ("group_id", TestServer.bundleID.rawValue)])
             #expect(stopped.text.contains("No app uses your Apple ID."))
 
@@ -49,7 +49,7 @@ struct AccountPagesTests {
             let again = try await AccountPages.signIn(browser)
             #expect(again.status == .unauthorized)
         }
-        let types = try await server.provider.store.messages(groupID: nil, limit: 10).sorted { $0.createdAt < $1.createdAt }.map(\.event.type)
+        let types = try await server.outbox().sorted { $0.createdAt < $1.createdAt }.map(\.event.type)
         #expect(Set(types) == [.emailDisabled, .consentRevoked])
         #expect(types.count == 2, "the deletion has no app left to tell after Stop using")
     }

@@ -33,7 +33,7 @@ struct AdminPathEncodingTests {
 
             var slashed = RegisteredClient(id: "com.example/slash", kind: .service, teamID: TestServer.teamID, groupID: TestServer.bundleID)
             slashed.returnURLs = []
-            try await server.provider.store.save(slashed)
+            try await server.arrange.plant(slashed)
             let shown = try await client.execute(uri: "/admin/clients/com.example%2Fslash", method: .get, headers: RP.adminHeaders)
             #expect(shown.status == .ok)
             #expect(shown.text.contains("com.example/slash"))

@@ -28,8 +28,8 @@ struct ConsentApprovalTests {
                 let (action, _) = try await WebFlowTests.signInUntilConsent(Browser(client), server: server)
                 let id = try #require(action.split(separator: "/").last.map(String.init))
                 // Both submissions passed `load` (same browser, same CSRF token) before either approved.
-                let first = try #require(try await server.provider.store.interaction(id: id))
-                let second = try #require(try await server.provider.store.interaction(id: id))
+                let first = try #require(try await server.arrange.interaction(id: id))
+                let second = try #require(try await server.arrange.interaction(id: id))
                 let choices = ConsentChoices(firstName: "Maria", lastName: "R.", hideEmail: true)
                 async let a = server.provider.interactions.approve(first, choices: choices)
                 async let b = server.provider.interactions.approve(second, choices: choices)

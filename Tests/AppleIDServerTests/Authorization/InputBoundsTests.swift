@@ -65,7 +65,7 @@ struct InputBoundsTests {
         let server = try await TestServer.make()
         var client = try #require(try await server.provider.registeredClient(TestServer.servicesID))
         client.returnURLs.append("https://juice.example.com/Kiosk")
-        try await server.provider.store.save(client)
+        try await server.arrange.plant(client)
         server.provider.registryDidChange()
         try await server.app.test(.router) { client in
             func authorize(_ redirectURI: String) async throws -> TestResponse {

@@ -115,7 +115,7 @@ struct ConsoleKeyAndRequestPageTests {
         try await ConsolePages.registerDeveloper(server)
         _ = try await server.provider.registerDeveloper(
             email: "recipient@example.com", name: "Recipient", password: "recipient password", teamIDs: [TestServer.otherTeamID])
-        try await server.provider.store.save(DeveloperTeam(id: "THIRDTEAM1", name: "Third"))
+        try await server.arrange.plant(DeveloperTeam(id: "THIRDTEAM1", name: "Third"))
         _ = try await server.provider.registerDeveloper(
             email: "third@example.com", name: "Third", password: "third password", teamIDs: ["THIRDTEAM1"])
         try await server.app.test(.router) { client in

@@ -17,10 +17,10 @@ struct ConsoleNotificationLayoutTests {
         let message = OutboxMessage(
             id: "never-sent", groupID: TestServer.bundleID, audience: TestServer.bundleID,
             event: NotificationEvent(type: .consentRevoked, subject: "0001.never.0001", eventTime: 1_000), createdAt: Fixtures.now)
-        try await server.provider.store.enqueue(message)
+        try await server.arrange.plant(message)
         var attempted = message
         attempted.attempts = 1
-        try await server.provider.store.record(
+        try await server.arrange.plant(
             DeliveryAttempt(
                 messageID: message.id, attemptedAt: Fixtures.now, status: nil, latencyMilliseconds: 0, error: "no endpoint registered",
                 endpoint: ""),

@@ -87,7 +87,7 @@ struct NativeCredentialTests {
             #expect(failure["error"] as? String == "ASAuthorizationError.canceled")
             #expect(failure["code"] as? Int == 1001)
             let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
-            #expect(try await server.provider.store.consent(accountID: account.id, groupID: TestServer.bundleID) == nil)
+            #expect(try await server.consent(of: account) == nil)
         }
     }
 

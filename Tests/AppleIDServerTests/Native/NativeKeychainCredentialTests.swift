@@ -105,7 +105,7 @@ struct NativeKeychainCredentialTests {
             #expect(try await Self.call(client, .delete, "/admin/users/maria@example.com").status == .noContent)
             #expect(try await Self.call(client, .get, "/admin/users/maria@example.com/keychain").status == .notFound)
             let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
-            #expect(try await server.provider.store.keychainPasswords(accountID: account.id).isEmpty)
+            #expect(try await server.arrange.storedKeychainPasswords(accountID: account.id).isEmpty)
         }
     }
 }

@@ -16,14 +16,11 @@ struct DeliveryFairnessTests {
     /// holds every post to A.
     static func starved(pending: Int) async throws -> (TestServer, OutboxMessage, GatedSender, NotificationDelivery) {
         let server = try await TestServer.make()
-        let store = server.provider.store
-        var slow = try #require(try await store.appGroup(TestServer.bundleID))
-        slow.notificationEndpoint = slowEndpoint
-        try await store.save(slow)
-        try await store.save(
+        try await server.arrange.plantNotificationEndpoint(slowEndpoint)
+        try await server.arrange.plant(
             AppGroup(primaryAppID: otherGroup, teamID: TestServer.otherTeamID, displayName: "Other", notificationEndpoint: otherEndpoint))
         for index in 0..<pending {
-            try await store.enqueue(
+            try await server.arrange.plant(
                 OutboxMessage(
                     id: "a\(index)", groupID: TestServer.bundleID, audience: TestServer.bundleID,
                     event: NotificationEvent(type: .test, subject: NotificationEvent.testSubject, eventTime: 0),
@@ -32,7 +29,7 @@ struct DeliveryFairnessTests {
         let revoked = OutboxMessage(
             id: "b0", groupID: otherGroup, audience: otherGroup, event: NotificationEvent(type: .consentRevoked, subject: "sub", eventTime: 0),
             createdAt: server.clock.now())
-        try await store.enqueue(revoked)
+        try await server.arrange.plant(revoked)
         let sender = GatedSender(hangingURL: slowEndpoint)
         return (server, revoked, sender, NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test")))
     }
@@ -49,7 +46,7 @@ struct DeliveryFairnessTests {
             sender.openGate()
             try await group.waitForAll()
         }
-        #expect(try await server.provider.store.message(id: revoked.id)?.deliveredAt != nil)
+        #expect(try await server.outboxMessage(id: revoked.id)?.deliveredAt != nil)
         #expect(sender.started(Self.slowEndpoint) <= NotificationDelivery.Policy().budgetPerGroup, "one pass tries A only within its budget")
     }
 
@@ -68,7 +65,7 @@ struct DeliveryFairnessTests {
             }
             #expect(await nextAnswerFromB())
             // Written after the first pass began: only a later pass can take it.
-            try await server.provider.store.enqueue(
+            try await server.arrange.plant(
                 OutboxMessage(
                     id: "b1", groupID: Self.otherGroup, audience: Self.otherGroup,
                     event: NotificationEvent(type: .consentRevoked, subject: "sub", eventTime: 0), createdAt: server.clock.now()))
@@ -79,6 +76,6 @@ struct DeliveryFairnessTests {
             group.cancelAll()
             try await group.waitForAll()
         }
-        #expect(try await server.provider.store.message(id: "b1")?.deliveredAt != nil)
+        #expect(try await server.outboxMessage(id: "b1")?.deliveredAt != nil)
     }
 }

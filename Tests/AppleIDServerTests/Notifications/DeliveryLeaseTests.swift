@@ -15,7 +15,7 @@ struct DeliveryLeaseTests {
     func twoInstancesAtOnce() async throws {
         let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
         try await server.provider.lifecycle.deleteAccount(accountID: account.id)
-        let queued = try await server.provider.store.messages(groupID: nil, limit: 100)
+        let queued = try await server.outbox()
         #expect(!queued.isEmpty)
         let sender = RecordingSender()
         let a = Self.delivery(server, sender, instance: "a")
@@ -25,16 +25,15 @@ struct DeliveryLeaseTests {
         let (countA, countB) = try await (byA, byB)
         #expect(countA + countB == queued.count)
         #expect(sender.bodies.count == queued.count, "no message was posted twice")
-        #expect(try await server.provider.store.messages(groupID: nil, limit: 100).allSatisfy { $0.deliveredAt != nil })
+        #expect(try await server.outbox().allSatisfy { $0.deliveredAt != nil })
     }
 
     @Test("a message leased by an instance that died is delivered by another once the lease runs out")
     func takeOverAfterCrash() async throws {
         let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
         try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
-        let now = server.clock.now()
         // The dead instance's pass: it leased the message and never recorded an attempt.
-        #expect(try await server.provider.store.leaseDueMessages(at: now, holder: "dead", until: now.addingTimeInterval(60), limit: 10).count == 1)
+        #expect(try await server.arrange.leaseDueMessages(holder: "dead") == 1)
         let sender = RecordingSender()
         let survivor = Self.delivery(server, sender, instance: "survivor")
         #expect(try await survivor.deliverDueMessages() == 0)
@@ -49,9 +48,8 @@ struct DeliveryLeaseTests {
         try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
         let a = Self.delivery(server, RecordingSender(statuses: [500]), instance: "a")
         #expect(try await a.deliverDueMessages() == 1)
-        #expect(try await server.provider.store.releaseLeases(holder: "a") == 0, "the pass handed its lease back")
+        #expect(try await server.arrange.releaseLeases(holder: "a") == 0, "the pass handed its lease back")
         server.clock.advance(by: 3600)
-        let now = server.clock.now()
-        #expect(try await server.provider.store.leaseDueMessages(at: now, holder: "b", until: now.addingTimeInterval(60), limit: 10).count == 1)
+        #expect(try await server.arrange.leaseDueMessages(holder: "b") == 1)
     }
 }

@@ -14,9 +14,7 @@ struct LifecycleNotificationTests {
     /// A server whose user has authorized the app group (hiding the e-mail), with an endpoint registered.
     static func authorizedServer(configure: (inout ProviderConfiguration) -> Void = { _ in }) async throws -> (TestServer, AppleIDAccount, String) {
         let server = try await TestServer.make(configure: configure)
-        var group = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
-        group.notificationEndpoint = endpoint
-        try await server.provider.store.save(group)
+        try await server.arrange.plantNotificationEndpoint(endpoint)
         let request = AuthorizationRequest(
             clientID: TestServer.servicesID.rawValue, redirectURI: TestServer.redirectURI, responseType: "code", responseMode: "form_post",
             scope: "name email")
@@ -68,7 +66,7 @@ struct LifecycleNotificationTests {
     }
 
     static func subject(_ server: TestServer, _ account: AppleIDAccount) async throws -> String {
-        try #require(try await server.provider.store.teamIdentity(accountID: account.id, teamID: TestServer.teamID)).subject.rawValue
+        try #require(try await server.teamIdentity(of: account)).subject.rawValue
     }
 
     @Test("Stop using Apple ID: consent-revoked, tokens revoked, the next sign-in is a first authorization again")
@@ -83,7 +81,7 @@ struct LifecycleNotificationTests {
         #expect(event.eventTime == Int64(Fixtures.now.timeIntervalSince1970 * 1000))
         #expect(event.email == nil)
         #expect(notifications.first?.audience == TestServer.bundleID.rawValue)
-        #expect(try await server.provider.store.consent(accountID: account.id, groupID: TestServer.bundleID) == nil)
+        #expect(try await server.consent(of: account) == nil)
         let again = try await server.provider.authorizeHeadless(
             AuthorizationRequest(
                 clientID: TestServer.servicesID.rawValue, redirectURI: TestServer.redirectURI, responseType: "code", responseMode: "form_post",
@@ -133,7 +131,7 @@ struct LifecycleNotificationTests {
         let (server, account, _) = try await Self.authorizedServer()
         var primary = try #require(try await server.provider.registeredClient(TestServer.bundleID))
         primary.quirks.deletionEvent = .accountDeleted
-        try await server.provider.store.save(primary)
+        try await server.arrange.plant(primary)
         try await server.provider.lifecycle.deleteAccount(accountID: account.id)
         let events = try await Self.deliverAndVerify(server).flatMap(\.events)
         #expect(events.map(\.type) == [.accountDeleted])

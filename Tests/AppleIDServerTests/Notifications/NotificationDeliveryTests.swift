@@ -123,9 +123,7 @@ struct NotificationDeliveryTests {
     func privateDestinationRefused(endpoint: String) async throws {
         let (server, account, _) = try await LifecycleNotificationTests.authorizedServer { $0.developmentMode = false }
         // Saved before the rule existed, or straight into the store: delivery checks again.
-        var group = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
-        group.notificationEndpoint = endpoint
-        try await server.provider.store.save(group)
+        try await server.arrange.plantNotificationEndpoint(endpoint)
         try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
         let sender = RecordingSender()
         try await NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test")).deliverDueMessages()
@@ -140,9 +138,7 @@ struct NotificationDeliveryTests {
             let server = try await TestServer.make(endpointResolver: resolver) { $0.developmentMode = false }
             // Straight into the store: with the rebound name the engine would refuse to save it; the point
             // is that delivery checks again.
-            var group = try #require(try await server.provider.store.appGroup(TestServer.bundleID))
-            group.notificationEndpoint = LifecycleNotificationTests.endpoint
-            try await server.provider.store.save(group)
+            try await server.arrange.plantNotificationEndpoint(LifecycleNotificationTests.endpoint)
             _ = try await server.provider.sendTestNotification(groupID: TestServer.bundleID, teamID: nil)
             let sender = RecordingSender()
             try await NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test")).deliverDueMessages()

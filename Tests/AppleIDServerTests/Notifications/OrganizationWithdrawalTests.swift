@@ -37,7 +37,7 @@ struct OrganizationWithdrawalTests {
     }
 
     static func consentRevokedSubjects(_ provider: AppleIDProvider) async throws -> [String] {
-        try await provider.store.messages(groupID: TestServer.bundleID, limit: 100)
+        try await provider.deliveryLog(groupID: TestServer.bundleID, limit: 100).map(\.message)
             .filter { $0.event.type == .consentRevoked }.map(\.event.subject).sorted()
     }
 

@@ -12,7 +12,7 @@ struct RequestLogFlusherTests {
         let server = try await TestServer.make()
         let refused = TokenRequest(grantType: "authorization_code", clientID: TestServer.servicesID.rawValue, clientSecret: "not a secret")
         for _ in 0..<3 { _ = await server.provider.token(refused) }
-        #expect(try await server.provider.store.requestLog(clientID: TestServer.servicesID, proven: false, limit: 10).isEmpty)
+        #expect(try await server.arrange.storedRequestLog(clientID: TestServer.servicesID, proven: false).isEmpty)
 
         let group = ServiceGroup(
             configuration: .init(
@@ -22,7 +22,7 @@ struct RequestLogFlusherTests {
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }
-        let log = try await server.provider.store.requestLog(clientID: TestServer.servicesID, proven: false, limit: 10)
+        let log = try await server.arrange.storedRequestLog(clientID: TestServer.servicesID, proven: false)
         #expect(log.count == 3)
         #expect(log.allSatisfy { $0.outcome == "invalid_client" && $0.endpoint == .token })
     }

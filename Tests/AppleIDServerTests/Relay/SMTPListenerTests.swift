@@ -25,7 +25,7 @@ struct SMTPListenerTests {
     ) async throws {
         let server = try await TestServer.make(txtResolver: txtResolver)
         let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
-        _ = try await server.provider.store.insertTeamIdentity(
+        try await server.arrange.plant(
             TeamIdentity(accountID: account.id, teamID: TestServer.teamID, subject: "000001.relay.0001", relayAddress: relayAddress))
         _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)

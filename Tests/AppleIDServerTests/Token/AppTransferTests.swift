@@ -17,7 +17,7 @@ struct AppTransferTests {
         _ server: TestServer, _ client: some TestClientProtocol
     ) async throws -> (recipientKey: (id: KeyID, pem: String), senderSubject: Subject, senderRelay: String) {
         let account = try #require(try await server.provider.lookUpAccount(appleID: TestServer.maria.appleID))
-        let sender = try #require(try await server.provider.store.teamIdentity(accountID: account.id, teamID: TestServer.teamID))
+        let sender = try #require(try await server.teamIdentity(of: account))
         let team = try await client.execute(
             uri: "/admin/teams", method: .post, headers: RP.adminHeaders,
             body: ByteBuffer(string: #"{"team_id":"RECIPIENTK","name":"New Owner Inc."}"#))
