@@ -1,7 +1,8 @@
 import Foundation
 
-/// Looks up the TXT records of a domain name (RFC 1035 §3.3.14). The engine asks it for the SPF
-/// check of e-mail sources; the server injects a resolver that speaks DNS, tests inject their own.
+/// Looks up the TXT records of a domain name (RFC 1035 §3.3.14). The engine holds it for the SPF
+/// check of e-mail sources (`AppleIDEmailSources`) and the relay's SPF evaluation; the server injects
+/// a resolver that speaks DNS, tests inject their own.
 public protocol TXTResolver: Sendable {
     /// The name's TXT records, each with its character-strings joined (RFC 7208 §3.3).
     func txtRecords(of domain: String) async throws(TXTLookupError) -> TXTAnswer
