@@ -87,9 +87,11 @@ struct VaporSiwaCheckTests {
     /// The app on a port the kernel just handed out, named in its Return URL before it listens. Under
     /// CI's load another test's bind to port 0 can take that port in between (`EADDRINUSE`): then the app
     /// starts again on another, as the emulator does.
-    static func startApp(apple: AppleIDEmulator, clock: @escaping @Sendable () -> Date) async throws -> (Application, String) {
+    static func startApp(
+        apple: AppleIDEmulator, clock: @escaping @Sendable () -> Date, port nextPort: () async throws -> Int = { try await freePort() }
+    ) async throws -> (Application, String) {
         for attempt in 1...5 {
-            let port = try await Self.freePort()
+            let port = try await nextPort()
             let base = "http://127.0.0.1:\(port)"
             var configuration = apple.clientConfiguration()
             configuration.web?.redirectURI = base + "/auth/apple/callback"
@@ -113,6 +115,26 @@ struct VaporSiwaCheckTests {
             }
         }
         preconditionFailure("the last attempt returns or throws")
+    }
+
+    @Test("a port taken before the app listens: the app starts again on the next one, named in its Return URL")
+    func takenPortRetried() async throws {
+        let taken = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let takenPort = try #require(taken.localAddress?.port)
+        let offered = Mutex(0)
+        let base = try await withAppleIDEmulator { apple in
+            let (app, base) = try await Self.startApp(apple: apple, clock: { Date() }) {
+                // The first port offered is taken (as another test's bind can take it); the next is free.
+                offered.withLock { $0 += 1 }
+                return offered.withLock { $0 } == 1 ? takenPort : try await Self.freePort()
+            }
+            await app.server.shutdown()
+            try await app.asyncShutdown()
+            return base
+        }
+        try await taken.close()
+        #expect(offered.withLock { $0 } == 2, "one retry")
+        #expect(base != "http://127.0.0.1:\(takenPort)")
     }
 
     /// A port the kernel just handed out on 127.0.0.1: the Return URL names it before the app listens.
