@@ -480,6 +480,17 @@ let package = Package(
             name: "AppleIDButtonsTests",
             dependencies: ["AppleIDButtons"]
         ),
+        // `siwa serve`'s composition root alone: its settings, the port check, the event-loop executor.
+        .testTarget(
+            name: "AppleIDServerAppTests",
+            dependencies: [
+                "AppleIDServerApp",
+                "AppleIDProvider",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "AppleIDServerTests",
             dependencies: [

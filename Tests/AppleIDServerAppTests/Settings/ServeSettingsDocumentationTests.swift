@@ -7,7 +7,9 @@ import Testing
 /// and meaning, and the table lists nothing else: the documentation cannot drift from the reader.
 @Suite("siwa serve settings: the README documents every key")
 struct ServeSettingsDocumentationTests {
-    static let readme = Fixtures.packageRoot.appendingPathComponent("README.md")
+    /// This file is `Tests/AppleIDServerAppTests/Settings/…`: the package root is three folders up.
+    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
 
     /// The table's rows: `| `key` | `SIWA_KEY` | `--flag` | default | meaning |`.
     static func documentedRows() throws -> [String] {
