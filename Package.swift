@@ -434,14 +434,29 @@ let package = Package(
             name: "EnvironmentFileTests",
             dependencies: ["AppleIDMemoryStore", "EnvironmentFile", "AppleIDProvider", "AppleIDConsole"]
         ),
+        // The emulator (SignInWithAppleTesting) as a user's tests meet it: start, sign-in through the
+        // app's routes, refusals, mail, notifications, keychain, Managed Apple IDs, shutdown.
+        .testTarget(
+            name: "SignInWithAppleTestingTests",
+            dependencies: [
+                "SignInWithApple",
+                "SignInWithAppleTesting",
+                "SignInWithAppleHummingbird",
+                "AppleIDProtocol",
+                "AppleIDProvider",
+                "AppleIDConsole",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "SignInWithAppleTests",
             dependencies: [
                 "SignInWithApple",
                 "SignInWithAppleTesting",
-                // Only to put a message into the emulator's relay as the SMTP listener would (EmulatorMailboxTests).
-                "AppleIDRelay",
-                "AppleIDConsole",
                 "SignInWithAppleHummingbird",
                 "SignInWithAppleSQL",
                 .product(name: "JWTKit", package: "jwt-kit"),

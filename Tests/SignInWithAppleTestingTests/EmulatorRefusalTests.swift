@@ -10,8 +10,12 @@ import Testing
 struct EmulatorRefusalTests {
     /// The refusal a call threw, or nil.
     static func refusal(of body: () async throws -> some Any) async -> AppleRefusal? {
-        guard let refusal = (await VerifierSupport.failure(of: body) as? AppleServiceError)?.refusal else { return nil }
-        return refusal
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return (error as? AppleServiceError)?.refusal
+        }
     }
 
     @Test("a reused code: invalid_grant on the wire, the exact reason in the emulator")
