@@ -77,6 +77,17 @@ struct ProductWeightTests {
         #expect(!closure.contains("SMTPWire") && !closure.contains("AppleIDRelay"), "the console links no mail: \(closure.sorted())")
     }
 
+    @Test("the e-mail sources sit below the console and the relay: both link them, and they link neither, nor SMTP")
+    func emailSourcesSitBelowConsoleAndRelay() throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        for module in ["AppleIDConsole", "AppleIDRelay"] {
+            #expect(graph.closure(of: module).contains { $0.package == nil && $0.name == "AppleIDEmailSources" }, "\(module) links them")
+        }
+        let closure = Set(graph.closure(of: "AppleIDEmailSources").map(\.description))
+        #expect(closure.contains("AppleIDProvider"), "the reader sees the module's edges: \(closure.sorted())")
+        for module in ["AppleIDConsole", "AppleIDRelay", "SMTPWire"] { #expect(!closure.contains(module), "AppleIDEmailSources reaches \(module)") }
+    }
+
     @Test("the admin API's types link no server module, no engine, no HTTP framework and no NIO, so siwa check stays light")
     func adminTypesAreLight() throws {
         var graph = try ManifestGraph(root: Self.packageRoot)
