@@ -8,7 +8,8 @@ extension AppleIDProvider {
     /// up once, all at the same time, so a slow resolver costs one timeout, not one per source.
     public func checkEmailSources(teamID: TeamID) async throws -> [EmailSource] {
         guard try await teamExists(teamID) else { throw ConsoleError.notFound("There is no team \(teamID).") }
-        let sources = try await emailSourceStore.emailSources(teamID: teamID)
+        let sourceStore = try emailSourceStore
+        let sources = try await sourceStore.emailSources(teamID: teamID)
         let domains = Set(sources.map { SPFCheck.domain(of: $0.value) })
         let resolver = txtResolver
         let statuses = await withTaskGroup(of: (String, EmailSource.Check, TXTLookupError?).self) { group in
@@ -32,9 +33,9 @@ extension AppleIDProvider {
         let now = clock.now()
         for source in sources {
             let status = statuses[SPFCheck.domain(of: source.value)] ?? .lookupFailed
-            try await emailSourceStore.setCheck(status, checkedAt: now, teamID: teamID, value: source.value)
+            try await sourceStore.setCheck(status, checkedAt: now, teamID: teamID, value: source.value)
         }
         logger.info("e-mail sources checked", metadata: ["team_id": "\(teamID)", "sources": "\(sources.count)"])
-        return try await emailSourceStore.emailSources(teamID: teamID)
+        return try await sourceStore.emailSources(teamID: teamID)
     }
 }

@@ -125,8 +125,11 @@ struct VaporSiwaCheckTests {
         let base = try await withAppleIDEmulator { apple in
             let (app, base) = try await Self.startApp(apple: apple, clock: { Date() }) {
                 // The first port offered is taken (as another test's bind can take it); the next is free.
-                offered.withLock { $0 += 1 }
-                return offered.withLock { $0 } == 1 ? takenPort : try await Self.freePort()
+                let count = offered.withLock { count in
+                    count += 1
+                    return count
+                }
+                return count == 1 ? takenPort : try await Self.freePort()
             }
             await app.server.shutdown()
             try await app.asyncShutdown()

@@ -44,7 +44,6 @@ struct JuiceCheckTests {
         try await apple.addReturnURL(JuiceConfiguration.redirectURI(baseURL: base))
         let database = try await JuiceDatabase.open(path: nil, logger: Logger(label: "juice-check"))
         let (started, continuation) = AsyncStream<Void>.makeStream()
-        let listening = Mutex(false)
         // A token deadline shorter than token.timeout's silence (10 s): Juice must give up first.
         // Juice's clock runs ahead by what the check waits: drift.key-rotation waits out the key set's refetch cooldown.
         let ahead = Mutex<Double>(0)
@@ -52,7 +51,7 @@ struct JuiceCheckTests {
             configuration: configuration, database: database, transport: AsyncHTTPClientTransport(timeout: .seconds(5)), retry: .none,
             clock: { Date().addingTimeInterval(ahead.withLock { $0 }) },
             onServerRunning: {
-                listening.withLock { $0 = true }
+                continuation.yield()
                 continuation.finish()
             })
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "juice-check")))
@@ -65,8 +64,8 @@ struct JuiceCheckTests {
                     try await services.run()
                     return nil
                 }
-                for await _ in started {}
-                guard listening.withLock({ $0 }) else {
+                // Juice yields once it listens; a start that fails ends the stream without a value.
+                guard await started.first(where: { true }) != nil else {
                     do {
                         while try await group.next() != nil {}
                     } catch  where !lastAttempt {

@@ -20,6 +20,6 @@ extension AppleIDProvider {
 
     /// Whether the team is registered: a later start reuses its demo facts only then.
     public func teamExists(_ id: TeamID) async throws -> Bool {
-        try await store.team(id) != nil
+        try await registeredTeam(id) != nil
     }
 }

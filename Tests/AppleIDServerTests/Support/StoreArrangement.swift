@@ -28,10 +28,10 @@ struct StoreArrangement {
     func plant(_ message: OutboxMessage) async throws { try await store.enqueue(message) }
     func plant(_ attempt: DeliveryAttempt, updating message: OutboxMessage) async throws { try await store.record(attempt, updating: message) }
 
-    /// Leases the due messages as another instance's delivery pass would, for `seconds`; answers how many it took.
-    func leaseDueMessages(holder: String, for seconds: TimeInterval = 60) async throws -> Int {
+    /// Leases the due messages for a minute, as another instance's delivery pass would; answers how many it took.
+    func leaseDueMessages(holder: String) async throws -> Int {
         let now = provider.clock.now()
-        return try await store.leaseDueMessages(at: now, holder: holder, until: now.addingTimeInterval(seconds), limit: 10).count
+        return try await store.leaseDueMessages(at: now, holder: holder, until: now.addingTimeInterval(60), limit: 10).count
     }
 
     /// Hands back every lease of `holder`; answers how many it still held.
