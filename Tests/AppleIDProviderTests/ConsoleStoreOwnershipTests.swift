@@ -16,8 +16,7 @@ struct ConsoleStoreOwnershipTests {
 
     /// Every Swift source folder but the console's and the stores' (memory, SQL).
     static func otherSources() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: StoreOwnershipTests.packageRoot.appending(path: "Sources").path)
-            .filter { !["AppleIDConsole", "AppleIDMemoryStore", "AppleIDStore"].contains($0) }.map { "Sources/" + $0 }.sorted()
+        try StoreOwnershipTests.sourceFolders(besides: "AppleIDConsole")
     }
 
     @Test("no module but the console and the stores (memory, SQL) names a console store protocol")

@@ -16,8 +16,7 @@ struct EmailSourceStoreOwnershipTests {
         let stores = try StoreOwnershipTests.storeTypeNames(in: [Self.folder])
         // The scan would pass vacuously if the declaration moved or was renamed.
         #expect(stores == ["EmailSourceStore"])
-        let others = try FileManager.default.contentsOfDirectory(atPath: StoreOwnershipTests.packageRoot.appending(path: "Sources").path)
-            .filter { !["AppleIDEmailSources", "AppleIDMemoryStore", "AppleIDStore"].contains($0) }.map { "Sources/" + $0 }.sorted()
+        let others = try StoreOwnershipTests.sourceFolders(besides: "AppleIDEmailSources")
         let offenders = try StoreOwnershipTests.lines(in: others, matching: try Regex(#"\bEmailSourceStore\b"#).wordBoundaryKind(.simple))
         #expect(offenders.isEmpty, "call the e-mail source operations instead:\n\(offenders.joined(separator: "\n"))")
     }

@@ -17,8 +17,7 @@ struct RelayStoreOwnershipTests {
         let relayStores = try StoreOwnershipTests.storeTypeNames(in: [Self.relayFolder])
         // The scan would pass vacuously if the declarations moved or were renamed.
         #expect(relayStores == ["RelayMailStore", "RelayAcceptStore", "RelayDeliveryQueueStore", "RelayMailboxStore", "RelayRetentionStore"])
-        let others = try FileManager.default.contentsOfDirectory(atPath: StoreOwnershipTests.packageRoot.appending(path: "Sources").path)
-            .filter { !["AppleIDRelay", "AppleIDMemoryStore", "AppleIDStore"].contains($0) }.map { "Sources/" + $0 }.sorted()
+        let others = try StoreOwnershipTests.sourceFolders(besides: "AppleIDRelay")
         let use = try Regex(#"\b(?:"# + relayStores.sorted().joined(separator: "|") + #")\b"#).wordBoundaryKind(.simple)
         let offenders = try StoreOwnershipTests.lines(in: others, matching: use)
         #expect(offenders.isEmpty, "go through MailRelay instead:\n\(offenders.joined(separator: "\n"))")

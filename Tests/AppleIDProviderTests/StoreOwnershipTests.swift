@@ -34,6 +34,13 @@ struct StoreOwnershipTests {
         #expect(offenders.isEmpty, "ask the engine (AppleIDProvider) instead:\n\(offenders.joined(separator: "\n"))")
     }
 
+    /// Every module folder under `Sources` but `owner`'s and the stores' (memory, SQL), which implement
+    /// every area's store protocols: where an area's store protocol must not be named.
+    static func sourceFolders(besides owner: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: packageRoot.appending(path: "Sources").path)
+            .filter { ![owner, "AppleIDMemoryStore", "AppleIDStore"].contains($0) }.map { "Sources/" + $0 }.sorted()
+    }
+
     /// Every line of the Swift files under `folders` that `pattern` matches, as `file:line: match`.
     static func lines(in folders: [String], matching pattern: Regex<AnyRegexOutput>) throws -> [String] {
         try lines(inFiles: try swiftFiles(in: folders), matching: pattern)
