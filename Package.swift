@@ -117,6 +117,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Development mode's fault switch (issue 20, `siwa check`): token answers spoiled on purpose and
+        // development notifications signed wrong on purpose. The engine asks it through `TokenFaultSwitch`;
+        // `siwa serve --development` and the emulator start the engine with it.
+        .target(
+            name: "AppleIDDevelopmentFaults",
+            dependencies: ["AppleIDProvider", "AppleIDProtocol", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Organizations (spec §21): what an administrator does in Apple School Manager or Apple Business
+        // Manager (organizations, their access rule, their Managed Apple IDs), with the store protocol it
+        // uses. The engine keeps what sign-in reads (the access rule) and the withdrawal pass. Below the
+        // console and the emulator, which both create organizations.
+        .target(
+            name: "AppleIDOrganizations",
+            dependencies: ["AppleIDProvider", "AppleIDProtocol"]
+        ),
         // The private e-mail relay (spec §11): routing rules, mailboxes, DKIM and SPF, the smarthost
         // queue, and the store protocols they use. Above the engine, which it asks whose an address is.
         .target(
@@ -137,6 +152,7 @@ let package = Package(
         .target(
             name: "AppleIDConsole",
             dependencies: [
+                "AppleIDOrganizations",
                 "AppleIDProvider",
                 "AppleIDEmailSources",
                 "AppleIDProtocol",
@@ -148,11 +164,12 @@ let package = Package(
         // as AppleIDStore implements them over SQLite and PostgreSQL. Beside the engine, not in it.
         .target(
             name: "AppleIDMemoryStore",
-            dependencies: ["AppleIDProvider", "AppleIDProtocol", "AppleIDEmailSources", "AppleIDRelay", "AppleIDConsole"]
+            dependencies: ["AppleIDOrganizations", "AppleIDProvider", "AppleIDProtocol", "AppleIDEmailSources", "AppleIDRelay", "AppleIDConsole"]
         ),
         .target(
             name: "AppleIDStore",
             dependencies: [
+                "AppleIDOrganizations",
                 "AppleIDProvider",
                 "AppleIDEmailSources",
                 "AppleIDRelay",
@@ -191,6 +208,8 @@ let package = Package(
             name: "AppleIDServer",
             dependencies: [
                 "AppleIDAdminAPI",
+                "AppleIDOrganizations",
+                "AppleIDDevelopmentFaults",
                 "AppleIDProvider",
                 "AppleIDEmailSources",
                 "AppleIDRelay",
@@ -228,6 +247,7 @@ let package = Package(
                 "AppleIDServer",
                 "SMTPWire",
                 "SMTPSending",
+                "AppleIDDevelopmentFaults",
                 "AppleIDProvider",
                 "AppleIDRelay",
                 "AppleIDConsole",
@@ -290,6 +310,8 @@ let package = Package(
                 "AppleIDEmailSources",
                 "AppleIDMemoryStore",
                 "SignInWithApple",
+                "AppleIDOrganizations",
+                "AppleIDDevelopmentFaults",
                 "AppleIDProvider",
                 "AppleIDRelay",
                 "AppleIDConsole",
@@ -421,6 +443,8 @@ let package = Package(
             dependencies: [
                 "AppleIDMemoryStore",
                 "AppleIDEmailSources",
+                "AppleIDOrganizations",
+                "AppleIDDevelopmentFaults",
                 "AppleIDProvider",
                 // The relay's rules are tested on the engine's harness (Relay/), and invitations go by relay mail.
                 "AppleIDRelay",
@@ -432,7 +456,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EnvironmentFileTests",
-            dependencies: ["AppleIDMemoryStore", "EnvironmentFile", "AppleIDProvider", "AppleIDConsole"]
+            dependencies: ["AppleIDMemoryStore", "EnvironmentFile", "AppleIDOrganizations", "AppleIDProvider", "AppleIDConsole"]
         ),
         // The emulator (SignInWithAppleTesting) as a user's tests meet it: start, sign-in through the
         // app's routes, refusals, mail, notifications, keychain, Managed Apple IDs, shutdown.
@@ -486,7 +510,7 @@ let package = Package(
             name: "AppleIDStoreTests",
             dependencies: [
                 "AppleIDMemoryStore",
-                "AppleIDStore", "AppleIDProvider", "AppleIDEmailSources", "AppleIDRelay", "AppleIDConsole",
+                "AppleIDStore", "AppleIDOrganizations", "AppleIDProvider", "AppleIDEmailSources", "AppleIDRelay", "AppleIDConsole",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
@@ -514,6 +538,8 @@ let package = Package(
                 "AppleIDAdminAPI",
                 "AppleIDServer",
                 "AppleIDRelay",
+                "AppleIDOrganizations",
+                "AppleIDDevelopmentFaults",
                 "AppleIDConsole",
                 "SMTPWire",
                 "AppleIDServerApp",

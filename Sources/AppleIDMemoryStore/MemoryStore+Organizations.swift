@@ -1,8 +1,9 @@
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 
-extension MemoryStore: OrganizationStore {
+extension MemoryStore: OrganizationStore, OrganizationAdminStore {
     public func organization(id: UUID) async throws -> Organization? { state.withLock { $0.organizations[id] } }
 
     public func organizations() async throws -> [Organization] {

@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDEmailSources
 import AppleIDProtocol
 import AppleIDProvider

@@ -33,31 +33,36 @@ public final class AppleIDProvider: Sendable {
     let revocation: Revocation
     let registryCache: RegistryCache
     let identities: TeamIdentities
-    let requestLogBuffer: RequestLogBuffer
-    let unprovenRequestLimit: UnprovenRequestLimit
+    /// Hears each request to the three OAuth endpoints for the console's Requests page (`siwa serve`:
+    /// the console's `StoredRequestLog`); nil: none is recorded.
+    package let requestRecorder: (any RequestRecorder)?
     let passwordHashes = PasswordHashPrefetch()
-    let tokenFaults = TokenFaults()
+    /// Development mode's fault switch (`siwa serve --development` and the emulator: `AppleIDDevelopmentFaults`).
+    package let faultSwitch: (any TokenFaultSwitch)?
     /// Hears each refusal beside its log line (the emulator's typed refusal log).
     let refusalObserver: (any RefusalObserver)?
 
-    /// Loads (or creates) the signing keys and wires the engine. `signer` signs RS256 (id_tokens,
-    /// notifications): swift-crypto unless the caller hands another (`siwa serve` hands the fastest of
-    /// its build, `RS256Signers.fastest`, which may be OpenSSL's libcrypto).
+    /// Loads (or creates) the signing keys in `storage` and wires the engine. `signer` signs RS256
+    /// (id_tokens, notifications): swift-crypto unless the caller hands another (`siwa serve` hands the
+    /// fastest of its build, `RS256Signers.fastest`, which may be OpenSSL's libcrypto).
     public static func start(
-        configuration: ProviderConfiguration, store: any ProviderStore, clock: any ProviderClock,
+        configuration: ProviderConfiguration, storage: ProviderStorage, clock: any ProviderClock,
         random: any RandomSource = SystemRandomSource(), keyFactory: any SigningKeyFactory = GeneratingSigningKeyFactory(),
         logger: Logger = Logger(label: "AppleIDProvider"), metrics: any MetricsFactory = MetricsSystem.factory,
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
         managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(),
-        signer: any RS256Signer = SwiftCryptoRS256Signer(), refusalObserver: (any RefusalObserver)? = nil
+        signer: any RS256Signer = SwiftCryptoRS256Signer(), refusalObserver: (any RefusalObserver)? = nil,
+        requestRecorder: (any RequestRecorder)? = nil, faultSwitch: (any TokenFaultSwitch)? = nil
     ) async throws -> AppleIDProvider {
+        let store = storage.store
         let keyRing = try await SigningKeyRing.load(
             store: store, keyFactory: keyFactory, random: random, now: clock.now(),
             retiredKeyRetention: configuration.keyRotation.retiredKeyRetention, signer: signer)
         return AppleIDProvider(
             configuration: configuration, store: store, clock: clock, random: random, keyRing: keyRing, logger: logger, metrics: metrics,
-            txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn, refusalObserver: refusalObserver)
+            txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn, refusalObserver: refusalObserver,
+            requestRecorder: requestRecorder, faultSwitch: faultSwitch)
     }
 
     init(
@@ -65,9 +70,12 @@ public final class AppleIDProvider: Sendable {
         keyRing: SigningKeyRing, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
-        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(), refusalObserver: (any RefusalObserver)? = nil
+        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(), refusalObserver: (any RefusalObserver)? = nil,
+        requestRecorder: (any RequestRecorder)? = nil, faultSwitch: (any TokenFaultSwitch)? = nil
     ) {
         self.refusalObserver = refusalObserver
+        self.requestRecorder = requestRecorder
+        self.faultSwitch = faultSwitch
         self.metrics = metrics
         self.txtResolver = txtResolver
         self.endpointResolver = endpointResolver
@@ -93,8 +101,6 @@ public final class AppleIDProvider: Sendable {
             store: store, tokens: tokens, idTokens: idTokens, configuration: configuration, clock: clock)
         self.refreshGrant = RefreshTokenGrant(store: store, tokens: tokens, idTokens: idTokens, configuration: configuration)
         self.revocation = Revocation(store: store)
-        self.requestLogBuffer = RequestLogBuffer(capacity: configuration.requestLogBatchLimit)
-        self.unprovenRequestLimit = UnprovenRequestLimit(perMinute: configuration.unprovenRequestLogRate)
     }
 
     /// Runs the authorization checks (spec §3.1).
@@ -119,8 +125,8 @@ public final class AppleIDProvider: Sendable {
             let client = try await self.authenticator.authenticate(clientID: request.clientID, secret: request.clientSecret, now: now)
             switch grantType {
             case .authorizationCode:
-                let fault = try await self.takeTokenFault(for: client)
-                return try await self.codeGrant.exchange(request, client: client, now: now, fault: fault)
+                let defect = self.configuration.developmentMode ? try await self.faultSwitch?.take(for: client.id) : nil
+                return try await self.codeGrant.exchange(request, client: client, now: now, defect: defect)
             case .refreshToken: return try await self.refreshGrant.refresh(request, client: client, now: now)
             default: throw OAuthError.unsupportedGrantType("grant_type \(grantType.rawValue) is not supported for this client")
             }

@@ -49,14 +49,6 @@ public struct ProviderConfiguration: Sendable {
     public var consoleSessionLifetime: TimeInterval = 12 * 3600
     /// How long an invitation to join a team can be accepted.
     public var teamInvitationLifetime: TimeInterval = 7 * 86_400
-    /// Requests kept per client for the console's Requests page.
-    public var requestLogLength: Int = 50
-    /// How many unproven requests (a secret that did not verify, a redirect_uri not registered) one
-    /// instance records per client and minute: anyone who knows a client ID can send them.
-    public var unprovenRequestLogRate: Int = 10
-    /// Request-log entries held before they are written in one batch (``AppleIDProvider/flushRequestLog()``
-    /// writes them sooner). 1 writes each request as it happens.
-    public var requestLogBatchLimit: Int = 256
     /// When the signing keys rotate (every 30 days, the next key published a day ahead at least,
     /// retired keys kept 7 days).
     public var keyRotation = KeyRotationSchedule()

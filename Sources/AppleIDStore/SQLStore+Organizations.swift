@@ -1,9 +1,10 @@
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import SQLKit
 
-extension SQLStore: OrganizationStore {
+extension SQLStore: OrganizationStore, OrganizationAdminStore {
     public func organization(id: UUID) async throws -> Organization? {
         try await row(OrganizationRow.self, from: OrganizationRow.table, where: "id", equals: id.uuidString)?.organization()
     }

@@ -1,4 +1,5 @@
 import AppleIDConsole
+import AppleIDDevelopmentFaults
 import AppleIDMemoryStore
 import AppleIDProtocol
 import AppleIDProvider
@@ -63,7 +64,10 @@ private func runAppleIDEmulator<T: Sendable>(
     let refusalLog = RefusalLog()
     let storage = ProviderStorage.inMemory
     let provider = try await AppleIDProvider.start(
-        configuration: configuration, storage: storage, clock: clock, keyFactory: keyFactory, logger: logger, refusalObserver: refusalLog)
+        configuration: configuration, storage: storage, clock: clock, keyFactory: keyFactory, logger: logger, refusalObserver: refusalLog,
+        // The admin API's request log, which `siwa check` reads to say why the app's token request failed.
+        requestRecorder: try StoredRequestLog(storage: storage, logger: logger),
+        faultSwitch: TokenFaults(logger: logger))
     let relay = try MailRelay(provider: provider, storage: storage)
     let emulator = try await AppleIDEmulator.seed(provider: provider, relay: relay, baseURL: baseURL, clock: clock, refusalLog: refusalLog)
     let router = try await buildRouter(

@@ -1,3 +1,5 @@
+import AppleIDConsole
+import AppleIDDevelopmentFaults
 import AppleIDMemoryStore
 import AppleIDProtocol
 import AppleIDProvider
@@ -22,7 +24,7 @@ struct ProviderHarness {
     static func make(
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
-        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(),
+        managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(), requestLog: RequestLogSettings = RequestLogSettings(),
         configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> ProviderHarness {
         let clock = ManualClock(now)
@@ -31,9 +33,10 @@ struct ProviderHarness {
         configuration.passwordHashCost = 4
         configure(&configuration)
         let provider = try await AppleIDProvider.start(
-            configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "provider"),
+            configuration: configuration, storage: .store(store), clock: clock, random: SeededRandomSource(seed: "provider"),
             keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"), txtResolver: txtResolver,
-            endpointResolver: endpointResolver, managedSignIn: managedSignIn)
+            endpointResolver: endpointResolver, managedSignIn: managedSignIn,
+            requestRecorder: StoredRequestLog(store: store, settings: requestLog), faultSwitch: TokenFaults())
         for (team, group) in [("TEAMAAAAAA", "com.a.app"), ("TEAMBBBBBB", "com.b.app")] {
             try await store.save(DeveloperTeam(id: TeamID(rawValue: team), name: team))
             try await store.save(AppGroup(primaryAppID: ClientID(rawValue: group), teamID: TeamID(rawValue: team), displayName: group))

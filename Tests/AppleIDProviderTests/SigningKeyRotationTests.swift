@@ -12,7 +12,7 @@ struct SigningKeyRotationTests {
     /// An engine over `store` with its own clock, as one server instance.
     static func engine(on store: MemoryStore, clock: ManualClock, seed: String) async throws -> AppleIDProvider {
         try await AppleIDProvider.start(
-            configuration: ProviderConfiguration(issuer: "https://id.example.com"), store: store, clock: clock,
+            configuration: ProviderConfiguration(issuer: "https://id.example.com"), storage: .store(store), clock: clock,
             random: SeededRandomSource(seed: seed), keyFactory: FixedSigningKeyFactory(pems: ProviderHarness.keys), logger: Logger(label: "test"))
     }
 

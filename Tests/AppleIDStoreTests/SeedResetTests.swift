@@ -16,14 +16,15 @@ struct SeedResetTests {
     static let signingKeys: [String] = (0..<2).compactMap { _ in try? GeneratingSigningKeyFactory().makePrivateKeyPEM() }
 
     /// A development-mode engine on `store`, seeded as a first start seeds, with the seeded state recorded.
-    static func seeded(_ store: any ProviderStore) async throws -> (AppleIDProvider, ManualClock, DemoFacts, String) {
+    static func seeded(_ store: any ProviderStore & RequestLogStore) async throws -> (AppleIDProvider, ManualClock, DemoFacts, String) {
         let clock = ManualClock(now)
         var configuration = ProviderConfiguration(issuer: "http://127.0.0.1:8080")
         configuration.passwordHashCost = 4
         configuration.developmentMode = true
         let provider = try await AppleIDProvider.start(
-            configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: "reset"),
-            keyFactory: FixedSigningKeyFactory(pems: signingKeys), logger: testLogger)
+            configuration: configuration, storage: .store(store), clock: clock, random: SeededRandomSource(seed: "reset"),
+            keyFactory: FixedSigningKeyFactory(pems: signingKeys), logger: testLogger,
+            requestRecorder: StoredRequestLog(store: store))
         let (facts, keyPEM) = try await DemoSeed().seed(
             provider: provider, server: "http://127.0.0.1:8080", returnURLs: ["http://127.0.0.1:8081/cb"], keyFilePath: { "\($0).p8" })
         try await provider.recordSeededState()
@@ -115,13 +116,13 @@ struct SeedResetTests {
         var configuration = ProviderConfiguration(issuer: "http://127.0.0.1:8080")
         configuration.passwordHashCost = 4
         let production = try await AppleIDProvider.start(
-            configuration: configuration, store: MemoryStore(), clock: clock, keyFactory: FixedSigningKeyFactory(pems: Self.signingKeys),
+            configuration: configuration, storage: .store(MemoryStore()), clock: clock, keyFactory: FixedSigningKeyFactory(pems: Self.signingKeys),
             logger: testLogger)
         try await production.recordSeededState()
         await #expect(throws: ConsoleError.self) { try await production.reset() }
         configuration.developmentMode = true
         let unseeded = try await AppleIDProvider.start(
-            configuration: configuration, store: MemoryStore(), clock: clock, keyFactory: FixedSigningKeyFactory(pems: Self.signingKeys),
+            configuration: configuration, storage: .store(MemoryStore()), clock: clock, keyFactory: FixedSigningKeyFactory(pems: Self.signingKeys),
             logger: testLogger)
         await #expect(throws: ConsoleError.self) { try await unseeded.reset() }
     }

@@ -1,6 +1,7 @@
 import AppleIDConsole
 import AppleIDEmailSources
 import AppleIDMemoryStore
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDRelay
@@ -12,7 +13,7 @@ import Testing
 @testable import AppleIDStore
 
 /// The engine's store, the relay's and the console's, as every implementation keeps them in one database.
-typealias ConformingStore = ProviderStore & RelayMailStore & EmailSourceStore & ConsoleStore
+typealias ConformingStore = ProviderStore & RelayMailStore & EmailSourceStore & ConsoleStore & OrganizationAdminStore
 
 /// Every ``ProviderStore`` implementation the conformance suite runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -32,7 +32,7 @@ struct CodeExchangeFixture {
                 consent: TransactionFailureTests.consent, identity: TransactionFailureTests.identity, grant: Fixture.grant(id: "grant-1"),
                 code: Fixture.code(hash: OpaqueToken.hash(code))))
         let provider = try await AppleIDProvider.start(
-            configuration: ProviderConfiguration(issuer: "https://appleid.example.com"), store: store, clock: clock, random: random)
+            configuration: ProviderConfiguration(issuer: "https://appleid.example.com"), storage: .store(store), clock: clock, random: random)
         let key = try await provider.createKey(teamID: team, primaryAppID: TransactionFailureTests.groupID, name: "Redemption key")
         let pem = try await provider.downloadKey(key.id, teamID: team)
         let secret = try await ClientSecretMinter(teamID: team, keyID: key.id, privateKeyPEM: pem).mint(

@@ -22,7 +22,7 @@ extension TransactionFailureTests {
     /// the group, its clients, grants, consents, transfer identifiers and the transfer record.
     static func transfers(on store: SQLStore) async throws -> AppTransfers {
         try await AppleIDProvider.start(
-            configuration: ProviderConfiguration(issuer: "https://appleid.example.com"), store: store, clock: ManualClock(Fixture.date(60))
+            configuration: ProviderConfiguration(issuer: "https://appleid.example.com"), storage: .store(store), clock: ManualClock(Fixture.date(60))
         ).transfers
     }
 

@@ -18,7 +18,7 @@ enum DeclarationHarness {
         configuration.passwordHashCost = 4
         configuration.developmentMode = developmentMode
         return try await AppleIDProvider.start(
-            configuration: configuration, store: MemoryStore(), clock: ManualClock(now), random: SeededRandomSource(seed: seed),
+            configuration: configuration, storage: .store(MemoryStore()), clock: ManualClock(now), random: SeededRandomSource(seed: seed),
             keyFactory: FixedSigningKeyFactory(pems: signingKeys), logger: Logger(label: "test"))
     }
 

@@ -88,6 +88,19 @@ struct ProductWeightTests {
         for module in ["AppleIDConsole", "AppleIDRelay", "SMTPWire"] { #expect(!closure.contains(module), "AppleIDEmailSources reaches \(module)") }
     }
 
+    @Test("the organizations sit below the console and the emulator: both link them, and they link neither, nor mail")
+    func organizationsSitBelowConsoleAndEmulator() throws {
+        var graph = try ManifestGraph(root: Self.packageRoot)
+        for module in ["AppleIDConsole", "SignInWithAppleTesting"] {
+            #expect(graph.closure(of: module).contains { $0.package == nil && $0.name == "AppleIDOrganizations" }, "\(module) links them")
+        }
+        let closure = Set(graph.closure(of: "AppleIDOrganizations").map(\.description))
+        #expect(closure.contains("AppleIDProvider"), "the reader sees the module's edges: \(closure.sorted())")
+        for module in ["AppleIDConsole", "AppleIDRelay", "AppleIDEmailSources", "SMTPWire"] {
+            #expect(!closure.contains(module), "AppleIDOrganizations reaches \(module)")
+        }
+    }
+
     @Test("the admin API's types link no server module, no engine, no HTTP framework and no NIO, so siwa check stays light")
     func adminTypesAreLight() throws {
         var graph = try ManifestGraph(root: Self.packageRoot)

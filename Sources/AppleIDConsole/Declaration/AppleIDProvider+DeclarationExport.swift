@@ -1,4 +1,5 @@
 import AppleIDEmailSources
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -71,9 +72,9 @@ extension AppleIDProvider {
     /// exported as such.
     private func exportOrganizations(withSecrets: Bool, firstTeam: TeamID?) async throws -> [EnvironmentDeclaration.Organization] {
         var exported: [EnvironmentDeclaration.Organization] = []
-        for organization in try await store.organizations().sorted(by: { $0.claimValue < $1.claimValue }) {
+        for organization in try await organizations.list().sorted(by: { $0.claimValue < $1.claimValue }) {
             var accounts: [EnvironmentDeclaration.ManagedAccount] = []
-            for account in try await store.accounts(organizationID: organization.id).sorted(by: { $0.appleID < $1.appleID })
+            for account in try await organizations.accounts(of: organization.id).sorted(by: { $0.appleID < $1.appleID })
             where account.deletedAt == nil {
                 var sub: String?
                 if let firstTeam { sub = try await store.teamIdentity(accountID: account.id, teamID: firstTeam)?.subject.rawValue }

@@ -1,3 +1,4 @@
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -42,11 +43,11 @@ extension AppleIDProvider {
     private func reportOrganizationLeftovers(_ declaration: EnvironmentDeclaration, prune: Bool, to report: inout DeclarationReport) async throws {
         let declaredOrganizations = Set(declaration.organizations.compactMap { $0.orgID.flatMap(UUID.init(uuidString:)) })
         let declaredAccounts = Set(declaration.organizations.flatMap { ($0.accounts ?? []).map { $0.username.lowercased() } })
-        for organization in try await store.organizations() {
+        for organization in try await organizations.list() {
             if !declaredOrganizations.contains(organization.id) {
                 report.notInFile.append("organization \(organization.claimValue) (\(organization.name))")
             }
-            for account in try await store.accounts(organizationID: organization.id)
+            for account in try await organizations.accounts(of: organization.id)
             where account.deletedAt == nil && !declaredAccounts.contains(account.appleID.lowercased()) {
                 try await leftover("Managed Apple ID \(account.appleID)", prune: prune, report: &report) {
                     try await organizations.deleteAccount(accountID: account.id)

@@ -1,3 +1,4 @@
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation

@@ -1,4 +1,5 @@
 import AppleIDEmailSources
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import Crypto

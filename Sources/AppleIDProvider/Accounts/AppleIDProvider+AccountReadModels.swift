@@ -54,7 +54,7 @@ extension AppleIDProvider {
     }
 
     /// `account` with the fields of `change` that are set (a password hashed).
-    func applying(_ change: AccountChange, to account: AppleIDAccount) async -> AppleIDAccount {
+    package func applying(_ change: AccountChange, to account: AppleIDAccount) async -> AppleIDAccount {
         var account = account
         if let firstName = change.firstName { account.firstName = firstName }
         if let lastName = change.lastName { account.lastName = lastName }

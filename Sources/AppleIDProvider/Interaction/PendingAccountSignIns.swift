@@ -2,12 +2,13 @@ import AppleIDProtocol
 import Foundation
 
 /// Account-page sign-ins between the password and the two-factor code: ten minutes. Kept in the
-/// store (``FlowRecordStore``) by a hash of the browser's pending cookie, so the code may be posted
+/// store (``BrowserFlows``) by a hash of the browser's pending cookie, so the code may be posted
 /// to any server instance. (Wrong codes are counted per Apple ID in the store, not per sign-in.)
 public struct PendingAccountSignIns: Sendable {
     let store: any FlowRecordStore & ReadModelStore
     let clock: any ProviderClock
     var lifetime: TimeInterval = 600
+    var flows: BrowserFlows { BrowserFlows(store: store, kind: .pendingAccountSignIn) }
 
     init(store: any FlowRecordStore & ReadModelStore, clock: any ProviderClock) {
         self.store = store
@@ -25,15 +26,13 @@ public struct PendingAccountSignIns: Sendable {
     /// Remembers that the browser holding `token` passed the password step of `accountID`.
     public func start(token: String, accountID: String) async throws {
         let payload = String(decoding: try JSONEncoder().encode(Pending(accountID: accountID)), as: UTF8.self)
-        try await store.save(
-            FlowRecord(
-                kind: .pendingAccountSignIn, key: OpaqueToken.hash(token), payload: payload, expiresAt: clock.now().addingTimeInterval(lifetime)))
+        try await flows.save(payload, secret: token, expiresAt: clock.now().addingTimeInterval(lifetime))
     }
 
     /// The Apple ID waiting for its code in the sign-in of `token`, unless it expired.
     public func accountID(token: String) async throws -> String? {
-        guard let record = try await store.flowRecord(.pendingAccountSignIn, key: OpaqueToken.hash(token), now: clock.now()) else { return nil }
-        return try? JSONDecoder().decode(Pending.self, from: Data(record.payload.utf8)).accountID
+        guard let payload = try await flows.payload(secret: token, now: clock.now()) else { return nil }
+        return try? JSONDecoder().decode(Pending.self, from: Data(payload.utf8)).accountID
     }
 
     /// The Apple ID waiting for its code in the sign-in of `token`, unless the sign-in expired or the
@@ -45,7 +44,7 @@ public struct PendingAccountSignIns: Sendable {
 
     /// Ends the sign-in (it succeeded, or the Apple ID is locked).
     public func finish(token: String) async throws {
-        try await store.deleteFlowRecord(.pendingAccountSignIn, key: OpaqueToken.hash(token))
+        try await flows.remove(secret: token)
     }
 }
 

@@ -76,7 +76,7 @@ public struct NotificationDelivery: Sendable {
         // Organizations' app withdrawals that are due put their `consent-revoked` messages in the
         // outbox first, so this pass sends them. Their failure must not hold back delivery.
         do {
-            try await provider.organizations.revokeWithdrawnApps()
+            try await provider.revokeWithdrawnApps()
         } catch {
             logger.error("organization app withdrawal failed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
         }

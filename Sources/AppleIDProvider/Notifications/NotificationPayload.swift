@@ -40,7 +40,7 @@ extension AppleIDProvider {
     }
 
     /// `issuedAt` other than now only for ``developmentNotification(appleID:clientID:fault:)``'s expired one.
-    func signedNotification(_ message: OutboxMessage, issuedAt: Int) throws -> String {
+    package func signedNotification(_ message: OutboxMessage, issuedAt: Int) throws -> String {
         try TokenSigner(keyRing: keyRing).sign(
             NotificationPayload(
                 issuer: configuration.issuer, audience: message.audience.rawValue, issuedAt: issuedAt, jwtID: message.id, event: message.event))

@@ -87,23 +87,9 @@ public struct ManagedMembership: Codable, Sendable, Hashable {
     }
 }
 
-/// The life of a Managed Apple ID as its organization sees it.
-public enum ManagedAccountState: String, Codable, Sendable, Hashable, CaseIterable {
-    case active
-    case deactivated
-    case deleted
-}
-
 extension AppleIDAccount {
     /// Neither deleted nor deactivated by its organization (spec §21 item 10).
     public var canSignIn: Bool { deletedAt == nil && managed?.isDeactivated != true }
-
-    /// `nil` for a consumer Apple ID.
-    public var managedState: ManagedAccountState? {
-        guard let managed else { return nil }
-        if deletedAt != nil { return .deleted }
-        return managed.isDeactivated ? .deactivated : .active
-    }
 }
 
 extension OrganizationStore {

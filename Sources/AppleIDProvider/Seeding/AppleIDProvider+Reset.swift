@@ -29,7 +29,7 @@ extension AppleIDProvider {
         guard try await store.restoreSeedSnapshot() else {
             throw ConsoleError.refused("no seeded state is recorded for this database; restart siwa serve to record one")
         }
-        tokenFaults.disarmAll()
+        faultSwitch?.disarmAll()
         registryDidChange()
         (clock as? any AdjustableClock)?.reset()
         logger.notice("server reset to its seeded state")

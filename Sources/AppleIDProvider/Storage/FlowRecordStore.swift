@@ -8,15 +8,11 @@ import Foundation
 /// `key` is a hash of the flow's secret (a cookie, a `state`), never the secret itself; `payload` is
 /// the flow's own JSON, opaque to the store.
 public struct FlowRecord: Sendable, Hashable {
-    /// Which flow the record belongs to: each kind has its own keys.
+    /// Which flow the record belongs to: each kind has its own keys (the server's playground adds its own).
     public struct Kind: RawRepresentable, Sendable, Hashable {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// A playground sign-in between `/playground` and its callback (by `state`).
-        public static let playgroundStart = Kind(rawValue: "playground-start")
-        /// A playground run that obtained a refresh token (by run identifier).
-        public static let playgroundRun = Kind(rawValue: "playground-run")
         /// An account-page sign-in between the password and the two-factor code (by cookie).
         public static let pendingAccountSignIn = Kind(rawValue: "account-pending")
     }

@@ -1,20 +1,10 @@
 import AppleIDProtocol
 import Foundation
 
-/// Organizations, their Managed Apple IDs, and the revocations an access rule change schedules.
+/// What the engine reads of organizations (their access rule, at sign-in), and the revocations an
+/// access rule change schedules. Their administration keeps its own store (`AppleIDOrganizations`).
 public protocol OrganizationStore: Sendable {
     func organization(id: UUID) async throws -> Organization?
-    /// Every organization, by name.
-    func organizations() async throws -> [Organization]
-    /// Inserts or replaces the organization; with `withdrawal`, schedules it in the same transaction
-    /// unless one is already pending for the organization (the earlier one stays: it covers this
-    /// change too, since it revokes whatever the organization no longer allows when it runs). A
-    /// pending withdrawal that a pass has claimed is handed back, so that it runs again under the
-    /// organization's new rule (the pass's ``complete(_:holder:revokingOutside:at:notifying:)`` then
-    /// writes nothing).
-    func save(_ organization: Organization, withdrawal: PendingWithdrawal?) async throws
-    /// The organization's Managed Apple IDs, deleted ones included, oldest first.
-    func accounts(organizationID: UUID) async throws -> [AppleIDAccount]
     /// Claims up to `limit` withdrawals due at `now` for `holder` until `expiry`, in one step, as
     /// ``OutboxLeaseStore`` leases messages: those nobody claimed, or whose claim ran out (its
     /// instance died or hangs). Earliest first. Of concurrent callers, each withdrawal goes to one.

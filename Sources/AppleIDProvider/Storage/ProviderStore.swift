@@ -91,7 +91,7 @@ public protocol SigningKeyStore: Sendable {
 /// Everything the provider stores. The memory store and the SQL stores implement all of it and
 /// pass one conformance suite.
 public typealias ProviderStore = RegistryStore & AccountStore & ConsentStore & GrantStore & InteractionStore & SigningKeyStore
-    & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore & RequestLogStore
+    & OutboxStore & LifecycleStore & ExpiredRecordStore & TransferStore & SignInAttemptStore
     & TeamRegistryStore & IdentifierRemovalStore & TeamActivityStore & SigningKeyRotationStore & OutboxLeaseStore
     & FlowRecordStore & ReadModelStore
     & OrganizationStore & KeychainStore & SeedSnapshotStore

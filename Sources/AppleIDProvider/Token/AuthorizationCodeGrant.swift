@@ -10,8 +10,10 @@ struct AuthorizationCodeGrant: Sendable {
     let configuration: ProviderConfiguration
     let clock: any ProviderClock
 
-    /// - Parameter fault: the defect development mode's fault switch armed for this answer, if any.
-    func exchange(_ request: TokenRequest, client: RegisteredClient, now: Date, fault: TokenFault? = nil) async throws -> TokenResponse {
+    /// - Parameter defect: what development mode's fault switch spoils in this answer's id_token, if anything.
+    func exchange(
+        _ request: TokenRequest, client: RegisteredClient, now: Date, defect: (any IdentityTokenDefect)? = nil
+    ) async throws -> TokenResponse {
         guard let code = request.code, !code.isEmpty else { throw OAuthError.invalidRequest("code is missing") }
         let codeHash = OpaqueToken.hash(code)
         let binding = CodeBinding(
@@ -25,7 +27,7 @@ struct AuthorizationCodeGrant: Sendable {
         let accessToken = minted.accessToken
         let kind = IdentityTokenFactory.Kind.authorization(nonce: redeemed.code.nonce, code: nil, accessToken: accessToken)
         let idToken =
-            try fault.map { try idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind, fault: $0) }
+            try defect.map { try idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind, defect: $0) }
             ?? idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind)
         return TokenResponse(
             accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: minted.refreshToken, idToken: idToken)

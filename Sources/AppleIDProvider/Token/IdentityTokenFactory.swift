@@ -18,11 +18,11 @@ struct IdentityTokenFactory: Sendable {
         try signer.sign(claims(for: grant, client: client, now: now, kind: kind))
     }
 
-    /// An id_token with `fault`'s defect (development mode's fault switch, issue 20).
-    func make(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind, fault: TokenFault) throws -> String {
+    /// An id_token with `defect` (development mode's fault switch, issue 20).
+    func make(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind, defect: any IdentityTokenDefect) throws -> String {
         var claims = claims(for: grant, client: client, now: now, kind: kind)
-        fault.corrupt(&claims)
-        return try signer.sign(claims, fault: fault)
+        defect.corrupt(&claims)
+        return try signer.sign(claims, as: defect.signature)
     }
 
     private func claims(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind) -> IdentityTokenClaims {

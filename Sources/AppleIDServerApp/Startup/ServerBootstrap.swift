@@ -1,4 +1,5 @@
 import AppleIDConsole
+import AppleIDDevelopmentFaults
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDRelay
@@ -66,10 +67,11 @@ public enum ServerBootstrap {
             let clock = SystemClock()
             let resolver = try settings.dnsResolver.map { UDPTXTResolver(server: try ResolverAddress.parse($0)) } ?? UDPTXTResolver.system()
             let provider = try await AppleIDProvider.start(
-                configuration: configuration, store: store, clock: clock, keyFactory: keyFactory, logger: logger,
+                configuration: configuration, storage: .store(store), clock: clock, keyFactory: keyFactory, logger: logger,
                 metrics: PrometheusMetricsFactory(registry: registry),
                 txtResolver: resolver, endpointResolver: SystemEndpointAddressResolver(), managedSignIn: HTTPFederatedSignIn(logger: logger),
-                signer: signer)
+                signer: signer, requestRecorder: StoredRequestLog(store: store, logger: logger),
+                faultSwitch: configuration.developmentMode ? TokenFaults(logger: logger) : nil)
             logSigner(of: provider, logger: logger)
             var relaySettings = RelaySettings()
             relaySettings.usesSmarthost = settings.smtpSmarthost != nil

@@ -66,7 +66,9 @@ struct ConsoleKeyTests {
 
     @Test("the request log keeps the client's last requests only, and not those of unknown clients")
     func requestLogBounded() async throws {
-        let harness = try await ProviderHarness.make { $0.requestLogLength = 3 }
+        var settings = RequestLogSettings()
+        settings.length = 3
+        let harness = try await ProviderHarness.make(requestLog: settings)
         for index in 0..<5 {
             harness.clock.advance(by: 1)
             _ = await harness.provider.token(
@@ -85,7 +87,9 @@ struct ConsoleKeyTests {
 
     @Test("a full batch is written by the request that fills it, and reading the log through the engine writes the rest")
     func requestLogBatchLimit() async throws {
-        let harness = try await ProviderHarness.make { $0.requestLogBatchLimit = 2 }
+        var settings = RequestLogSettings()
+        settings.batchLimit = 2
+        let harness = try await ProviderHarness.make(requestLog: settings)
         let refused = TokenRequest(grantType: "authorization_code", clientID: Self.servicesID.rawValue, clientSecret: "x")
         _ = await harness.provider.token(refused)
         #expect(try await harness.store.requestLog(clientID: Self.servicesID, proven: false, limit: 10).isEmpty)

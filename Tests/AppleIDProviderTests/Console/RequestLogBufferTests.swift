@@ -1,9 +1,10 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 import Synchronization
 import Testing
 
-@testable import AppleIDProvider
+@testable import AppleIDConsole
 
 @Suite("Request log buffer: a flush waits for the batches drained before it")
 struct RequestLogBufferTests {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import _CryptoExtras
 
+@testable import AppleIDDevelopmentFaults
 @testable import AppleIDProvider
 
 /// Development mode's fault switch (issue 20): the next token response for one client carries the
@@ -78,7 +79,7 @@ struct TokenFaultTests {
         let tokens = try await harness.redeem(try await harness.code(), secret: try await harness.clientSecret()).get()
         let token = try DecodedToken(try #require(tokens.idToken))
         #expect(token.verifies(with: harness.provider.keyRing.activeKey.publicKey))
-        #expect(harness.provider.tokenFaults.take(for: Self.client) == nil, "the timeout was taken")
+        #expect(try #require(harness.provider.faultSwitch as? TokenFaults).takeArmed(for: Self.client) == nil, "the timeout was taken")
     }
 
     @Test("a fault is one-shot: of two concurrent token requests exactly one gets it")

@@ -1,3 +1,4 @@
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -48,17 +49,17 @@ struct OrganizationAccessTests {
 
         _ = try await harness.provider.organizations.disallow("com.a.app", in: managed.school.id)
         #expect(try await managed.authorize(managed.teacher)["error"] == "user_cancelled_authorize", "blocked at once")
-        #expect(try await harness.provider.organizations.revokeWithdrawnApps() == 0, "not before the window ends")
+        #expect(try await harness.provider.revokeWithdrawnApps() == 0, "not before the window ends")
         #expect(try await harness.provider.credentialState(subject: subject, clientID: "com.a.app.web") == .authorized)
 
         harness.clock.advance(by: harness.provider.configuration.appWithdrawalWindow)
-        #expect(try await harness.provider.organizations.revokeWithdrawnApps() == 2)
+        #expect(try await harness.provider.revokeWithdrawnApps() == 2)
         let messages = try await harness.store.messages(groupID: "com.a.app", limit: 10)
         #expect(messages.map(\.event.type) == [.consentRevoked, .consentRevoked])
         #expect(messages.map(\.event.subject).contains(subject.rawValue))
         #expect(try await harness.provider.credentialState(subject: subject, clientID: "com.a.app.web") == .revoked)
         #expect(await harness.refresh(try #require(tokens.refreshToken), secret: secret).failure?.code == .invalidGrant)
-        #expect(try await harness.provider.organizations.revokeWithdrawnApps() == 0, "done once")
+        #expect(try await harness.provider.revokeWithdrawnApps() == 0, "done once")
     }
 
     @Test("an app allowed again before the window ends keeps its grants")
@@ -68,7 +69,7 @@ struct OrganizationAccessTests {
         _ = try await managed.harness.provider.organizations.disallow("com.a.app", in: managed.school.id)
         _ = try await managed.harness.provider.organizations.allow("com.a.app", in: managed.school.id)
         managed.harness.clock.advance(by: managed.harness.provider.configuration.appWithdrawalWindow)
-        #expect(try await managed.harness.provider.organizations.revokeWithdrawnApps() == 0)
+        #expect(try await managed.harness.provider.revokeWithdrawnApps() == 0)
         #expect(try await managed.harness.store.messages(groupID: "com.a.app", limit: 10).isEmpty)
     }
 
@@ -78,9 +79,9 @@ struct OrganizationAccessTests {
         _ = try await managed.authorize(managed.teacher)
         _ = try await managed.harness.provider.organizations.disallow("com.a.app", in: managed.school.id)
         managed.harness.clock.advance(by: 86_399)
-        #expect(try await managed.harness.provider.organizations.revokeWithdrawnApps() == 0)
+        #expect(try await managed.harness.provider.revokeWithdrawnApps() == 0)
         managed.harness.clock.advance(by: 1)
-        #expect(try await managed.harness.provider.organizations.revokeWithdrawnApps() == 1)
+        #expect(try await managed.harness.provider.revokeWithdrawnApps() == 1)
     }
 
     @Test("deleting a Managed Apple ID sends account-delete, never email-enabled or email-disabled")

@@ -33,7 +33,7 @@ import Testing
     func providerStartsWithPrefetchedKey() async throws {
         func start(_ factory: any SigningKeyFactory) async throws -> AppleIDProvider {
             try await AppleIDProvider.start(
-                configuration: ProviderConfiguration(issuer: "https://id.example.com"), store: MemoryStore(),
+                configuration: ProviderConfiguration(issuer: "https://id.example.com"), storage: .store(MemoryStore()),
                 clock: ManualClock(ProviderHarness.now), random: SeededRandomSource(seed: "prefetch"), keyFactory: factory)
         }
         let prefetched = try await start(PrefetchingSigningKeyFactory(generator: FixedSigningKeyFactory(pems: Array(ProviderHarness.keys.prefix(2)))))
@@ -49,7 +49,7 @@ import Testing
             var configuration = ProviderConfiguration(issuer: "https://id.example.com")
             configuration.passwordHashCost = 4
             return try await AppleIDProvider.start(
-                configuration: configuration, store: MemoryStore(), clock: ManualClock(ProviderHarness.now),
+                configuration: configuration, storage: .store(MemoryStore()), clock: ManualClock(ProviderHarness.now),
                 random: SeededRandomSource(seed: "prefetch"), keyFactory: FixedSigningKeyFactory(pems: Array(ProviderHarness.keys.prefix(2))))
         }
         let prefetching = try await start()

@@ -1,3 +1,4 @@
+import AppleIDDevelopmentFaults
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation

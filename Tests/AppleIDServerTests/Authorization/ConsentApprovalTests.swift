@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDMemoryStore
 import AppleIDProtocol
 import AppleIDProvider
@@ -17,7 +18,7 @@ struct ConsentApprovalTests {
     func concurrentApprovals(of kind: StoreKind) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-approval-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (store, shutdown): (any ProviderStore & RelayMailStore, () async throws -> Void) =
+        let (store, shutdown): (any ProviderStore & RelayMailStore & RequestLogStore, () async throws -> Void) =
             switch kind {
             case .memory: (MemoryStore(), {})
             case .sqlite: try await SQLStore.sqlite(path: path, logger: Logger(label: "test"))

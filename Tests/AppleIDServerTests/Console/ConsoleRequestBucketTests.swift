@@ -40,7 +40,7 @@ struct ConsoleRequestBucketTests {
             #expect(proven.contains("<code>/auth/token</code></td><td><strong>ok</strong>"), "the real exchange is still listed")
             let unproven = try #require(Self.table(id: "unproven-requests", in: page.text), "the unproven requests' table")
             let rows = unproven.components(separatedBy: "<tr class=").count - 1
-            #expect(rows == ProviderConfiguration(issuer: TestServer.issuer).unprovenRequestLogRate, "rate-limited: \(rows) rows")
+            #expect(rows == RequestLogSettings().unprovenPerMinute, "rate-limited: \(rows) rows")
             #expect(!page.text.contains(attackerText), "the attacker's text is never quoted whole")
             #expect(unproven.contains(String(attackerText.prefix(60)) + "… (truncated from"))
         }

@@ -89,7 +89,7 @@ struct NotificationDeliveryTests {
             var configuration = ProviderConfiguration(issuer: TestServer.issuer)
             configuration.passwordHashCost = 4
             let provider = try await AppleIDProvider.start(
-                configuration: configuration, store: store, clock: clock, random: SystemRandomSource(),
+                configuration: configuration, storage: .store(store), clock: clock, random: SystemRandomSource(),
                 keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), endpointResolver: Self.publicJuice)
             return (provider, shutdown)
         }

@@ -1,3 +1,4 @@
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import AppleIDStore
@@ -68,9 +69,9 @@ struct OrganizationWithdrawalTests {
 
         // A stops at its first look at the app groups: after it learnt what is due and whose consents go.
         held.hold { $0.contains("app_groups") }
-        async let sweepA = a.provider.organizations.revokeWithdrawnApps()
+        async let sweepA = a.provider.revokeWithdrawnApps()
         await held.reached()
-        let revokedByB = try await b.provider.organizations.revokeWithdrawnApps()
+        let revokedByB = try await b.provider.revokeWithdrawnApps()
         held.release()
         let revokedByA = try await sweepA
 
@@ -88,7 +89,7 @@ struct OrganizationWithdrawalTests {
                 let school = try await Self.school(server, members: members)
                 try await Self.withdrawJuice(from: school, on: [server])
                 counter.reset()
-                #expect(try await server.provider.organizations.revokeWithdrawnApps() == members)
+                #expect(try await server.provider.revokeWithdrawnApps() == members)
                 #expect(try await Self.consentRevokedSubjects(server.provider).count == members)
                 return counter.statements
             }

@@ -96,7 +96,8 @@ struct KeyRotationServiceTests {
 
     static func engine(store: SQLStore, clock: ManualClock, seed: String) async throws -> AppleIDProvider {
         try await AppleIDProvider.start(
-            configuration: ProviderConfiguration(issuer: TestServer.issuer), store: store, clock: clock, random: SeededRandomSource(seed: seed),
+            configuration: ProviderConfiguration(issuer: TestServer.issuer), storage: .store(store), clock: clock,
+            random: SeededRandomSource(seed: seed),
             keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: Logger(label: seed))
     }
 }

@@ -1,11 +1,12 @@
 import AppleIDProtocol
+import AppleIDProvider
 import AppleIDServer
 import AppleIDStore
 import Foundation
 import HummingbirdTesting
 import Testing
 
-@testable import AppleIDProvider
+@testable import AppleIDConsole
 
 /// A read of the request log flushes the buffer first, so that the log shows every request answered
 /// before it. Another flush (`siwa serve`'s timer) may have taken the entries a moment earlier and be
@@ -24,12 +25,13 @@ struct RequestLogFlushTests {
                 ])
                 _ = try await client.execute(uri: "/auth/authorize?" + query, method: .get)
             }
+            let requestLog = try #require(server.provider.requestRecorder as? StoredRequestLog)
             holder.hold("INSERT INTO \"request_log\"")
             let timer = Task { await server.provider.flushRequestLog() }
             await holder.waitUntilHeld()
             let read = Task { try await server.provider.requestLog(clientID: TestServer.servicesID, teamID: nil) }
             // Until the read waits for the batch, or reads the log without it (as it did before).
-            while server.provider.requestLogBuffer.waitingFlushes == 0 && !holder.hasSeen("FROM \"request_log\"") { await Task.yield() }
+            while requestLog.buffer.waitingFlushes == 0 && !holder.hasSeen("FROM \"request_log\"") { await Task.yield() }
             holder.release()
             await timer.value
             #expect(try await read.value.proven.map(\.outcome) == ["ok"])

@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDEmailSources
 import AppleIDMemoryStore
 import AppleIDProtocol
@@ -23,7 +24,7 @@ struct RelayDailyLimitTests {
     func lastPlaceRace(kind: StoreKind) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-daily-limit-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (store, shutdown): (any ProviderStore & RelayMailStore, () async throws -> Void) =
+        let (store, shutdown): (any ProviderStore & RelayMailStore & RequestLogStore, () async throws -> Void) =
             switch kind {
             case .memory: (MemoryStore(), {})
             case .sqlite: try await SQLStore.sqlite(path: path, logger: Logger(label: "test"))

@@ -1,4 +1,5 @@
 import AppleIDConsole
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import EnvironmentFile

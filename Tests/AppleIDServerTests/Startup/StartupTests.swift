@@ -78,7 +78,7 @@ struct StartupTests {
         configuration.passwordHashCost = 4
         configuration.developmentMode = developmentMode
         let provider = try await AppleIDProvider.start(
-            configuration: configuration, store: store, clock: ManualClock(Fixtures.now), random: SeededRandomSource(seed: seed),
+            configuration: configuration, storage: .store(store), clock: ManualClock(Fixtures.now), random: SeededRandomSource(seed: seed),
             keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys))
         return (store, shutdown, provider)
     }

@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -39,7 +40,7 @@ struct StoreArrangement {
 
     /// The client's request log as the store holds it now (the engine's `requestLog` flushes its buffer first).
     func storedRequestLog(clientID: ClientID, proven: Bool) async throws -> [RequestLogEntry] {
-        try await store.requestLog(clientID: clientID, proven: proven, limit: 10)
+        try await #require(store as? any RequestLogStore).requestLog(clientID: clientID, proven: proven, limit: 10)
     }
 
     /// The keychain rows the store still holds for the account (the engine answers `nil` for a deleted Apple ID).

@@ -1,3 +1,5 @@
+import AppleIDConsole
+import AppleIDDevelopmentFaults
 import AppleIDMemoryStore
 import AppleIDProtocol
 import AppleIDProvider
@@ -38,7 +40,7 @@ struct TestServer {
     /// `seeded`: the store already holds the fixtures (a second instance on another's store).
     static func make(
         autoApprove: String? = nil, playground: Bool = false, logger: Logger = Logger(label: "test"),
-        store: any ProviderStore & RelayMailStore = MemoryStore(), seeded: Bool = false, randomSeed: String = "tests",
+        store: any ProviderStore & RelayMailStore & RequestLogStore = MemoryStore(), seeded: Bool = false, randomSeed: String = "tests",
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
         managedSignIn: any ManagedSignInAuthenticator = HTTPFederatedSignIn(),
@@ -51,9 +53,10 @@ struct TestServer {
         configure(&configuration)
         let registry = PrometheusCollectorRegistry()
         let provider = try await AppleIDProvider.start(
-            configuration: configuration, store: store, clock: clock, random: SeededRandomSource(seed: randomSeed),
+            configuration: configuration, storage: .store(store), clock: clock, random: SeededRandomSource(seed: randomSeed),
             keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), logger: logger, metrics: PrometheusMetricsFactory(registry: registry),
-            txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn)
+            txtResolver: txtResolver, endpointResolver: endpointResolver, managedSignIn: managedSignIn,
+            requestRecorder: StoredRequestLog(store: store, logger: logger), faultSwitch: TokenFaults(logger: logger))
         if !seeded { try await seed(provider) }
         var relaySettings = RelaySettings()
         configureRelay(&relaySettings)

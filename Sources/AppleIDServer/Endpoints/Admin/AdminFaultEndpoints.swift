@@ -1,4 +1,5 @@
 import AppleIDAdminAPI
+import AppleIDDevelopmentFaults
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation

@@ -1,4 +1,5 @@
 import AppleIDAdminAPI
+import AppleIDOrganizations
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation

@@ -1,3 +1,4 @@
+import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation

@@ -17,7 +17,7 @@ struct PlaygroundEndpoints {
     let redirectURI: String
     /// The pages' cookies (Secure and `__Host-` when the server is reached over HTTPS).
     let cookies: BrowserCookies
-    var runs: PlaygroundRuns { provider.playgroundRuns }
+    var runs: PlaygroundRuns { PlaygroundRuns(provider: provider) }
 
     struct CallbackForm: Decodable {
         var code: String?

@@ -1,7 +1,7 @@
 import AppleIDProtocol
 import Foundation
 
-extension Organizations {
+extension AppleIDProvider {
     /// Withdrawals handled per pass; the rest wait for the next one.
     static let withdrawalsPerPass = 20
     /// How long a pass holds the withdrawals it claimed. Other instances leave them alone until then
@@ -20,26 +20,26 @@ extension Organizations {
     /// read of the affected consents (with the users' `sub`s) and one transaction.
     @discardableResult
     public func revokeWithdrawnApps() async throws -> Int {
-        let now = provider.clock.now()
+        let now = clock.now()
         // One holder per pass, not per instance: two overlapping passes of one instance must not
         // both take a withdrawal.
-        let holder = "withdrawal-pass-" + provider.random.hex(bytes: 8)
-        let claimed = try await provider.store.claimDueWithdrawals(
+        let holder = "withdrawal-pass-" + random.hex(bytes: 8)
+        let claimed = try await store.claimDueWithdrawals(
             at: now, holder: holder, until: now.addingTimeInterval(Self.withdrawalClaim), limit: Self.withdrawalsPerPass)
         var revoked = 0
         for withdrawal in claimed {
             // Under all apps, or with the organization gone, nothing is withdrawn any more.
-            let organization = try await provider.store.organization(id: withdrawal.organizationID)
+            let organization = try await store.organization(id: withdrawal.organizationID)
             let kept = organization?.accessRule == .specificApps ? organization?.allowedApps : nil
             var consents: [OrganizationConsent] = []
-            if let kept { consents = try await provider.store.consents(organizationID: withdrawal.organizationID, outside: kept) }
+            if let kept { consents = try await store.consents(organizationID: withdrawal.organizationID, outside: kept) }
             let messages = consents.compactMap { consent in
-                consent.subject.map { provider.lifecycle.message(.consentRevoked, groupID: consent.groupID, subject: $0, at: now) }
+                consent.subject.map { lifecycle.message(.consentRevoked, groupID: consent.groupID, subject: $0, at: now) }
             }
-            let completed = try await provider.store.complete(withdrawal, holder: holder, revokingOutside: kept, at: now, notifying: messages)
+            let completed = try await store.complete(withdrawal, holder: holder, revokingOutside: kept, at: now, notifying: messages)
             if completed { revoked += consents.count }
         }
-        if revoked > 0 { provider.credentialSignal.signal() }
+        if revoked > 0 { credentialSignal.signal() }
         return revoked
     }
 }

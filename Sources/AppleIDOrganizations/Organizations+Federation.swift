@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Foundation
 
 extension Organizations {

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// A claim of a development notification spoiled on purpose (`siwa check`'s `notify.wrong-aud` and
@@ -32,11 +33,11 @@ extension AppleIDProvider {
         guard configuration.developmentMode else {
             throw ConsoleError.refused("development notifications work only in development mode (siwa serve --development)")
         }
-        guard let client = try await registeredClient(clientID), let group = try await store.appGroup(client.groupID) else {
+        guard let client = try await registeredClient(clientID), let group = try await registeredAppGroup(client.groupID) else {
             throw ConsoleError.notFound("no client \(clientID)")
         }
-        guard let account = try await store.activeAccount(appleID: appleID),
-            let identity = try await store.teamIdentity(accountID: account.id, teamID: group.teamID)
+        guard let account = try await activeAccount(appleID: appleID),
+            let identity = try await teamIdentity(accountID: account.id, teamID: group.teamID)
         else { throw ConsoleError.notFound("\(appleID) has never signed in to an app of \(group.teamID)") }
         let now = clock.now()
         var message = lifecycle.message(type, group: group, subject: identity.subject, at: now)

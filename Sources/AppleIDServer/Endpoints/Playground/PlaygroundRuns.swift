@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Crypto
 import Foundation
 
@@ -8,14 +9,20 @@ import Foundation
 /// playground is no anonymous relying party for the demo Services ID: it never acts on a token
 /// someone pastes in.
 ///
-/// Kept in the store (``FlowRecordStore``), so a run started on one server instance is finished,
+/// Kept in the engine's ``BrowserFlows``, so a run started on one server instance is finished,
 /// refreshed or revoked on another. The store holds hashes of the `state`, the run identifier and
 /// the browser cookie, and the refresh token sealed with a key derived from the browser cookie: the
 /// database alone cannot act on a run.
-public struct PlaygroundRuns: Sendable {
-    let store: any FlowRecordStore
+struct PlaygroundRuns: Sendable {
+    let starts: BrowserFlows
+    let completed: BrowserFlows
     var startLifetime: TimeInterval = 600
     var runLifetime: TimeInterval = 3_600
+
+    init(provider: AppleIDProvider) {
+        starts = provider.browserFlows(.playgroundStart)
+        completed = provider.browserFlows(.playgroundRun)
+    }
 
     private struct Started: Codable {
         var browserHash: String
@@ -28,44 +35,39 @@ public struct PlaygroundRuns: Sendable {
         var sealedRefreshToken: String
     }
 
-    public func start(state: String, nonce: String, browser: String, now: Date) async throws {
-        try await store.save(
-            FlowRecord(
-                kind: .playgroundStart, key: OpaqueToken.hash(state),
-                payload: try Self.json(Started(browserHash: OpaqueToken.hash(browser), nonce: nonce)),
-                expiresAt: now.addingTimeInterval(startLifetime)))
+    func start(state: String, nonce: String, browser: String, now: Date) async throws {
+        let started = Started(browserHash: OpaqueToken.hash(browser), nonce: nonce)
+        try await starts.save(try Self.json(started), secret: state, expiresAt: now.addingTimeInterval(startLifetime))
     }
 
     /// The nonce of this browser's sign-in with `state`, once (a `state` from another browser is used
     /// up as well: it was shown to someone else).
-    public func takeNonce(state: String, browser: String?, now: Date) async throws -> String? {
-        guard let browser, let record = try await store.takeFlowRecord(.playgroundStart, key: OpaqueToken.hash(state), now: now),
-            let started = Self.decode(Started.self, record.payload), ConstantTime.equal(started.browserHash, OpaqueToken.hash(browser))
+    func takeNonce(state: String, browser: String?, now: Date) async throws -> String? {
+        guard let browser, let payload = try await starts.take(secret: state, now: now),
+            let started = Self.decode(Started.self, payload), ConstantTime.equal(started.browserHash, OpaqueToken.hash(browser))
         else { return nil }
         return started.nonce
     }
 
     /// Keeps the refresh token of a completed run under the run's identifier (the page's forms name it).
-    public func complete(refreshToken: String, browser: String, run: String, now: Date) async throws {
+    func complete(refreshToken: String, browser: String, run: String, now: Date) async throws {
         let sealed = try AES.GCM.seal(Array(refreshToken.utf8), using: Self.runKey(browser: browser)).combined ?? Data()
-        let completed = Completed(browserHash: OpaqueToken.hash(browser), sealedRefreshToken: sealed.base64EncodedString())
-        try await store.save(
-            FlowRecord(
-                kind: .playgroundRun, key: OpaqueToken.hash(run), payload: try Self.json(completed), expiresAt: now.addingTimeInterval(runLifetime)))
+        let record = Completed(browserHash: OpaqueToken.hash(browser), sealedRefreshToken: sealed.base64EncodedString())
+        try await completed.save(try Self.json(record), secret: run, expiresAt: now.addingTimeInterval(runLifetime))
     }
 
     /// The refresh token of this browser's run.
-    public func refreshToken(run: String, browser: String?, now: Date) async throws -> String? {
-        guard let browser, let record = try await store.flowRecord(.playgroundRun, key: OpaqueToken.hash(run), now: now),
-            let completed = Self.decode(Completed.self, record.payload), ConstantTime.equal(completed.browserHash, OpaqueToken.hash(browser)),
-            let combined = Data(base64Encoded: completed.sealedRefreshToken),
+    func refreshToken(run: String, browser: String?, now: Date) async throws -> String? {
+        guard let browser, let payload = try await completed.payload(secret: run, now: now),
+            let record = Self.decode(Completed.self, payload), ConstantTime.equal(record.browserHash, OpaqueToken.hash(browser)),
+            let combined = Data(base64Encoded: record.sealedRefreshToken),
             let box = try? AES.GCM.SealedBox(combined: combined),
             let opened = try? AES.GCM.open(box, using: Self.runKey(browser: browser))
         else { return nil }
         return String(decoding: opened, as: UTF8.self)
     }
 
-    public func end(run: String) async throws { try await store.deleteFlowRecord(.playgroundRun, key: OpaqueToken.hash(run)) }
+    func end(run: String) async throws { try await completed.remove(secret: run) }
 
     /// The key that seals a run's refresh token: only the browser holding the cookie can open it.
     private static func runKey(browser: String) -> SymmetricKey {
@@ -81,7 +83,9 @@ public struct PlaygroundRuns: Sendable {
     }
 }
 
-extension AppleIDProvider {
-    /// The playground's runs, kept in the store so that any server instance finishes them.
-    public var playgroundRuns: PlaygroundRuns { PlaygroundRuns(store: store) }
+extension FlowRecord.Kind {
+    /// A playground sign-in between `/playground` and its callback (by `state`).
+    static let playgroundStart = FlowRecord.Kind(rawValue: "playground-start")
+    /// A playground run that obtained a refresh token (by run identifier).
+    static let playgroundRun = FlowRecord.Kind(rawValue: "playground-run")
 }

@@ -1,4 +1,5 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 extension Organizations {
@@ -25,14 +26,14 @@ extension Organizations {
         }
         var account = await provider.applying(change, to: try await managedAccount(accountID))
         if let totpSecret { account.totpSecret = totpSecret }
-        try await provider.store.save(account, clearingSignInAttempts: change.password != nil)
+        try await provider.saveManagedAccount(account, clearingSignInAttempts: change.password != nil)
         return account
     }
 
     /// The organization's Managed Apple IDs, deleted ones included, oldest first.
     public func accounts(of id: UUID) async throws -> [AppleIDAccount] {
         _ = try await organization(id: id)
-        return try await provider.store.accounts(organizationID: id)
+        return try await provider.organizationAdminStore.accounts(organizationID: id)
     }
 
     /// Changes (or removes) the organization e-mail. The account's `sub` stays (spec §21 item 8); the
@@ -64,12 +65,12 @@ extension Organizations {
     private func changeAccount(_ accountID: String, _ edit: (inout AppleIDAccount) -> Void) async throws -> AppleIDAccount {
         var account = try await managedAccount(accountID)
         edit(&account)
-        try await provider.store.save(account)
+        try await provider.saveManagedAccount(account)
         return account
     }
 
     private func managedAccount(_ accountID: String) async throws -> AppleIDAccount {
-        guard let account = try await provider.store.account(id: accountID) else { throw LifecycleError.unknownAccount(accountID) }
+        guard let account = try await provider.account(id: accountID) else { throw LifecycleError.unknownAccount(accountID) }
         guard account.managed != nil else { throw OrganizationError.notManaged(accountID) }
         return account
     }

@@ -1,3 +1,4 @@
+import AppleIDProvider
 import Foundation
 
 /// Where a Managed Apple ID may live: an organization proves its domains before it creates accounts

@@ -33,24 +33,12 @@ public struct RequestLogEntry: Codable, Sendable, Hashable {
     public var succeeded: Bool { outcome == "ok" }
 }
 
-/// The bounded log behind the Requests page, shared by every server instance.
-public protocol RequestLogStore: Sendable {
-    /// Appends `entries` (oldest first) and drops each of their clients' oldest entries beyond
-    /// `keepingLast`, counted apart for proven and unproven entries (``RequestLogEntry/isProven``).
-    func record(_ entries: [RequestLogEntry], keepingLast: Int) async throws
-    /// The client's newest proven (or unproven) entries first.
-    func requestLog(clientID: ClientID, proven: Bool, limit: Int) async throws -> [RequestLogEntry]
-}
-
-/// The Requests page's two lists of one client.
-public struct RequestLog: Sendable, Hashable {
-    /// Requests that proved they come from the client, newest first.
-    public var proven: [RequestLogEntry]
-    /// Requests that named the client without proving it (rate-limited), newest first.
-    public var unproven: [RequestLogEntry]
-
-    public init(proven: [RequestLogEntry] = [], unproven: [RequestLogEntry] = []) {
-        self.proven = proven
-        self.unproven = unproven
-    }
+/// Where the engine hands each request it records for the console's Requests page (`siwa serve`:
+/// the console's `StoredRequestLog`, which writes them to the store in batches). An engine started
+/// without one records nothing.
+public protocol RequestRecorder: Sendable {
+    /// Records `entry`. Never fails the request: an entry that cannot be kept is dropped.
+    func record(_ entry: RequestLogEntry) async
+    /// Returns once every entry recorded before the call is written (or dropped).
+    func flush() async
 }

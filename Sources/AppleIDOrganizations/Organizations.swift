@@ -1,9 +1,11 @@
 import AppleIDProtocol
+import AppleIDProvider
 import Foundation
 
 /// What an organization's administrator does in Apple School Manager or Apple Business Manager:
-/// organizations, their access rule, and their Managed Apple IDs (spec §21). The admin API and the
-/// CLI call these; none of them touches the store.
+/// organizations, their access rule, and their Managed Apple IDs (spec §21). The admin API, the CLI,
+/// the console and the emulator call these. Accounts are the engine's: they are made and changed
+/// through its operations.
 public struct Organizations: Sendable {
     let provider: AppleIDProvider
 
@@ -16,7 +18,7 @@ public struct Organizations: Sendable {
             id: id ?? UUID(uuid: Self.version4(provider.random.bytes(count: 16))), kind: kind, name: try Self.name(name),
             verifiedDomains: try Self.verifiedDomains(verifiedDomains), accessRule: accessRule, allowedApps: allowedApps,
             createdAt: provider.clock.now(), federationURL: try federationURL.map(Self.federationURL))
-        try await provider.store.save(organization, withdrawal: nil)
+        try await provider.organizationAdminStore.save(organization, withdrawal: nil)
         return organization
     }
 
@@ -46,10 +48,10 @@ public struct Organizations: Sendable {
         return name
     }
 
-    public func list() async throws -> [Organization] { try await provider.store.organizations() }
+    public func list() async throws -> [Organization] { try await provider.organizationAdminStore.organizations() }
 
     public func organization(id: UUID) async throws -> Organization {
-        guard let organization = try await provider.store.organization(id: id) else { throw OrganizationError.unknownOrganization(id) }
+        guard let organization = try await provider.organization(id: id) else { throw OrganizationError.unknownOrganization(id) }
         return organization
     }
 
@@ -83,7 +85,7 @@ public struct Organizations: Sendable {
             narrowed
             ? PendingWithdrawal(organizationID: id, dueAt: provider.clock.now().addingTimeInterval(provider.configuration.appWithdrawalWindow))
             : nil
-        try await provider.store.save(after, withdrawal: withdrawal)
+        try await provider.organizationAdminStore.save(after, withdrawal: withdrawal)
         return after
     }
 
