@@ -451,6 +451,8 @@ let package = Package(
                 "AppleIDConsole",
                 "RS256Signing",
                 "RS256OpenSSL",
+                // The engine's client-secret rules agree with the kit's minter and inspector (Engine/ClientSecretAgreementTests).
+                "SignInWithApple",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
@@ -524,6 +526,8 @@ let package = Package(
             name: "AppleIDServerAppTests",
             dependencies: [
                 "AppleIDServerApp",
+                "AppleIDServer",
+                "AppleIDStore",
                 "AppleIDProvider",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "NIOCore", package: "swift-nio"),

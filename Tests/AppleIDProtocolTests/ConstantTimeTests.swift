@@ -1,9 +1,4 @@
 import AppleIDProtocol
-import AppleIDProvider
-import AppleIDServer
-import Foundation
-import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @Suite("Constant-time comparison")
