@@ -77,28 +77,35 @@ struct ProductWeightTests {
         #expect(!closure.contains("SMTPWire") && !closure.contains("AppleIDRelay"), "the console links no mail: \(closure.sorted())")
     }
 
-    @Test("the e-mail sources sit below the console and the relay: both link them, and they link neither, nor SMTP")
-    func emailSourcesSitBelowConsoleAndRelay() throws {
-        var graph = try ManifestGraph(root: Self.packageRoot)
-        for module in ["AppleIDConsole", "AppleIDRelay"] {
-            #expect(graph.closure(of: module).contains { $0.package == nil && $0.name == "AppleIDEmailSources" }, "\(module) links them")
-        }
-        let closure = Set(graph.closure(of: "AppleIDEmailSources").map(\.description))
-        #expect(closure.contains("AppleIDProvider"), "the reader sees the module's edges: \(closure.sorted())")
-        for module in ["AppleIDConsole", "AppleIDRelay", "SMTPWire"] { #expect(!closure.contains(module), "AppleIDEmailSources reaches \(module)") }
+    /// A module beside the engine that two higher modules share, and that must not reach back up.
+    struct SharedArea: Sendable, CustomTestStringConvertible {
+        var module: String
+        /// The modules that link it.
+        var linkedBy: [String]
+        /// What it must not reach.
+        var below: [String]
+        var testDescription: String { module }
     }
 
-    @Test("the organizations sit below the console and the emulator: both link them, and they link neither, nor mail")
-    func organizationsSitBelowConsoleAndEmulator() throws {
+    @Test(
+        "an area shared by two modules sits below both: they link it, and it links neither (nor mail)",
+        arguments: [
+            // The console edits the e-mail sources, the relay reads them.
+            SharedArea(
+                module: "AppleIDEmailSources", linkedBy: ["AppleIDConsole", "AppleIDRelay"], below: ["AppleIDConsole", "AppleIDRelay", "SMTPWire"]),
+            // The console and the emulator both create organizations.
+            SharedArea(
+                module: "AppleIDOrganizations", linkedBy: ["AppleIDConsole", "SignInWithAppleTesting"],
+                below: ["AppleIDConsole", "AppleIDRelay", "AppleIDEmailSources", "SMTPWire"]),
+        ])
+    func sharedAreaSitsBelow(_ area: SharedArea) throws {
         var graph = try ManifestGraph(root: Self.packageRoot)
-        for module in ["AppleIDConsole", "SignInWithAppleTesting"] {
-            #expect(graph.closure(of: module).contains { $0.package == nil && $0.name == "AppleIDOrganizations" }, "\(module) links them")
+        for module in area.linkedBy {
+            #expect(graph.closure(of: module).contains { $0.package == nil && $0.name == area.module }, "\(module) links \(area.module)")
         }
-        let closure = Set(graph.closure(of: "AppleIDOrganizations").map(\.description))
+        let closure = Set(graph.closure(of: area.module).map(\.description))
         #expect(closure.contains("AppleIDProvider"), "the reader sees the module's edges: \(closure.sorted())")
-        for module in ["AppleIDConsole", "AppleIDRelay", "AppleIDEmailSources", "SMTPWire"] {
-            #expect(!closure.contains(module), "AppleIDOrganizations reaches \(module)")
-        }
+        for module in area.below { #expect(!closure.contains(module), "\(area.module) reaches \(module)") }
     }
 
     @Test("the admin API's types link no server module, no engine, no HTTP framework and no NIO, so siwa check stays light")

@@ -5,7 +5,8 @@ import Logging
 
 /// The Requests page's log: the engine's ``RequestRecorder`` that keeps what it hears in the store,
 /// one batch for many requests (``RequestLogBuffer``), the unproven ones rate-limited per client
-/// (``UnprovenRequestLimit``), each client's last ``RequestLogSettings/length`` entries of each kind. `siwa serve` starts the engine with one and flushes it every 250 ms and at shutdown.
+/// (``UnprovenRequestLimit``), each client's last ``RequestLogSettings/length`` entries of each kind.
+/// `siwa serve` starts the engine with one and flushes it every 250 ms and at shutdown.
 public final class StoredRequestLog: RequestRecorder {
     let store: any RequestLogStore
     let length: Int

@@ -4,29 +4,31 @@ import Foundation
 import _CryptoExtras
 
 extension TokenSigner {
-    /// `claims` signed as `signature` asks: by an unpublished key, with `alg` `none`, or HS256 keyed
-    /// with the public key (development mode's fault switch, ``IdentityTokenDefect``).
+    /// `claims` signed as `signature` asks: by the active key as usual, or by an unpublished key, with
+    /// `alg` `none`, or HS256 keyed with the public key (development mode's fault switch,
+    /// ``IdentityTokenDefect``).
     func sign(_ claims: some OrderedJSONObject, as signature: IdentityTokenSignature) throws -> String {
         let active = keyRing.activeKey
-        let payload = Base64URL.encode(OrderedJSON.encode(claims))
         switch signature {
         case .activeKey:
             return try sign(claims)
         case .unpublishedKey:
             // A fresh key through the ring's own signer: the one library that signs RS256 here.
             let rogue = try _RSA.Signing.PrivateKey(pemRepresentation: try keyRing.keyFactory.makePrivateKeyPEM())
-            let signingInput = active.encodedHeader + "." + payload
+            let signingInput = active.encodedHeader + "." + Self.payload(claims)
             let signer = try keyRing.signer.loadKey(derRepresentation: Array(rogue.derRepresentation))
             return signingInput + "." + Base64URL.encode(try signer.signature(for: Array(signingInput.utf8)))
         case .algNone:
-            return Self.header(kid: active.id, alg: "none") + "." + payload + "."
+            return Self.header(kid: active.id, alg: "none") + "." + Self.payload(claims) + "."
         case .hs256:
-            let signingInput = Self.header(kid: active.id, alg: "HS256") + "." + payload
+            let signingInput = Self.header(kid: active.id, alg: "HS256") + "." + Self.payload(claims)
             let key = SymmetricKey(data: Array(active.publicKey.pemRepresentation.utf8))
             let mac = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: key)
             return signingInput + "." + Base64URL.encode(Array(mac))
         }
     }
+
+    private static func payload(_ claims: some OrderedJSONObject) -> String { Base64URL.encode(OrderedJSON.encode(claims)) }
 
     private static func header(kid: SigningKeyID, alg: String) -> String {
         Base64URL.encode(Array(#"{"kid":"\#(kid.rawValue)","alg":"\#(alg)"}"#.utf8))

@@ -26,9 +26,7 @@ struct AuthorizationCodeGrant: Sendable {
         let redeemed = try await redeem(codeHash: codeHash, binding: binding, request: request, client: client, now: now, minted: minted)
         let accessToken = minted.accessToken
         let kind = IdentityTokenFactory.Kind.authorization(nonce: redeemed.code.nonce, code: nil, accessToken: accessToken)
-        let idToken =
-            try defect.map { try idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind, defect: $0) }
-            ?? idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind)
+        let idToken = try idTokens.make(for: redeemed.grant, client: client, now: now, kind: kind, defect: defect)
         return TokenResponse(
             accessToken: accessToken, expiresIn: configuration.accessTokenLifetime, refreshToken: minted.refreshToken, idToken: idToken)
     }

@@ -14,13 +14,12 @@ struct IdentityTokenFactory: Sendable {
     let signer: TokenSigner
     let configuration: ProviderConfiguration
 
-    func make(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind) throws -> String {
-        try signer.sign(claims(for: grant, client: client, now: now, kind: kind))
-    }
-
-    /// An id_token with `defect` (development mode's fault switch, issue 20).
-    func make(for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind, defect: any IdentityTokenDefect) throws -> String {
+    /// - Parameter defect: what development mode's fault switch spoils in this id_token (issue 20), if anything.
+    func make(
+        for grant: Grant, client: RegisteredClient?, now: Date, kind: Kind, defect: (any IdentityTokenDefect)? = nil
+    ) throws -> String {
         var claims = claims(for: grant, client: client, now: now, kind: kind)
+        guard let defect else { return try signer.sign(claims) }
         defect.corrupt(&claims)
         return try signer.sign(claims, as: defect.signature)
     }
