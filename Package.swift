@@ -238,6 +238,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // Sets Swift Concurrency's global-enqueue hook through the linker (the static binary's runtime
+        // does not export it to `dlsym`), for `siwa serve`'s tasks on NIO's event loops. No library.
+        .target(name: "CSwiftConcurrencyHook"),
         // The composition root of `siwa serve`: start-up, seeding, the SQL stores, the DNS adapter, and
         // what only a served instance adds to the router (button images, `/metrics`). The emulator
         // builds on AppleIDServer alone, so a kit user's tests link none of this.
@@ -257,6 +260,7 @@ let package = Package(
                 "OwnerOnlyFiles",
                 "EnvironmentFile",
                 "RS256OpenSSL",
+                "CSwiftConcurrencyHook",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

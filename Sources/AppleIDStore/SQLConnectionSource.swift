@@ -8,4 +8,7 @@ protocol SQLConnectionSource: Sendable {
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs `statements` in order as one transaction (see the default, `PipelinedTransaction.swift`).
     func transaction(pipelining statements: [any SQLExpression]) async throws
+    /// Runs `statements` one after another, each on its own, and returns the rows of each (see the
+    /// default, `StatementSequence.swift`).
+    func inSequence(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]]
 }

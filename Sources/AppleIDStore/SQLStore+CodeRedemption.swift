@@ -10,7 +10,8 @@ extension SQLStore {
     /// On PostgreSQL the tokens' `INSERT` is a data-modifying CTE of that statement, which also
     /// reads the grant. On SQLite, which has no such CTEs, the `UPDATE` writes the tokens into the
     /// code's `issuing` column and a trigger (migration 31, ``issuingMigrations``) moves them into
-    /// `tokens` inside the same statement; the grant is then read by its key, from a reader.
+    /// `tokens` inside the same statement; the grant is read by a second statement handed to the writer
+    /// with the first (``GatedConnection/inSequence(_:)``).
     ///
     /// `IS NOT DISTINCT FROM` compares optional columns with absent counting as equal (SQLite ≥ 3.39,
     /// PostgreSQL). Text comparison is byte for byte in both (SQLite's BINARY collation, PostgreSQL's
@@ -33,10 +34,13 @@ extension SQLStore {
         }
         let issuing = tokens.isEmpty ? nil : try IssuingToken.json(tokens)
         let consumption = Self.consumption(hash: hash, binding: binding, at: date, validAt: validAt, issuing: issuing)
-        guard let row = try await db.raw(consumption).first() else { return nil }
+        // The code's grant is read right behind the `UPDATE`, in the same hand-over to the writer (one
+        // wait for both, issue 38); it is read whether or not the code was redeemed, and used only if it was.
+        let answers = try await connections.inSequence([consumption, Self.grantOfCode(hash: hash)])
+        guard let row = answers[0].first else { return nil }
         let code = try row.decode(model: CodeRow.self).record()
         // The grant was live in the `UPDATE`'s `WHERE`, and grants are never deleted.
-        guard let grant = try await grant(id: code.grantID) else { throw RedeemedCodeWithoutGrant(grantID: code.grantID) }
+        guard let grant = try answers[1].first?.decode(model: GrantRow.self).grant() else { throw RedeemedCodeWithoutGrant(grantID: code.grantID) }
         return RedeemedCode(code: code, grant: grant)
     }
 
@@ -55,6 +59,11 @@ extension SQLStore {
             AND EXISTS (SELECT 1 FROM grants WHERE grants.id = authorization_codes.grant_id AND grants.revoked_at IS NULL) \
             RETURNING *
             """
+    }
+
+    /// The grant of the code whose hash is `hash`, for SQLite's redemption.
+    static func grantOfCode(hash: String) -> SQLQueryString {
+        "SELECT * FROM \(ident: GrantRow.table) WHERE id = (SELECT grant_id FROM authorization_codes WHERE code_hash = \(bind: hash))"
     }
 
     /// `INSERT … SELECT` of `tokens` under the grant whose id is `grantID` (an expression), with that

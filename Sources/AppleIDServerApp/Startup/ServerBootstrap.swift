@@ -204,6 +204,7 @@ public enum ServerBootstrap {
     static func logSigner(of provider: AppleIDProvider, logger: Logger) {
         let name = provider.keyRing.signerName
         logger.notice("id_tokens are signed by \(name)", metadata: ["signer": "\(name)"])
+        logger.notice("\(ConcurrencyOnEventLoops.startupNote)", metadata: ["tasks_on_event_loops": "\(ConcurrencyOnEventLoops.isInstalled)"])
     }
 
     static func banner(facts: DemoFacts, options: ServerOptions, dataDirectory: String, bindNote: String? = nil) -> String {
