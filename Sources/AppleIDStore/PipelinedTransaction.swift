@@ -17,6 +17,9 @@ extension GatedConnection {
     /// Only `COMMIT` or `ROLLBACK` waits for their answers. Otherwise, one by one.
     func transaction(pipelining statements: [any SQLExpression]) async throws {
         guard takesStatementsInOrder else { return try await transaction { db in try await db.run(oneByOne: statements) } }
+        if let serial = raw as? SQLiteSerialConnection {
+            return try await gate.withExclusive { try await serial.pipelinedTransaction(statements) }
+        }
         try await withTaskExecutorPreference(executor) {
             try await gate.withExclusive { try await raw.pipelinedTransaction(statements) }
         }
@@ -48,6 +51,23 @@ extension SQLDatabase {
             try await raw("COMMIT").run()
         } catch {
             try? await raw("ROLLBACK").run()
+            throw error
+        }
+    }
+}
+
+extension SQLiteSerialConnection {
+    /// `BEGIN`, `statements` and `COMMIT` handed over together and answered once: the connection's
+    /// thread runs them back to back and stops at the first failure, after which `ROLLBACK` undoes
+    /// whatever ran (and fails harmlessly when `BEGIN` itself failed).
+    fileprivate func pipelinedTransaction(_ statements: [any SQLExpression]) async throws {
+        let all: [any SQLExpression] = [SQLRaw("BEGIN")] + statements + [SQLRaw("COMMIT")]
+        do {
+            try await withCheckedThrowingContinuation { (answer: CheckedContinuation<Void, any Error>) in
+                handOver(all, onRows: all.map { _ in { _ in } }) { answer.resume(with: $0) }
+            }
+        } catch {
+            try? await execute(sql: SQLRaw("ROLLBACK")) { _ in }
             throw error
         }
     }

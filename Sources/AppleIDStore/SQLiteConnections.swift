@@ -11,8 +11,8 @@ struct SQLiteConnections: SQLConnectionSource {
     let writer: GatedConnection
     let database: any SQLDatabase
 
-    /// `writer` is SQLite's own `SQLDatabase` of a connection on a one-thread pool: it takes statements
-    /// in call order, so a transaction's may go to it together.
+    /// `writer` is a connection on a thread of its own (``SQLiteSerialConnection``, or sqlite-nio's on a
+    /// one-thread pool): it takes statements in call order, so a transaction's may go to it together.
     init(writer: any SQLDatabase, readers: [any SQLDatabase]) {
         let gated = GatedConnection(database: writer, executor: EventLoopTaskExecutor(writer.eventLoop), takesStatementsInOrder: true)
         self.writer = gated

@@ -46,6 +46,17 @@ final class StatementGate: Sendable {
         return try handOver()
     }
 
+    /// Shared access while `handOver` gives statements to a connection that takes them in call order
+    /// and promises to answer through the continuation; the gate is free again before the answer is
+    /// awaited, and the caller resumes straight from whoever answers.
+    func handingOver<T: Sendable>(_ handOver: (CheckedContinuation<T, any Error>) -> Void) async throws -> T {
+        await acquireShared()
+        return try await withCheckedThrowingContinuation { continuation in
+            handOver(continuation)
+            releaseShared()
+        }
+    }
+
     func withExclusive<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await acquireExclusive()
         defer { releaseExclusive() }
@@ -120,9 +131,10 @@ final class StatementGate: Sendable {
 /// only while it is handed over: a transaction that takes the gate next sends its `BEGIN` behind it,
 /// so the statement cannot run inside the transaction. The gate is then free at once, not when this
 /// task runs again (in a cooperative pool that under load is busy signing id_tokens), and the task
-/// needs no preference for the writer's event loop: a statement costs three thread hand-offs (to the
-/// writer's thread, its answer to the writer's event loop, back to the task's executor) instead of
-/// four (issue 38). Otherwise the statement and its release of the gate run
+/// needs no preference for the writer's event loop. A statement to the store's own connection
+/// (``SQLiteSerialConnection``) costs two thread hand-offs: to the writer's thread, and its answer
+/// straight back to the task's executor; through sqlite-nio's, three (the answer goes by the writer's
+/// event loop first) (issue 38). Otherwise the statement and its release of the gate run
 /// on the connection's own executor (see ``GatedConnection``), so the gate is free as soon as the
 /// statement is done.
 struct GatedDatabase: SQLDatabaseWrapper {
@@ -135,6 +147,10 @@ struct GatedDatabase: SQLDatabaseWrapper {
     var wrapped: any SQLDatabase { inner }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        if let serial = inner as? SQLiteSerialConnection {
+            // Handed over under the gate; the answer comes straight from the connection's thread.
+            return try await gate.handingOver { answer in serial.handOver([query], onRows: [onRow]) { answer.resume(with: $0) } }
+        }
         if takesStatementsInOrder {
             // The `EventLoopFuture` `execute` hands the statement over before it returns.
             let answer = await gate.withShared(handingOver: { inner.execute(sql: query, onRow) })

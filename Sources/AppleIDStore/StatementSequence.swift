@@ -24,10 +24,17 @@ extension GatedConnection {
     /// between them), and their answers are awaited as one: the connection's thread runs them back to
     /// back, and the caller waits once instead of once per statement (issue 38: a code redemption and
     /// the read of its grant cost one round trip to the writer, not one to the writer and one to a
-    /// reader). Otherwise, one by one.
+    /// reader). The store's own connection (``SQLiteSerialConnection``) runs them as one work item and
+    /// answers once, stopping at the first failure, as one by one does. Otherwise, one by one.
     func inSequence(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
         guard takesStatementsInOrder, !statements.isEmpty else { return try await database.inSequenceOneByOne(statements) }
         let collectors = statements.map { _ in RowCollector() }
+        if let serial = raw as? SQLiteSerialConnection {
+            try await gate.handingOver { answer in
+                serial.handOver(statements, onRows: collectors.map { $0.add }) { answer.resume(with: $0) }
+            }
+            return collectors.map(\.rows)
+        }
         let sent = await gate.withShared(handingOver: {
             zip(statements, collectors).map { statement, collector in raw.execute(sql: statement, collector.add) }
         })

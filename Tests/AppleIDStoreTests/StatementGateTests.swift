@@ -101,6 +101,9 @@ struct StatementGateTests {
                 handedOver.resume()
             }
         }
+        // The caller lets go of the gate right after handing the statement over, which may be a moment
+        // after the writer's thread has started it; it must not wait for the answer.
+        for _ in 0..<1_000_000 where writer.gate.sharedHolders != 0 { await Task.yield() }
         let holders = writer.gate.sharedHolders
         proceed.signal()
         try await statement.value

@@ -1,0 +1,119 @@
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+
+/// One SQLite connection on a thread of its own, which runs the statements handed to it one after
+/// another, in the order they were handed over, each with a kept prepared statement
+/// (``SQLiteHandle``). It replaces sqlite-nio's connection in the SQLite store (issue 38): the same
+/// vendored SQLite and the same values in and out, but no statement is prepared twice, and an async
+/// caller is resumed straight from the connection's thread (``handOver(_:completion:)``) instead of
+/// through the connection's event loop first.
+final class SQLiteSerialConnection: SQLDatabase, Sendable {
+    /// A statement as SQLite runs it: its text, its values, and where its rows go.
+    struct Statement: Sendable {
+        let sql: String
+        let binds: [SQLiteData]
+        let onRow: @Sendable (any SQLRow) -> Void
+    }
+
+    let logger: Logger
+    let eventLoop: any EventLoop
+    let queryLogLevel: Logger.Level?
+    let dialect: any SQLDialect = SQLiteDialect()
+    let version: (any SQLDatabaseReportedVersion)? = nil
+    private let thread: NIOThreadPool
+    /// Touched only on `thread`.
+    private let handle: SQLiteHandleBox
+
+    private init(handle: SQLiteHandleBox, thread: NIOThreadPool, eventLoop: any EventLoop, logger: Logger, queryLogLevel: Logger.Level?) {
+        self.handle = handle
+        self.thread = thread
+        self.eventLoop = eventLoop
+        self.logger = logger
+        self.queryLogLevel = queryLogLevel
+    }
+
+    /// Opens `path` (`":memory:"` for a private in-memory database) on a new thread of its own; the
+    /// futures of ``execute(sql:_:)`` complete on `eventLoop`.
+    static func open(path: String, eventLoop: any EventLoop, logger: Logger) async throws -> SQLiteSerialConnection {
+        let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        do {
+            let handle = try await thread.runIfActive { try SQLiteHandleBox(SQLiteHandle(path: path)) }
+            return SQLiteSerialConnection(handle: handle, thread: thread, eventLoop: eventLoop, logger: logger, queryLogLevel: .trace)
+        } catch {
+            try? await thread.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Hands `statements` to the connection's thread before it returns; they run there back to back,
+    /// and `completion` is called there with the first failure, or success once all ran. A statement
+    /// after a failed one does not run.
+    func handOver(
+        _ statements: [any SQLExpression], onRows: [@Sendable (any SQLRow) -> Void], completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        let prepared: [Statement]
+        do {
+            prepared = try zip(statements, onRows).map { try statement($0, onRow: $1) }
+        } catch {
+            return completion(.failure(error))
+        }
+        let handle = handle
+        thread.submit { state in
+            guard case .active = state else {
+                return completion(.failure(SQLiteStatementError(code: 21, message: "the connection's thread has stopped")))
+            }
+            do {
+                for statement in prepared {
+                    try handle.handle.run(statement.sql, binds: statement.binds, onRow: statement.onRow)
+                }
+                completion(.success(()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        handOver([query], onRows: [onRow]) { promise.completeWith($0) }
+        return promise.futureResult
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            handOver([query], onRows: [onRow]) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// How many statements the connection has prepared so far, and how many it keeps (for tests).
+    func preparedStatements() async throws -> (prepared: Int, kept: Int) {
+        let handle = handle
+        return try await thread.runIfActive { (handle.handle.preparations, handle.handle.kept) }
+    }
+
+    /// Closes the handle on its thread, then stops the thread.
+    func close() async throws {
+        let handle = handle
+        try await thread.runIfActive { handle.handle.close() }
+        try await thread.shutdownGracefully()
+    }
+
+    private func statement(_ query: any SQLExpression, onRow: @escaping @Sendable (any SQLRow) -> Void) throws -> Statement {
+        let (sql, binds) = serialize(query)
+        if let queryLogLevel { logger.log(level: queryLogLevel, "Executing query", metadata: ["sql": .string(sql)]) }
+        let encoder = SQLiteDataEncoder()
+        return Statement(sql: sql, binds: try binds.map { try encoder.encode($0) }, onRow: onRow)
+    }
+}
+
+/// The handle, carried between the connection and its thread; used on that thread only.
+private struct SQLiteHandleBox: @unchecked Sendable {
+    let handle: SQLiteHandle
+
+    init(_ handle: SQLiteHandle) { self.handle = handle }
+}
