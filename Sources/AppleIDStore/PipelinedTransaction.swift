@@ -64,7 +64,7 @@ extension SQLiteSerialConnection {
         let all: [any SQLExpression] = [SQLRaw("BEGIN")] + statements + [SQLRaw("COMMIT")]
         do {
             try await withCheckedThrowingContinuation { (answer: CheckedContinuation<Void, any Error>) in
-                handOver(all, onRows: all.map { _ in { _ in } }) { answer.resume(with: $0) }
+                handOver(all, onRows: all.map { _ in { _ in } }, answering: answer)
             }
         } catch {
             try? await execute(sql: SQLRaw("ROLLBACK")) { _ in }

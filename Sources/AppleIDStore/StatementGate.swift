@@ -149,7 +149,7 @@ struct GatedDatabase: SQLDatabaseWrapper {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         if let serial = inner as? SQLiteSerialConnection {
             // Handed over under the gate; the answer comes straight from the connection's thread.
-            return try await gate.handingOver { answer in serial.handOver([query], onRows: [onRow]) { answer.resume(with: $0) } }
+            return try await gate.handingOver { answer in serial.handOver([query], onRows: [onRow], answering: answer) }
         }
         if takesStatementsInOrder {
             // The `EventLoopFuture` `execute` hands the statement over before it returns.

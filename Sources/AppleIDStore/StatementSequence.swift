@@ -30,9 +30,7 @@ extension GatedConnection {
         guard takesStatementsInOrder, !statements.isEmpty else { return try await database.inSequenceOneByOne(statements) }
         let collectors = statements.map { _ in RowCollector() }
         if let serial = raw as? SQLiteSerialConnection {
-            try await gate.handingOver { answer in
-                serial.handOver(statements, onRows: collectors.map { $0.add }) { answer.resume(with: $0) }
-            }
+            try await gate.handingOver { answer in serial.handOver(statements, onRows: collectors.map { $0.add }, answering: answer) }
             return collectors.map(\.rows)
         }
         let sent = await gate.withShared(handingOver: {

@@ -77,11 +77,36 @@ struct SQLiteSerialConnectionTests {
             ]
             await #expect(throws: SQLiteStatementError.self) {
                 try await withCheckedThrowingContinuation { (answer: CheckedContinuation<Void, any Error>) in
-                    connection.handOver(statements, onRows: statements.map { _ in { _ in } }) { answer.resume(with: $0) }
+                    connection.handOver(statements, onRows: statements.map { _ in { _ in } }, answering: answer)
                 }
             }
             let entries = try await connection.raw("SELECT entry FROM log").all(decodingColumn: "entry", as: String.self)
             #expect(entries == ["first"])
+        }
+    }
+
+    @Test("an answer comes back on the event loop that handed the statement over, or else from the connection's thread")
+    func answersOnTheCallersLoop() async throws {
+        try await Self.withConnection { connection in
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            let fromLoop = try await withCheckedThrowingContinuation { (answered: CheckedContinuation<Bool, any Error>) in
+                loop.execute {
+                    connection.handOver(
+                        [SQLRaw("SELECT 1")], onRows: [{ _ in }],
+                        completionOnCallersLoop: { result in
+                            answered.resume(with: result.map { loop.inEventLoop })
+                        })
+                }
+            }
+            let fromElsewhere = try await withCheckedThrowingContinuation { (answered: CheckedContinuation<Bool, any Error>) in
+                connection.handOver(
+                    [SQLRaw("SELECT 1")], onRows: [{ _ in }],
+                    completionOnCallersLoop: { result in
+                        answered.resume(with: result.map { MultiThreadedEventLoopGroup.currentEventLoop == nil })
+                    })
+            }
+            #expect(fromLoop, "the answer did not come back on the caller's loop")
+            #expect(fromElsewhere, "with no caller's loop, the answer should come from the connection's own thread")
         }
     }
 

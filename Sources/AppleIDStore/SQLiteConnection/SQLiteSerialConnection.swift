@@ -9,7 +9,7 @@ import SQLiteNIO
 /// another, in the order they were handed over, each with a kept prepared statement
 /// (``SQLiteHandle``). It replaces sqlite-nio's connection in the SQLite store (issue 38): the same
 /// vendored SQLite and the same values in and out, but no statement is prepared twice, and an async
-/// caller is resumed straight from the connection's thread (``handOver(_:completion:)``) instead of
+/// caller is resumed on its own event loop (``handOver(_:onRows:completionOnCallersLoop:)``) instead of
 /// through the connection's event loop first.
 final class SQLiteSerialConnection: SQLDatabase, Sendable {
     /// A statement as SQLite runs it: its text, its values, and where its rows go.
@@ -78,15 +78,33 @@ final class SQLiteSerialConnection: SQLDatabase, Sendable {
         }
     }
 
+    /// ``handOver(_:onRows:completion:)``, with `completion` called on the event loop the caller runs on
+    /// when it runs on one (``siwa serve`` runs its tasks on NIO's loops): a task resumed there goes on
+    /// where its HTTP connection lives, and its response needs no further hop. Else on the
+    /// connection's thread.
+    func handOver(
+        _ statements: [any SQLExpression], onRows: [@Sendable (any SQLRow) -> Void],
+        completionOnCallersLoop completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        guard let home = MultiThreadedEventLoopGroup.currentEventLoop else { return handOver(statements, onRows: onRows, completion: completion) }
+        handOver(statements, onRows: onRows, completion: { result in home.execute { completion(result) } })
+    }
+
+    /// ``handOver(_:onRows:completionOnCallersLoop:)`` answering a continuation.
+    func handOver(_ statements: [any SQLExpression], onRows: [@Sendable (any SQLRow) -> Void], answering answer: CheckedContinuation<Void, any Error>)
+    {
+        handOver(statements, onRows: onRows, completionOnCallersLoop: { answer.resume(with: $0) })
+    }
+
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
-        handOver([query], onRows: [onRow]) { promise.completeWith($0) }
+        handOver([query], onRows: [onRow], completion: { promise.completeWith($0) })
         return promise.futureResult
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            handOver([query], onRows: [onRow]) { continuation.resume(with: $0) }
+            handOver([query], onRows: [onRow], answering: continuation)
         }
     }
 
