@@ -15,6 +15,10 @@ extension MailRelay {
     /// lost). A recipient whose route changed since `RCPT` (forwarding just turned off) is dropped;
     /// when none is left the answer is that recipient's refusal. Only the header section is read at
     /// once; the body goes from `message` to the store a chunk at a time.
+    ///
+    /// With one recipient, the daily limit is counted once, in the store's step that writes the
+    /// copy; with several, each route counts its own first, so that one address at its limit does
+    /// not hold back the others.
     public func accept(sender: String, recipients: [String], message: any MessageSource) async throws -> SMTPReply {
         let now = provider.clock.now()
         let head: ReceivedHead
@@ -28,11 +32,11 @@ extension MailRelay {
         // The copies differ in their heads only: the store keeps the body once for all of them.
         let bodyID = newMessageID()
         for recipient in recipients {
-            switch try await route(recipient: recipient, sender: sender) {
+            switch try await route(recipient: recipient, sender: sender, countsDailyLimit: recipients.count > 1) {
             case .failure(let refusal): lastRefusal = refusal.reply
             case .success(let route):
-                if case .forward(let identity, _, _) = route,
-                    let refusal = try await dkimRefusal(of: head, message: message, sender: sender, teamID: identity.teamID)
+                if case .forward(_, _, _, let source) = route,
+                    let refusal = try await dkimRefusal(of: head, message: message, sender: sender, source: source)
                 {
                     try await recordRefusal(refusal.reply, sender: sender, recipient: recipient)
                     lastRefusal = refusal.reply
@@ -75,7 +79,7 @@ extension MailRelay {
         let message: RelayMessage
         let content: RelayMessageContent
         switch route {
-        case .forward(let identity, let account, let relayAddress):
+        case .forward(let identity, let account, let relayAddress, _):
             let alias = try await replyAlias(relayAddress: relayAddress, identity: identity, sender: sender, now: now)
             let from = RelayRewriting.mailbox(RelayRewriting.displayName(headers.value("From")) ?? sender, alias.alias)
             content = RelayRewriting.rebuild(

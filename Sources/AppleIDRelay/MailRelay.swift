@@ -1,3 +1,4 @@
+import AppleIDEmailSources
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
@@ -27,14 +28,15 @@ public struct MailRelay: Sendable {
 
     /// Where a recipient's mail goes.
     enum Route: Sendable {
-        /// A registered sender's mail to a relay address: on to the Apple ID.
-        case forward(TeamIdentity, AppleIDAccount, relayAddress: String)
+        /// A registered sender's mail to a relay address: on to the Apple ID. `source` is the team's
+        /// e-mail source that lets the sender send: its DKIM key, if any, is checked at `DATA`.
+        case forward(TeamIdentity, AppleIDAccount, relayAddress: String, source: EmailSource)
         /// The user's reply to a rewritten sender: on to that sender, from the relay address.
         case reply(RelayReplyAlias, AppleIDAccount)
 
         var relayAddress: String {
             switch self {
-            case .forward(_, _, let address): address
+            case .forward(_, _, let address, _): address
             case .reply(let alias, _): alias.relayAddress
             }
         }
@@ -52,8 +54,10 @@ public struct MailRelay: Sendable {
     }
 
     /// The rules, in order: a relay address or reply alias of this relay, forwarding on, the sender
-    /// allowed, the daily limit not reached.
-    func route(recipient: String, sender: String) async throws -> Result<Route, RelayRefusal> {
+    /// allowed, the daily limit not reached. `countsDailyLimit: false` leaves the last to the store's
+    /// step that writes the message (``RelayAcceptStore/accept(_:limits:)``), which counts anyway:
+    /// `DATA` with one recipient need not count twice.
+    func route(recipient: String, sender: String, countsDailyLimit: Bool = true) async throws -> Result<Route, RelayRefusal> {
         let address = recipient.lowercased()
         guard let at = address.lastIndex(of: "@"), address[address.index(after: at)...] == relayDomain else {
             return .failure(.notRelayed(recipient))
@@ -64,8 +68,8 @@ public struct MailRelay: Sendable {
                 return .failure(.unknownAddress(recipient))
             }
             guard identity.relayForwardingEnabled else { return .failure(.forwardingOff(recipient)) }
-            guard try await isRegisteredSender(sender, teamID: identity.teamID) else { return .failure(.senderNotRegistered(sender)) }
-            route = .forward(identity, account, relayAddress: address)
+            guard let source = try await registeredSource(sender, teamID: identity.teamID) else { return .failure(.senderNotRegistered(sender)) }
+            route = .forward(identity, account, relayAddress: address, source: source)
         } else if let alias = try await store.replyAlias(address) {
             guard let account = try await provider.account(id: alias.accountID), account.deletedAt == nil,
                 let identity = try await provider.teamIdentity(accountID: alias.accountID, teamID: alias.teamID)
@@ -80,16 +84,12 @@ public struct MailRelay: Sendable {
         } else {
             return .failure(.unknownAddress(recipient))
         }
+        guard countsDailyLimit else { return .success(route) }
         let since = provider.clock.now().addingTimeInterval(-86_400)
         guard try await store.relayMessageCount(relayAddress: route.relayAddress, since: since) < settings.dailyLimit else {
             return .failure(.dailyLimit(settings.dailyLimit))
         }
         return .success(route)
-    }
-
-    /// The sender's address, or its domain, is one of the team's e-mail sources (spec §11).
-    func isRegisteredSender(_ sender: String, teamID: TeamID) async throws -> Bool {
-        try await registeredSource(sender, teamID: teamID) != nil
     }
 }
 

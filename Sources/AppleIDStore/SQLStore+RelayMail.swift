@@ -9,15 +9,24 @@ extension SQLStore: RelayMailStore {
         try await row(RelayReplyAliasRow.self, from: RelayReplyAliasRow.table, where: "alias", equals: alias)?.replyAlias()
     }
 
-    /// `INSERT … ON CONFLICT DO NOTHING`, then read back whichever row won.
+    /// The stored alias of the relay address and sender when there is one (every message but a
+    /// sender's first: one read, and no write to wait for); else `INSERT … ON CONFLICT DO NOTHING`,
+    /// then read back whichever row won.
     public func insertReplyAlias(_ alias: RelayReplyAlias) async throws -> RelayReplyAlias {
+        if let stored = try await storedReplyAlias(relayAddress: alias.relayAddress, sender: alias.sender) { return stored }
         try await db.insert(into: RelayReplyAliasRow.table).model(RelayReplyAliasRow(alias), with: Self.rowEncoder).ignoringConflicts().run()
-        let stored = try await db.select().column("*").from(RelayReplyAliasRow.table)
-            .where("relay_address", .equal, alias.relayAddress)
-            .where("sender", .equal, alias.sender)
-            .first(decoding: RelayReplyAliasRow.self)
-        guard let stored else { throw StoreError.conflict("reply alias \(alias.alias) is taken") }
-        return stored.replyAlias()
+        guard let stored = try await storedReplyAlias(relayAddress: alias.relayAddress, sender: alias.sender) else {
+            throw StoreError.conflict("reply alias \(alias.alias) is taken")
+        }
+        return stored
+    }
+
+    private func storedReplyAlias(relayAddress: String, sender: String) async throws -> RelayReplyAlias? {
+        try await prepared.select().column("*").from(RelayReplyAliasRow.table)
+            .where("relay_address", .equal, relayAddress)
+            .where("sender", .equal, sender)
+            .first(decoding: RelayReplyAliasRow.self)?
+            .replyAlias()
     }
 
     public func relayMessageCount(relayAddress: String, since date: Date) async throws -> Int {
@@ -37,26 +46,15 @@ extension SQLStore: RelayMailStore {
     /// turns. PostgreSQL's read-committed transactions would both count before either writes, so each
     /// first locks its relay addresses, then its teams (transaction-scoped advisory locks, in one
     /// order so that two batches cannot wait for each other): a second session counts what the first
-    /// wrote.
+    /// wrote. Every address's count and every team's bytes are read in one statement
+    /// (``RelayAcceptCheck``).
     public func accept(_ mail: [AcceptedRelayMail], limits: RelayAcceptLimits) async throws -> RelayAcceptance {
         try await transaction { db in
-            func lock(_ name: String) async throws {
-                guard db.dialect.name == "postgresql" else { return }
-                try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: name)))").run()
+            let check = RelayAcceptCheck(mail, limits: limits)
+            if db.dialect.name == "postgresql" {
+                for name in check.lockNames { try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: name)))").run() }
             }
-            if let limit = limits.daily {
-                for (address, count) in RelayDailyLimit.counted(mail).sorted(by: { $0.key < $1.key }) {
-                    try await lock("relay_daily:" + address)
-                    let taken = try await Self.relayMessageCount(relayAddress: address, since: limit.since, on: db)
-                    if taken + count > limit.count { return .dailyLimit }
-                }
-            }
-            if let quota = limits.teamBytes {
-                for (teamID, bytes) in RelayAcceptLimits.teamBytes(of: mail).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                    try await lock("relay_quota:" + teamID.rawValue)
-                    if try await Self.relayStoredBytes(teamID: teamID, on: db) + bytes > quota { return .teamQuota(teamID) }
-                }
-            }
+            if let refusal = try await check.run(on: db) { return refusal }
             var writtenBodies: Set<String> = []
             for accepted in mail {
                 if let bodyID = accepted.content.bodyID {

@@ -33,7 +33,10 @@ final class StatementCounter: SQLDatabaseWrapper, Sendable {
     var rows: Int { counts.withLock { $0.rows } }
 
     /// How many of the statements since the last ``reset()`` read `table` (`FROM "table"`).
-    func statements(from table: String) -> Int { ran.withLock { $0.filter { $0.contains("FROM \"\(table)\"") }.count } }
+    func statements(from table: String) -> Int { statements(containing: "FROM \"\(table)\"") }
+
+    /// How many of the statements since the last ``reset()`` contain `text` in their SQL.
+    func statements(containing text: String) -> Int { ran.withLock { $0.filter { $0.contains(text) }.count } }
 
     /// Forgets what ran so far (the set-up).
     func reset() {
