@@ -133,7 +133,7 @@ final class StatementGate: Sendable {
 /// task runs again (in a cooperative pool that under load is busy signing id_tokens), and the task
 /// needs no preference for the writer's event loop. A statement to the store's own connection
 /// (``SQLiteSerialConnection``) costs two thread hand-offs: to the writer's thread, and its answer
-/// straight back to the task's executor; through sqlite-nio's, three (the answer goes by the writer's
+/// back to the task's event loop; through sqlite-nio's, three (the answer goes by the writer's
 /// event loop first) (issue 38). Otherwise the statement and its release of the gate run
 /// on the connection's own executor (see ``GatedConnection``), so the gate is free as soon as the
 /// statement is done.
@@ -148,7 +148,7 @@ struct GatedDatabase: SQLDatabaseWrapper {
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         if let serial = inner as? SQLiteSerialConnection {
-            // Handed over under the gate; the answer comes straight from the connection's thread.
+            // Handed over under the gate; the answer comes back on the caller's event loop.
             return try await gate.handingOver { answer in serial.handOver([query], onRows: [onRow], answering: answer) }
         }
         if takesStatementsInOrder {

@@ -159,3 +159,10 @@ struct SQLiteStatementError: Error, CustomStringConvertible {
 
     var description: String { "SQLite error \(code): \(message)" }
 }
+
+/// SQLite's one-time set-up of its globals, before the first handle of this process opens.
+enum SQLiteLibrary {
+    private static let initialized: Void = { _ = sqlite_nio_sqlite3_initialize() }()
+
+    static func initializeOnce() { _ = initialized }
+}

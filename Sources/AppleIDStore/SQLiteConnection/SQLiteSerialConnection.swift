@@ -130,6 +130,8 @@ final class SQLiteSerialConnection: SQLDatabase, Sendable {
 }
 
 /// The handle, carried between the connection and its thread; used on that thread only.
+/// `@unchecked` because `SQLiteHandle` is mutable and unlocked: every access runs as a work item of the
+/// connection's one-thread `NIOThreadPool`, which serializes them (opening, each statement, closing).
 private struct SQLiteHandleBox: @unchecked Sendable {
     let handle: SQLiteHandle
 

@@ -43,10 +43,3 @@ struct MissingSQLiteColumn: Error, CustomStringConvertible {
 
     var description: String { "no column \"\(column)\" in the row" }
 }
-
-/// SQLite's one-time set-up of its globals, before the first handle of this process opens.
-enum SQLiteLibrary {
-    private static let initialized: Void = { _ = sqlite_nio_sqlite3_initialize() }()
-
-    static func initializeOnce() { _ = initialized }
-}
