@@ -81,7 +81,17 @@ extension MemoryStore: RelayMailStore {
         }
     }
 
-    public func relayMessageSource(id: String) async throws -> [UInt8]? { try withAttached(RelayMailState.self) { $0.sources[id] } }
+    /// Lent in pieces of ``RelayMessageChunk/size``, as the SQL stores lend theirs.
+    public func readRelayMessageSource(id: String, upTo limit: Int?, _ body: (ArraySlice<UInt8>) async throws -> Void) async throws -> Bool {
+        guard let source = try withAttached(RelayMailState.self, { $0.sources[id] }) else { return false }
+        var start = 0
+        while start < source.count, start < limit ?? .max {
+            let end = min(start + RelayMessageChunk.size, source.count)
+            try await body(source[start..<end])
+            start = end
+        }
+        return true
+    }
 
     public func dueRelayDeliveries(at now: Date, limit: Int) async throws -> [RelayDelivery] {
         try withAttached(RelayMailState.self) { relay in

@@ -12,16 +12,30 @@ extension MailRelay {
         var tried = 0
         for due in try await store.dueRelayDeliveries(at: now, limit: limit) {
             guard try await store.claimRelayDelivery(messageID: due.messageID, now: now, leaseUntil: now + settings.leaseDuration),
-                let mail = try await store.relayMail(id: due.messageID), let source = try await store.relayMessageSource(id: due.messageID)
+                let mail = try await store.relayMail(id: due.messageID)
             else { continue }
             tried += 1
-            let result = await transport.send(from: mail.message.envelopeSender, to: mail.message.destination, source: source)
-            try await record(result, of: mail, source: source, at: provider.clock.now())
+            let result = await transport.send(from: mail.message.envelopeSender, to: mail.message.destination, message: outgoing(mail.message))
+            try await record(result, of: mail, at: provider.clock.now())
         }
         return tried
     }
 
-    private func record(_ result: MailTransportResult, of mail: RelayMail, source: [UInt8], at now: Date) async throws {
+    /// The stored message, read a chunk at a time while the transport sends it.
+    private func outgoing(_ message: RelayMessage) -> OutgoingRelayMessage {
+        OutgoingRelayMessage(size: message.size) { [store] body in
+            guard try await store.readRelayMessageSource(id: message.id, upTo: nil, body) else { throw StoredMessageGone() }
+        }
+    }
+
+    /// How much of a failed message a bounce reads for its header section: the store lends whole
+    /// chunks, and a stored head is its own first chunk, so the whole section comes with the first.
+    static let headerReadLimit = ReceivedHead.maximumBytes
+
+    /// A message purged or deleted between its claim and its sending.
+    struct StoredMessageGone: Error {}
+
+    private func record(_ result: MailTransportResult, of mail: RelayMail, at now: Date) async throws {
         var delivery = mail.delivery
         delivery.attempts += 1
         delivery.updatedAt = now
@@ -51,7 +65,7 @@ extension MailRelay {
         delivery.nextAttemptAt = nil
         delivery.lastError = hidingDestination(reason, of: mail.message)
         try await store.record(
-            delivery, bounce: bounce(of: mail.message, source: source, reason: delivery.lastError ?? reason, status: status, now: now))
+            delivery, bounce: try await bounce(of: mail.message, reason: delivery.lastError ?? reason, status: status, now: now))
         provider.logger.notice("relay delivery failed", metadata: ["message": "\(mail.message.id)", "status": "\(status)"])
     }
 
@@ -61,10 +75,13 @@ extension MailRelay {
         message.direction == .forward ? text.replacingOccurrences(of: message.destination, with: message.recipient, options: .caseInsensitive) : text
     }
 
-    /// The DSN to the failed message's original sender; none for a bounce (no bounce loops) or a
-    /// null sender.
-    private func bounce(of failed: RelayMessage, source: [UInt8], reason: String, status: String, now: Date) -> AcceptedRelayMail? {
+    /// The DSN to the failed message's original sender, with the failed message's header section (read
+    /// from its first chunk or chunks, up to ``headerReadLimit``); none for a bounce (no bounce loops)
+    /// or a null sender.
+    private func bounce(of failed: RelayMessage, reason: String, status: String, now: Date) async throws -> AcceptedRelayMail? {
         guard failed.direction != .bounce, !failed.originalSender.isEmpty else { return nil }
+        var source: [UInt8] = []
+        _ = try await store.readRelayMessageSource(id: failed.id, upTo: Self.headerReadLimit) { source += $0 }
         let id = newMessageID()
         let headersEnd = MessageHeaders.parse(source).fields.last.map { $0.raw.endIndex } ?? 0
         let dsn = DeliveryStatusNotification(

@@ -45,7 +45,10 @@ public protocol RelayMailboxStore: Sendable {
     /// Newest first.
     func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail]
     func relayMail(id: String) async throws -> RelayMail?
-    func relayMessageSource(id: String) async throws -> [UInt8]?
+    /// Lends `body` the stored message's bytes in order, a stored chunk at a time, reading one chunk
+    /// per statement: a message is never loaded whole to be sent. With `limit`, stops after the
+    /// chunk that reaches it. `false`: there is no such message.
+    func readRelayMessageSource(id: String, upTo limit: Int?, _ body: (ArraySlice<UInt8>) async throws -> Void) async throws -> Bool
     /// The team's refusals after `date`, newest first.
     func relayRefusals(teamID: TeamID, since date: Date, limit: Int) async throws -> [RelayRefusalRecord]
 }
@@ -65,6 +68,15 @@ extension RelayAcceptStore {
     /// Writes every message with its content and delivery record in one transaction, without a limit.
     public func accept(_ mail: [AcceptedRelayMail]) async throws {
         _ = try await accept(mail, limits: .none)
+    }
+}
+
+extension RelayMailboxStore {
+    /// The whole stored message, or `nil`: for display and tests; sending reads it a chunk at a time
+    /// (``readRelayMessageSource(id:upTo:_:)``).
+    public func relayMessageSource(id: String) async throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        return try await readRelayMessageSource(id: id, upTo: nil) { bytes += $0 } ? bytes : nil
     }
 }
 

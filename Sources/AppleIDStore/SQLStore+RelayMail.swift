@@ -105,16 +105,20 @@ extension SQLStore: RelayMailStore {
     }
 
     /// The head and the shared body (version 33); else the chunks in order; a message stored before
-    /// chunks (version 19) has its source in its row.
-    public func relayMessageSource(id: String) async throws -> [UInt8]? {
+    /// chunks (version 19) has its source in its row. One statement for the row, then one per chunk.
+    public func readRelayMessageSource(id: String, upTo limit: Int?, _ body: (ArraySlice<UInt8>) async throws -> Void) async throws -> Bool {
         guard let row = try await db.select().columns("source", "body_id", "head").from(RelayMessageRow.table).where("id", .equal, id).first()
-        else { return nil }
+        else { return false }
         if let bodyID = try row.decode(column: "body_id", as: String?.self) {
-            let head = try row.decode(column: "head", as: String.self)
-            return Array(Data(base64Encoded: head) ?? Data()) + (try await RelayContentChunks.sharedBodies.bytes(owner: bodyID, on: db) ?? [])
+            let head = Array(Data(base64Encoded: try row.decode(column: "head", as: String.self)) ?? Data())
+            if !head.isEmpty { try await body(head[...]) }
+            guard head.count < limit ?? .max else { return true }
+            _ = try await RelayContentChunks.sharedBodies.read(owner: bodyID, on: db, upTo: limit.map { $0 - head.count }, body)
+            return true
         }
-        if let chunks = try await RelayContentChunks.messages.bytes(owner: id, on: db) { return chunks }
-        return Data(base64Encoded: try row.decode(column: "source", as: String.self)).map { Array($0) }
+        if try await RelayContentChunks.messages.read(owner: id, on: db, upTo: limit, body) { return true }
+        try await body((Data(base64Encoded: try row.decode(column: "source", as: String.self)).map { Array($0) } ?? [])[...])
+        return true
     }
 
     public func dueRelayDeliveries(at now: Date, limit: Int) async throws -> [RelayDelivery] {

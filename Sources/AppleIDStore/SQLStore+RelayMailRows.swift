@@ -137,12 +137,21 @@ struct RelayContentChunks: Sendable {
         }
     }
 
-    /// The owner's bytes in order; `nil` when it has no chunk.
-    func bytes(owner: String, on db: any SQLDatabase) async throws -> [UInt8]? {
-        let rows = try await db.select().column("bytes").from(table).where(SQLIdentifier(ownerColumn), .equal, SQLBind(owner)).orderBy("sequence")
-            .all()
-        guard !rows.isEmpty else { return nil }
-        return try rows.reduce(into: [UInt8]()) { $0 += Data(base64Encoded: try $1.decode(column: "bytes", as: String.self)) ?? Data() }
+    /// Lends `body` the owner's chunks in order, one statement per chunk, so that one chunk at a time
+    /// is in memory; with `limit`, stops after the chunk that reaches it. `false`: it has none.
+    func read(owner: String, on db: any SQLDatabase, upTo limit: Int?, _ body: (ArraySlice<UInt8>) async throws -> Void) async throws -> Bool {
+        var sequence = 0
+        var lent = 0
+        while lent < limit ?? .max,
+            let row = try await db.select().column("bytes").from(table).where(SQLIdentifier(ownerColumn), .equal, SQLBind(owner))
+                .where("sequence", .equal, sequence).first()
+        {
+            let chunk = Array(Data(base64Encoded: try row.decode(column: "bytes", as: String.self)) ?? Data())
+            try await body(chunk[...])
+            lent += chunk.count
+            sequence += 1
+        }
+        return sequence > 0
     }
 }
 

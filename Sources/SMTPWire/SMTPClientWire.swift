@@ -41,34 +41,7 @@ public enum SMTPDotStuffing {
     /// RFC 5321 §2.3.8, so no receiver reads a line end the relay did not), a leading dot doubled,
     /// then `.` CRLF.
     public static func encode(_ message: some Collection<UInt8>) -> [UInt8] {
-        let cr = UInt8(ascii: "\r")
-        let lf = UInt8(ascii: "\n")
-        var out: [UInt8] = []
-        out.reserveCapacity(message.count + message.count / 64 + 5)
-        var atLineStart = true
-        var pendingCR = false
-        for byte in message {
-            if pendingCR {
-                pendingCR = false
-                out += [cr, lf]
-                atLineStart = true
-                if byte == lf { continue }
-            }
-            if byte == cr {
-                pendingCR = true
-                continue
-            }
-            if atLineStart, byte == UInt8(ascii: ".") { out.append(UInt8(ascii: ".")) }
-            if byte == lf {
-                out += [cr, lf]
-                atLineStart = true
-                continue
-            }
-            out.append(byte)
-            atLineStart = false
-        }
-        if pendingCR || !atLineStart { out += [cr, lf] }
-        out += Array(".\r\n".utf8)
-        return out
+        var stuffer = SMTPDotStuffer()
+        return stuffer.encode(message) + stuffer.finish()
     }
 }

@@ -210,6 +210,34 @@ extension StoreConformanceTests {
     }
 
     @Test(
+        "a stored message is lent back a chunk at a time, never whole; reading up to a limit stops after the chunk that reaches it",
+        arguments: StoreKind.available)
+    func relayMailReadInChunks(kind: StoreKind) async throws {
+        try await kind.withStore { (store: any ConformingStore) async throws in
+            let received = (0..<(2 * RelayMessageChunk.size + 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            var accepted = Self.relayed("big")
+            accepted.content = RelayMessageContent(head: Array("Received: by relay.test\r\n".utf8), received: InMemoryMessage(received), bodyStart: 0)
+            try await store.accept([accepted])
+            var pieces: [Int] = []
+            var bytes: [UInt8] = []
+            #expect(
+                try await store.readRelayMessageSource(id: "big", upTo: nil) {
+                    pieces.append($0.count)
+                    bytes += $0
+                })
+            #expect(bytes == (try await accepted.content.bytes()))
+            #expect(pieces.count >= 3, "\(pieces)")
+            #expect(pieces.allSatisfy { $0 <= RelayMessageChunk.size }, "\(pieces)")
+
+            var head: [UInt8] = []
+            #expect(try await store.readRelayMessageSource(id: "big", upTo: 100) { head += $0 })
+            #expect(head.count >= 100 && head.count <= pieces[0] + pieces[1], "stopped after the chunk that reached 100 bytes: \(head.count)")
+            #expect(head == Array(bytes.prefix(head.count)))
+            #expect(try await store.readRelayMessageSource(id: "none", upTo: nil) { _ in Issue.record("nothing to lend") } == false)
+        }
+    }
+
+    @Test(
         "the daily limit is counted and taken in one step: of batches racing for the last place, one is written",
         arguments: StoreKind.available)
     func relayDailyLimitIsAtomic(kind: StoreKind) async throws {

@@ -22,7 +22,8 @@ package struct SMTPSmarthostTransport: MailTransport {
         return host.isEmpty ? nil : SMTPSmarthostTransport(host: host, port: port, hostname: hostname)
     }
 
-    package func send(from sender: String, to recipient: String, source: [UInt8]) async -> MailTransportResult {
-        await client.send(from: sender, to: recipient, source: source)
+    /// The message goes out as the store lends it, a chunk at a time.
+    package func send(from sender: String, to recipient: String, message: OutgoingRelayMessage) async -> MailTransportResult {
+        await client.send(from: sender, to: recipient, pieces: message.forEachChunk)
     }
 }

@@ -43,7 +43,19 @@ final class ScriptedTransport: MailTransport {
 
     init(_ answers: [MailTransportResult]) { self.answers = Mutex(answers) }
 
-    func send(from sender: String, to recipient: String, source: [UInt8]) async -> MailTransportResult {
+    /// The largest piece it was lent, and how many pieces.
+    let pieces = Mutex<(largest: Int, count: Int)>((0, 0))
+
+    func send(from sender: String, to recipient: String, message: OutgoingRelayMessage) async -> MailTransportResult {
+        var source: [UInt8] = []
+        do {
+            try await message.forEachChunk { piece in
+                pieces.withLock { $0 = (max($0.largest, piece.count), $0.count + 1) }
+                source += piece
+            }
+        } catch {
+            return .transientFailure("unreadable: \(error)")
+        }
         sent.withLock { $0.append((sender, recipient, String(decoding: source, as: UTF8.self))) }
         return answers.withLock { $0.isEmpty ? .sent : $0.removeFirst() }
     }

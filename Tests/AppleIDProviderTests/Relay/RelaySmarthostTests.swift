@@ -72,4 +72,27 @@ struct RelaySmarthostTests {
         let source = String(decoding: try #require(try await relay.relay.message(id: bounce.message.id)).source, as: UTF8.self)
         #expect(source.contains("Status: 4.4.7"))
     }
+
+    @Test("a large message goes to the smarthost as the store lends it, a chunk at a time, byte for byte; its bounce still quotes its header section")
+    func streamed() async throws {
+        let relay = try await RelayHarness.make(smarthost: true)
+        let line = Array(("x" + String(repeating: "y", count: 74) + "\r\n").utf8)
+        let body = Array([[UInt8]](repeating: line, count: 3 * RelayMessageChunk.size / line.count).joined())
+        let source = Array("From: news@example.com\r\nTo: someone\r\nSubject: Big\r\n\r\n".utf8) + body
+        #expect(try await relay.send(to: relay.relayAddress, source: source).data == 250)
+        let stored = try #require(try await relay.relay.messages(.all).first)
+        let transport = ScriptedTransport([.permanentFailure("552 5.3.4 too big for me")])
+        #expect(try await relay.relay.deliverDue(using: transport) == 1)
+        let sent = try #require(transport.sent.withLock { $0.first })
+        let pieces = transport.pieces.withLock { $0 }
+        #expect(Array(sent.source.utf8) == (try #require(try await relay.relay.message(id: stored.message.id)).source))
+        #expect(sent.source.hasSuffix(String(decoding: body.suffix(200), as: UTF8.self)))
+        #expect(pieces.count >= 3, "lent in pieces: \(pieces)")
+        #expect(pieces.largest <= RelayMessageChunk.size, "never more than a chunk at once: \(pieces)")
+
+        let bounce = try #require(try await relay.relay.messages(.address("news@example.com")).first)
+        let dsn = String(decoding: try #require(try await relay.relay.message(id: bounce.message.id)).source, as: UTF8.self)
+        #expect(dsn.contains("Subject: Big"), "the DSN quotes the failed message's header section")
+        #expect(!dsn.contains("yyyyyyyyyy"), "and not its body")
+    }
 }
