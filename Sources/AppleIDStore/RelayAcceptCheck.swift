@@ -6,7 +6,7 @@ import SQLKit
 /// address's messages of the day (``SQLStore/relayMessageCount(relayAddress:since:)``) and each
 /// team's stored bytes (``SQLStore/relayStoredBytes(teamID:)``), a column each. One round trip to
 /// the writer instead of one per limit, inside the transaction that writes.
-struct RelayAcceptCheck {
+struct RelayAcceptCheck: Sendable {
     /// The batch's messages per relay address, in lock order.
     let daily: [(address: String, count: Int)]
     let since: Double
@@ -28,8 +28,10 @@ struct RelayAcceptCheck {
     /// PostgreSQL's advisory locks, taken before the statement: the addresses, then the teams.
     var lockNames: [String] { daily.map { "relay_daily:" + $0.address } + teams.map { "relay_quota:" + $0.teamID.rawValue } }
 
-    /// `SELECT (SELECT COUNT(*) …) AS d0, …, COALESCE((SELECT bytes …), 0) AS t0, …`.
-    var statement: SQLQueryString {
+    /// `SELECT (SELECT COUNT(*) …) AS d0, …, COALESCE((SELECT bytes …), 0) AS t0, …`; `nil` when there
+    /// is no limit to check.
+    var statement: SQLQueryString? {
+        guard !daily.isEmpty || !teams.isEmpty else { return nil }
         let counts: [SQLQueryString] = daily.enumerated().map { index, entry in
             """
             (SELECT COUNT(*) FROM relay_messages WHERE relay_address = \(bind: entry.address) AND received_at > \(bind: since) \
@@ -45,8 +47,13 @@ struct RelayAcceptCheck {
     /// The first limit the batch would pass, checked in lock order (the daily limits, then the
     /// quotas), or `nil`: none, write it.
     func run(on db: any SQLDatabase) async throws -> RelayAcceptance? {
-        guard !daily.isEmpty || !teams.isEmpty else { return nil }
-        guard let row = try await db.raw(statement).first() else { return nil }
+        guard let statement else { return nil }
+        return try decide(try await db.raw(statement).all())
+    }
+
+    /// ``run(on:)``'s decision from the statement's rows (one), made where the rows are.
+    @Sendable func decide(_ rows: [any SQLRow]) throws -> RelayAcceptance? {
+        guard let row = rows.first else { return nil }
         for (index, entry) in daily.enumerated() where try row.decode(column: "d\(index)", as: Int.self) + entry.count > dailyLimit {
             return .dailyLimit
         }

@@ -43,39 +43,57 @@ extension SQLStore: RelayMailStore {
     }
 
     /// Counts and writes in one transaction. SQLite has one writer, so its transactions already take
-    /// turns. PostgreSQL's read-committed transactions would both count before either writes, so each
+    /// turns, and a batch whose every message fits in one chunk goes to the writer's thread as one
+    /// work item: the check, the decision and the writes (``SQLConnectionSource/transaction(checking:decide:writing:)``).
+    /// PostgreSQL's read-committed transactions would both count before either writes, so each
     /// first locks its relay addresses, then its teams (transaction-scoped advisory locks, in one
     /// order so that two batches cannot wait for each other): a second session counts what the first
     /// wrote. Every address's count and every team's bytes are read in one statement
     /// (``RelayAcceptCheck``).
     public func accept(_ mail: [AcceptedRelayMail], limits: RelayAcceptLimits) async throws -> RelayAcceptance {
-        try await transaction { db in
-            let check = RelayAcceptCheck(mail, limits: limits)
+        let check = RelayAcceptCheck(mail, limits: limits)
+        if db.dialect.name != "postgresql", mail.allSatisfy({ $0.content.count <= RelayMessageChunk.size }) {
+            var writes: [any SQLExpression] = []
+            try await Self.write(mail, on: db) { writes.append($0) }
+            return try await connections.transaction(checking: check.statement, decide: check.decide, writing: writes) ?? .accepted
+        }
+        return try await transaction { db in
             if db.dialect.name == "postgresql" {
                 for name in check.lockNames { try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: name)))").run() }
             }
             if let refusal = try await check.run(on: db) { return refusal }
-            var writtenBodies: Set<String> = []
-            for accepted in mail {
-                if let bodyID = accepted.content.bodyID {
-                    let writesBody = writtenBodies.insert(bodyID).inserted
-                    try await Self.insertSharingBody(accepted, bodyID: bodyID, writesBody: writesBody, on: db)
-                } else {
-                    try await Self.insert(accepted, on: db)
-                }
-            }
+            try await Self.write(mail, on: db, Self.running(on: db))
             return .accepted
+        }
+    }
+
+    /// The statements that write every message of the batch, in order, to `emit`: a shared body only
+    /// with its first copy.
+    private static func write(_ mail: [AcceptedRelayMail], on db: any SQLDatabase, _ emit: @escaping StatementSink) async throws {
+        var writtenBodies: Set<String> = []
+        for accepted in mail {
+            if let bodyID = accepted.content.bodyID {
+                let writesBody = writtenBodies.insert(bodyID).inserted
+                try await insertSharingBody(accepted, bodyID: bodyID, writesBody: writesBody, on: db, emit)
+            } else {
+                try await insert(accepted, on: db, emit)
+            }
         }
     }
 
     public func relayStoredBytes(teamID: TeamID) async throws -> Int { try await Self.relayStoredBytes(teamID: teamID, on: db) }
 
     /// The message row, its content a chunk per row as it is read, then its delivery record.
-    static func insert(_ accepted: AcceptedRelayMail, on db: any SQLDatabase) async throws {
+    static func insert(_ accepted: AcceptedRelayMail, on db: any SQLDatabase, _ emit: @escaping StatementSink) async throws {
         let id = accepted.mail.message.id
-        try await insertCounted(RelayMessageRow(accepted.mail.message), on: db)
-        try await RelayContentChunks.messages.insert(owner: id, on: db, accepted.content.forEachChunk)
-        try await db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).run()
+        try await insertCounted(RelayMessageRow(accepted.mail.message), on: db, emit)
+        try await RelayContentChunks.messages.insert(owner: id, on: db, emit, accepted.content.forEachChunk)
+        try await emit(try db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).query)
+    }
+
+    /// Where the statements of ``insert(_:on:_:)`` go: run on `db`, one by one, each waited for.
+    static func running(on db: any SQLDatabase) -> StatementSink {
+        { statement in try await db.execute(sql: statement) { _ in } }
     }
 
     public func relayMail(_ query: RelayMailQuery, limit: Int) async throws -> [RelayMail] {
@@ -148,7 +166,7 @@ extension SQLStore: RelayMailStore {
                 .set(model: RelayDeliveryRow(delivery), with: Self.rowEncoder)
                 .where("message_id", .equal, delivery.messageID)
                 .run()
-            if let bounce { try await Self.insert(bounce, on: db) }
+            if let bounce { try await Self.insert(bounce, on: db, Self.running(on: db)) }
         }
     }
 
@@ -195,7 +213,7 @@ extension SQLStore: RelayMailStore {
                 try await db.delete(from: RelayMessageRow.table).where(SQLIdentifier("id"), .in, batch).run()
             }
             try await Self.deleteUnsharedBodies(bodyIDs.sorted(), on: db)
-            for (teamID, bytes) in freed.sorted(by: { $0.key < $1.key }) { try await Self.addRelayStoredBytes(-bytes, teamID: teamID, on: db) }
+            for (teamID, bytes) in freed.sorted(by: { $0.key < $1.key }) { try await db.raw(Self.addRelayStoredBytes(-bytes, teamID: teamID)).run() }
             return ids.count
         }
     }

@@ -125,14 +125,16 @@ struct RelayContentChunks: Sendable {
     let table: String
     let ownerColumn: String
 
-    /// Writes what `content` lends, a chunk per row, as it is read.
+    /// Writes what `content` lends, a chunk per row, as it is read: a statement per chunk to `emit`.
     func insert(
-        owner: String, on db: any SQLDatabase, _ content: ((ArraySlice<UInt8>) async throws -> Void) async throws -> Void
+        owner: String, on db: any SQLDatabase, _ emit: @escaping SQLStore.StatementSink,
+        _ content: ((ArraySlice<UInt8>) async throws -> Void) async throws -> Void
     ) async throws {
         var sequence = 0
         try await content { chunk in
-            try await db.insert(into: table).columns(ownerColumn, "sequence", "bytes")
-                .values(SQLBind(owner), SQLBind(sequence), SQLBind(Data(chunk).base64EncodedString())).run()
+            try await emit(
+                db.insert(into: table).columns(ownerColumn, "sequence", "bytes")
+                    .values(SQLBind(owner), SQLBind(sequence), SQLBind(Data(chunk).base64EncodedString())).query)
             sequence += 1
         }
     }

@@ -28,13 +28,15 @@ extension SQLStore {
 
     /// The message row with its head, then, unless an earlier copy of the batch wrote it, the
     /// shared body a chunk per row.
-    static func insertSharingBody(_ accepted: AcceptedRelayMail, bodyID: String, writesBody: Bool, on db: any SQLDatabase) async throws {
+    static func insertSharingBody(
+        _ accepted: AcceptedRelayMail, bodyID: String, writesBody: Bool, on db: any SQLDatabase, _ emit: @escaping StatementSink
+    ) async throws {
         var row = RelayMessageRow(accepted.mail.message)
         row.bodyID = bodyID
         row.head = Data(accepted.content.head).base64EncodedString()
-        try await insertCounted(row, on: db)
-        if writesBody { try await RelayContentChunks.sharedBodies.insert(owner: bodyID, on: db, accepted.content.forEachBodyChunk) }
-        try await db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).run()
+        try await insertCounted(row, on: db, emit)
+        if writesBody { try await RelayContentChunks.sharedBodies.insert(owner: bodyID, on: db, emit, accepted.content.forEachBodyChunk) }
+        try await emit(try db.insert(into: RelayDeliveryRow.table).model(RelayDeliveryRow(accepted.mail.delivery), with: rowEncoder).query)
     }
 
     /// Deletes those of `bodyIDs` that no message names any more.

@@ -8,6 +8,10 @@ import SQLKit
 /// write and purge messages: the quota check reads one row instead of summing every message the
 /// team has at every accepted message.
 extension SQLStore {
+    /// Takes the statements that write relayed mail, in order: runs them, or keeps them to send
+    /// together.
+    typealias StatementSink = (any SQLExpression) async throws -> Void
+
     static let relayTeamUsageTable = "relay_team_usage"
 
     static let relayTeamUsageMigrations: [SchemaMigration] = [
@@ -21,18 +25,16 @@ extension SQLStore {
     ]
 
     /// The message row, counted against its team.
-    static func insertCounted(_ row: RelayMessageRow, on db: any SQLDatabase) async throws {
-        try await db.insert(into: RelayMessageRow.table).model(row, with: rowEncoder).run()
-        try await addRelayStoredBytes(row.fields.size, teamID: row.fields.teamID, on: db)
+    static func insertCounted(_ row: RelayMessageRow, on db: any SQLDatabase, _ emit: @escaping StatementSink) async throws {
+        try await emit(try db.insert(into: RelayMessageRow.table).model(row, with: rowEncoder).query)
+        try await emit(addRelayStoredBytes(row.fields.size, teamID: row.fields.teamID))
     }
 
-    static func addRelayStoredBytes(_ bytes: Int, teamID: String, on db: any SQLDatabase) async throws {
-        try await db.raw(
-            """
-            INSERT INTO relay_team_usage (team_id, bytes) VALUES (\(bind: teamID), \(bind: bytes))
-            ON CONFLICT (team_id) DO UPDATE SET bytes = relay_team_usage.bytes + excluded.bytes
-            """
-        ).run()
+    static func addRelayStoredBytes(_ bytes: Int, teamID: String) -> SQLQueryString {
+        """
+        INSERT INTO relay_team_usage (team_id, bytes) VALUES (\(bind: teamID), \(bind: bytes))
+        ON CONFLICT (team_id) DO UPDATE SET bytes = relay_team_usage.bytes + excluded.bytes
+        """
     }
 
     static func relayStoredBytes(teamID: TeamID, on db: any SQLDatabase) async throws -> Int {

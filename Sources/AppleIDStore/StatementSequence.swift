@@ -44,7 +44,7 @@ extension GatedConnection {
 
 extension SQLDatabase {
     /// Each of `statements` in turn, each waited for, with its rows.
-    fileprivate func inSequenceOneByOne(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
+    func inSequenceOneByOne(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
         var rows: [[any SQLRow]] = []
         for statement in statements {
             let collector = RowCollector()

@@ -4,6 +4,7 @@ import NIOPosix
 import SQLKit
 import SQLiteKit
 import SQLiteNIO
+import Synchronization
 
 /// One SQLite connection on a thread of its own, which runs the statements handed to it one after
 /// another, in the order they were handed over, each with a kept prepared statement
@@ -25,6 +26,8 @@ final class SQLiteSerialConnection: SQLDatabase, Sendable {
     let dialect: any SQLDialect = SQLiteDialect()
     let version: (any SQLDatabaseReportedVersion)? = nil
     private let thread: NIOThreadPool
+    /// Work items handed to `thread` so far: the caller's waits (for tests).
+    private let workItems = Atomic<Int>(0)
     /// Touched only on `thread`.
     private let handle: SQLiteHandleBox
 
@@ -63,6 +66,7 @@ final class SQLiteSerialConnection: SQLDatabase, Sendable {
             return completion(.failure(error))
         }
         let handle = handle
+        workItems.add(1, ordering: .relaxed)
         thread.submit { state in
             guard case .active = state else {
                 return completion(.failure(SQLiteStatementError(code: 21, message: "the connection's thread has stopped")))
@@ -108,6 +112,30 @@ final class SQLiteSerialConnection: SQLDatabase, Sendable {
         }
     }
 
+    /// Runs `work` with the handle as one work item on the connection's thread, after everything handed
+    /// over before it; the caller resumes on its own event loop when it runs on one, as with
+    /// ``handOver(_:onRows:completionOnCallersLoop:)``.
+    func withHandle<T: Sendable>(_ work: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
+        let handle = handle
+        let home = MultiThreadedEventLoopGroup.currentEventLoop
+        workItems.add(1, ordering: .relaxed)
+        return try await withCheckedThrowingContinuation { (answer: CheckedContinuation<T, any Error>) in
+            thread.submit { state in
+                let result: Result<T, any Error>
+                if case .active = state {
+                    result = Result { try work(handle.handle) }
+                } else {
+                    result = .failure(SQLiteStatementError(code: 21, message: "the connection's thread has stopped"))
+                }
+                guard let home else { return answer.resume(with: result) }
+                home.execute { answer.resume(with: result) }
+            }
+        }
+    }
+
+    /// How many work items were handed to the connection's thread so far (for tests).
+    var handedOver: Int { workItems.load(ordering: .relaxed) }
+
     /// How many statements the connection has prepared so far, and how many it keeps (for tests).
     func preparedStatements() async throws -> (prepared: Int, kept: Int) {
         let handle = handle
@@ -121,7 +149,8 @@ final class SQLiteSerialConnection: SQLDatabase, Sendable {
         try await thread.shutdownGracefully()
     }
 
-    private func statement(_ query: any SQLExpression, onRow: @escaping @Sendable (any SQLRow) -> Void) throws -> Statement {
+    /// `query` serialized, its values encoded, and logged as a statement handed over is.
+    func statement(_ query: any SQLExpression, onRow: @escaping @Sendable (any SQLRow) -> Void = { _ in }) throws -> Statement {
         let (sql, binds) = serialize(query)
         if let queryLogLevel { logger.log(level: queryLogLevel, "Executing query", metadata: ["sql": .string(sql)]) }
         let encoder = SQLiteDataEncoder()
