@@ -485,7 +485,8 @@ let package = Package(
                 "RS256OpenSSL",
                 // The engine's client-secret rules agree with the kit's minter and inspector (Engine/ClientSecretAgreementTests).
                 "SignInWithApple",
-                // Notifications/: the test engine, and a restart of delivery on an SQLite store (NotificationDeliveryTests).
+                // The test engine (Notifications/), the key prober (Console/DeclarationKeyTableTests), and a restart
+                // of notification delivery on an SQLite store (Notifications/NotificationDeliveryTests).
                 "ServerTestSupport",
                 "AppleIDStore",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
