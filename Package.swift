@@ -415,6 +415,34 @@ let package = Package(
             ],
             path: "Benchmarks/VerifyBenchmark"
         ),
+        // What several test targets share (issue 39, step 3): the engine with the server's test fixtures
+        // (TestEngine; the server's tests add the router on top, TestServer), the fixture keys, and
+        // recorders of logs, notifications and SQL statements. A regular target, because a test target
+        // cannot depend on another; in no product. Engine level: no server module.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "AppleIDConsole",
+                "AppleIDDevelopmentFaults",
+                "AppleIDMemoryStore",
+                "AppleIDProtocol",
+                "AppleIDProvider",
+                "AppleIDRelay",
+                "AppleIDStore",
+                "SignInWithApple",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+            ],
+            path: "Tests/ServerTestSupport",
+            // The keys are read from their path (Fixtures.directory), not bundled.
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "AppleIDProtocolTests",
             dependencies: [
@@ -457,6 +485,10 @@ let package = Package(
                 "RS256OpenSSL",
                 // The engine's client-secret rules agree with the kit's minter and inspector (Engine/ClientSecretAgreementTests).
                 "SignInWithApple",
+                // The test engine (Notifications/), the key prober (Console/DeclarationKeyTableTests), and a restart
+                // of notification delivery on an SQLite store (Notifications/NotificationDeliveryTests).
+                "ServerTestSupport",
+                "AppleIDStore",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
@@ -517,6 +549,8 @@ let package = Package(
             dependencies: [
                 "AppleIDMemoryStore",
                 "AppleIDStore", "AppleIDOrganizations", "AppleIDProvider", "AppleIDEmailSources", "AppleIDRelay", "AppleIDConsole",
+                // The relay's and the withdrawal's statements on SQLite, driven through the test engine.
+                "ServerTestSupport",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
@@ -525,7 +559,8 @@ let package = Package(
             name: "AppleIDButtonsTests",
             dependencies: ["AppleIDButtons"]
         ),
-        // `siwa serve`'s composition root alone: its settings, the port check, the event-loop executor.
+        // `siwa serve`'s composition root alone: its settings, start-up, the DNS resolver, the port check,
+        // the event-loop executor.
         .testTarget(
             name: "AppleIDServerAppTests",
             dependencies: [
@@ -533,7 +568,14 @@ let package = Package(
                 "AppleIDServer",
                 "AppleIDStore",
                 "AppleIDProvider",
+                "AppleIDConsole",
+                "AppleIDEmailSources",
+                "AppleIDProtocol",
+                "RS256Signing",
+                "RS256OpenSSL",
+                "ServerTestSupport",
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -555,18 +597,16 @@ let package = Package(
                 "AppleIDStore",
                 "OwnerOnlyFiles",
                 "EnvironmentFile",
+                "ServerTestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Configuration", package: "swift-configuration"),
                 // Only to read the admin API's OpenAPI document (AdminOpenAPITests).
                 .product(name: "Yams", package: "Yams"),
-            ],
-            // The keys are read from their path (Fixtures.directory), not bundled.
-            exclude: ["Fixtures"]
+            ]
         ),
         .testTarget(
             name: "SignInWithAppleVaporTests",

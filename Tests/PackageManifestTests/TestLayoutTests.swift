@@ -15,26 +15,28 @@ struct TestLayoutTests {
         #expect(topLevel.count <= 10, "move them into a feature folder: \(topLevel)")
     }
 
-    /// Where the server's tests may reach the engine's store: the one arrangement helper, the seed of
-    /// every test server, and the start-up test that hands the store to the composition root as
-    /// `siwa serve` does.
+    /// Where the server's tests may reach the engine's store: the one arrangement helper and the seed
+    /// of every test engine, both in the support they share with the engine's and the store's tests
+    /// (`Tests/ServerTestSupport`). The start-up tests, which hand the store to the composition root as
+    /// `siwa serve` does, are the composition root's own (`Tests/AppleIDServerAppTests`).
     static let storeReachers: Set = [
-        "Tests/AppleIDServerTests/Support/StoreArrangement.swift", "Tests/AppleIDServerTests/Support/TestServer.swift",
-        "Tests/AppleIDServerTests/Startup/StartupTests.swift",
+        "Tests/ServerTestSupport/Engine/StoreArrangement.swift", "Tests/ServerTestSupport/Engine/TestEngine.swift",
     ]
 
-    @Test("the server's tests plant rows through StoreArrangement only; they read through the engine's read models")
+    @Test("the server's tests and their support plant rows through StoreArrangement only; they read through the engine's read models")
     func storeIsReachedThroughTheArrangement() throws {
         let root = ProductWeightTests.packageRoot
-        let folder = root.appendingPathComponent("Tests/AppleIDServerTests")
-        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)).compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "swift" }
+        var files: [URL] = []
+        for folder in ["Tests/AppleIDServerTests", "Tests/ServerTestSupport"] {
+            files += try #require(FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil))
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        }
         #expect(files.count > 100, "the reader sees the server's tests")
         var reaching: [String] = []
         for file in files where try String(contentsOf: file, encoding: .utf8).contains("provider.store") {
             reaching.append(String(file.path.dropFirst(root.path.count + 1)))
         }
         #expect(Set(reaching).isSubset(of: Self.storeReachers), "plant through StoreArrangement, read through the engine: \(reaching.sorted())")
-        #expect(reaching.contains("Tests/AppleIDServerTests/Support/StoreArrangement.swift"), "the scan sees the helper")
+        #expect(reaching.contains("Tests/ServerTestSupport/Engine/StoreArrangement.swift"), "the scan sees the helper")
     }
 }

@@ -11,7 +11,7 @@ import Testing
 struct AccountMailPagesTests {
     /// Maria hid her e-mail from Juice's team, which registered `example.com` as an e-mail source.
     static func mailServer() async throws -> (TestServer, relay: String) {
-        let (server, _, relay) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, _, relay) = try await TestServer.authorized()
         _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)
         return (server, relay)
     }

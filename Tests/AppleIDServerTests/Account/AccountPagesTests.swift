@@ -10,7 +10,7 @@ import Testing
 struct AccountPagesTests {
     @Test("sign in, turn Hide My Email forwarding off, stop using the app, delete the Apple ID: each sends its event")
     func accountActions() async throws {
-        let (server, account, relay) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, account, relay) = try await TestServer.authorized()
         try await server.app.test(.router) { client in
             let browser = Browser(client)
             let start = try await browser.get("/account")
@@ -56,7 +56,7 @@ struct AccountPagesTests {
 
     @Test("deleting an Apple ID that apps still use tells each of them")
     func deleteTellsApps() async throws {
-        let (server, _, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, _, _) = try await TestServer.authorized()
         try await server.app.test(.router) { client in
             let browser = Browser(client)
             let codeStep = try await AccountPages.signIn(browser)
@@ -65,7 +65,7 @@ struct AccountPagesTests {
             let csrf = try #require(HTML.hiddenInputs(try await browser.get("/account").text)["csrf"])
             _ = try await browser.post("/account/delete", form: [("csrf", csrf), ("confirm", "DELETE")])
         }
-        let events = try await LifecycleNotificationTests.deliverAndVerify(server).flatMap(\.events)
+        let events = try await server.deliverAndVerify().flatMap(\.events)
         #expect(events.map(\.type) == [.accountDelete])
     }
 }

@@ -2,6 +2,7 @@ import AppleIDServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 /// The admin API's refusals render themselves: an endpoint throws, the error answers. These pin the

@@ -3,6 +3,7 @@ import AppleIDServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 import Yams
 

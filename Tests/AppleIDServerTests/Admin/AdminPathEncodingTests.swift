@@ -4,6 +4,7 @@ import AppleIDServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 /// Issue 14: the admin API decodes every path parameter once.

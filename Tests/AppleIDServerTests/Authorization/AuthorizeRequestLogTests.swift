@@ -4,6 +4,7 @@ import AppleIDServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 @Suite("/auth/authorize: the request log records the request with the client the checks already read")

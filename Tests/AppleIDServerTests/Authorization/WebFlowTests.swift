@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import JWTKit
+import ServerTestSupport
 import Testing
 
 @Suite("Web flow, through the pages")

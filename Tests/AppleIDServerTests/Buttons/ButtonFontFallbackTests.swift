@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Prometheus
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDButtons

@@ -3,6 +3,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 /// The Account page's "Your teams" table, and console templates with no English of their own.

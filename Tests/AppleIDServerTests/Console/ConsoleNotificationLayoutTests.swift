@@ -4,6 +4,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 /// How the Notifications and Keys pages read: every column named, no latency for a message that was

@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServerTestSupport
 import SignInWithApple
 import Synchronization
 import Testing
@@ -77,7 +78,7 @@ struct ConsoleNotificationPageTests {
 
     @Test("outside development mode the page refuses an IP endpoint with a clear message, and the test button stops at its rate limit")
     func endpointRuleAndTestLimit() async throws {
-        let server = try await TestServer.make(endpointResolver: NotificationDeliveryTests.publicJuice) { $0.developmentMode = false }
+        let server = try await TestServer.make(endpointResolver: TestServer.publicJuice) { $0.developmentMode = false }
         try await ConsolePages.registerDeveloper(server)
         try await server.app.test(.router) { client in
             let browser = Browser(client)
@@ -88,7 +89,7 @@ struct ConsoleNotificationPageTests {
             #expect(metadata.status == .badRequest)
             #expect(metadata.text.contains("must be a host name, not an IP address"))
             let saved = try await browser.post(
-                "/console/notifications/endpoint", form: [("csrf", csrf), ("group_id", group), ("url", LifecycleNotificationTests.endpoint)])
+                "/console/notifications/endpoint", form: [("csrf", csrf), ("group_id", group), ("url", TestServer.notificationEndpoint)])
             #expect(saved.status == .ok)
             for _ in 0..<5 {
                 #expect(try await browser.post("/console/notifications/test", form: [("csrf", csrf), ("group_id", group)]).status == .ok)

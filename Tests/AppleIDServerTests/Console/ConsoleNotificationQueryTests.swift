@@ -4,6 +4,7 @@ import AppleIDProvider
 import AppleIDServer
 import Foundation
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 @Suite("Console Notifications page: its delivery log in a fixed number of statements")

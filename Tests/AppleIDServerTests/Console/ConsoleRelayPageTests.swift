@@ -4,6 +4,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 @Suite("Console › Relay: the team's relay traffic per e-mail source")

@@ -27,7 +27,7 @@ struct CredentialEventFeedTests {
 
     @Test("a waiting poll is answered by Stop using; the cursor skips what was seen; relay changes are not revocations")
     func longPoll() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, account, _) = try await TestServer.authorized()
         let subject = try #require(try await server.teamIdentity(of: account)).subject
         try await server.app.test(.router) { client in
             let (_, empty) = try await Self.poll(client)

@@ -32,7 +32,7 @@ struct LoopbackReceiverTests {
 
     @Test("fails twice, then 200: delivered, three attempts logged, the payload verifies with the kit")
     func receiverOnLoopback() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, account, _) = try await TestServer.authorized()
         let receiver = Receiver()
         try await LoopbackServer.run(receiver.router()) { port in
             _ = try await server.provider.setNotificationEndpoint(
@@ -75,7 +75,7 @@ struct LoopbackReceiverTests {
 
     @Test("a redirect is not followed: the attempt is 'HTTP 302', not delivered, and the redirect's target is never asked")
     func redirectNotFollowed() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, account, _) = try await TestServer.authorized()
         let targetHits = Mutex(0)
         let router = Router()
         router.post("/apple/notifications") { _, _ in
@@ -101,7 +101,7 @@ struct LoopbackReceiverTests {
 
     @Test("a closed port is logged only as 'could not connect', never the client's precise error")
     func closedPortIsCoarse() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, account, _) = try await TestServer.authorized()
         let port = try await LoopbackServer.closedPort()
         let attempt = try await Self.attempt(to: "http://127.0.0.1:\(port)/apple/notifications", server: server, accountID: account.id)
         #expect(attempt.status == nil)
@@ -110,7 +110,7 @@ struct LoopbackReceiverTests {
 
     @Test("https to a port that speaks plain HTTP is logged only as 'TLS error'")
     func tlsFailureIsCoarse() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, account, _) = try await TestServer.authorized()
         let attempt = try await LoopbackServer.run(Router()) { port in
             try await Self.attempt(to: "https://127.0.0.1:\(port)/apple/notifications", server: server, accountID: account.id)
         }

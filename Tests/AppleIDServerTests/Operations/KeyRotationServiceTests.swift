@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServerTestSupport
 import Testing
 
 @Suite("Key rotation service and `siwa keys rotate`, with one instance and with two on one database")

@@ -4,6 +4,7 @@ import AppleIDServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 extension OperationsTests {

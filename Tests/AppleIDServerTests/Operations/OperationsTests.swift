@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServerTestSupport
 import Testing
 
 /// Issue 13 (operations): health, Prometheus metrics, request IDs in the log, JSON log lines.

@@ -1,6 +1,7 @@
 import AppleIDProvider
 import AppleIDServer
 import Logging
+import ServerTestSupport
 import ServiceLifecycle
 import Synchronization
 import Testing

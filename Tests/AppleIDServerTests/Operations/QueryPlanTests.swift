@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Logging
 import NIOPosix
 import PostgresKit
+import ServerTestSupport
 import Testing
 
 /// Every statement of `GET /auth/authorize` and `POST /auth/token` (both grants), and the request log's

@@ -4,6 +4,7 @@ import AppleIDServer
 import AppleIDStore
 import Foundation
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDConsole

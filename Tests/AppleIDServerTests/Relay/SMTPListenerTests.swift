@@ -15,7 +15,7 @@ import Testing
 /// the mail it took (issue 21).
 @Suite("The SMTP listener and GET /admin/mail")
 struct SMTPListenerTests {
-    static let relayAddress = "abc1234567@privaterelay.appleid.com"
+    static let relayAddress = TestServer.relayAddress
 
     /// A test server whose Apple ID maria hid her e-mail from the Juice team (source: example.com),
     /// and its SMTP listener on a free port while `body` runs.

@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDServer
@@ -52,7 +53,7 @@ struct DeclaredStartTests {
     static func start(
         random: String, directory: URL, developmentMode: Bool = true
     ) async throws -> (demoJSON: DemoFacts, export: EnvironmentDeclaration) {
-        let (_, shutdown, provider) = try await StartupTests.freshServer(in: directory, seed: random, developmentMode: developmentMode)
+        let (_, shutdown, provider) = try await TestEngine.freshServer(in: directory, seed: random, developmentMode: developmentMode)
         do {
             let url = directory.appendingPathComponent("siwa.yaml")
             try Data(file.utf8).write(to: url)

@@ -1,6 +1,7 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
+import ServerTestSupport
 
 /// Set-up for the read-model tests: an Apple ID that many apps of many teams use, and a busy outbox.
 enum ManyApps {

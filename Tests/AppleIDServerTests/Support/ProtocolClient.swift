@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import JWTKit
+import ServerTestSupport
 
 /// A relying party's side of the protocol for the in-process tests: the admin API for cheap codes,
 /// `/auth/token`, `/auth/revoke`, and id_token verification against `/auth/keys`.

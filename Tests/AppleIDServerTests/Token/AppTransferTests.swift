@@ -76,7 +76,7 @@ struct AppTransferTests {
 
     @Test("sender's sub → transfer_sub → recipient's new sub and relay; id_tokens carry transfer_sub for 60 days")
     func scenario() async throws {
-        let (server, _, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, _, _) = try await TestServer.authorized()
         try await server.app.test(.router) { client in
             let before = try await RP.authorize(client, RP.Order(responseMode: "form_post", scope: "email"))
             let beforeTokens = try await RP.redeem(client, code: try #require(before["code"]), secret: try await server.clientSecret())
@@ -142,7 +142,7 @@ struct AppTransferTests {
 
     @Test("each team asks only its own question, with its own bearer token")
     func refusals() async throws {
-        let (server, _, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, _, _) = try await TestServer.authorized()
         try await server.app.test(.router) { client in
             let (key, senderSubject, _) = try await Self.transferred(server, client)
             let senderSecret = try await server.clientSecret()
@@ -201,7 +201,7 @@ struct AppTransferTests {
 
     @Test("a user who stopped using the app is not migrated; no transfer means no migration token")
     func revokedAndUntransferred() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, account, _) = try await TestServer.authorized()
         try await server.app.test(.router) { client in
             let untransferred = try await Self.migrationToken(client, secret: try await server.clientSecret())
             #expect(try untransferred.jsonStrings()["error"] == "unauthorized_client")

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import JWTKit
+import ServerTestSupport
 import Testing
 
 @Suite("/auth/token: grants, single-use codes, bindings, request shape and client secrets")

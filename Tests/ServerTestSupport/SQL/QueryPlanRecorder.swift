@@ -6,9 +6,9 @@ import Synchronization
 
 /// A SQL database that remembers every statement it runs, so a test can ask the database afterwards how
 /// it would execute each one (`EXPLAIN` with the same binds).
-final class QueryPlanRecorder: SQLDatabaseWrapper {
+package final class QueryPlanRecorder: SQLDatabaseWrapper {
     /// How a database says how it would run a statement.
-    enum Explain: Sendable {
+    package enum Explain: Sendable {
         /// `EXPLAIN QUERY PLAN`, one row per step in the column `detail`.
         case sqlite
         /// `EXPLAIN`, one row per line in the column `QUERY PLAN`.
@@ -18,28 +18,28 @@ final class QueryPlanRecorder: SQLDatabaseWrapper {
         var column: String { self == .sqlite ? "detail" : "QUERY PLAN" }
     }
 
-    let wrapped: any SQLDatabase
-    let explain: Explain
+    package let wrapped: any SQLDatabase
+    package let explain: Explain
     private let statements = Mutex<[any SQLExpression]>([])
 
-    init(_ database: any SQLDatabase, explain: Explain = .sqlite) {
+    package init(_ database: any SQLDatabase, explain: Explain = .sqlite) {
         wrapped = database
         self.explain = explain
     }
 
     /// A recorder that asks SQLite (``SQLiteTestStore``'s wrapper).
-    static func sqlite(_ database: any SQLDatabase) -> QueryPlanRecorder { QueryPlanRecorder(database) }
+    package static func sqlite(_ database: any SQLDatabase) -> QueryPlanRecorder { QueryPlanRecorder(database) }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+    package func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         statements.withLock { $0.append(query) }
         try await wrapped.execute(sql: query, onRow)
     }
 
     /// Forgets what ran so far (the set-up).
-    func reset() { statements.withLock { $0.removeAll() } }
+    package func reset() { statements.withLock { $0.removeAll() } }
 
     /// Each statement run since the last ``reset()``, as SQL text, with the lines of its plan.
-    func plans() async throws -> [(sql: String, plan: [String])] {
+    package func plans() async throws -> [(sql: String, plan: [String])] {
         var result: [(sql: String, plan: [String])] = []
         for statement in statements.withLock({ $0 }) {
             var serializer = SQLSerializer(database: wrapped)

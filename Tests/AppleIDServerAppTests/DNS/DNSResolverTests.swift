@@ -2,6 +2,7 @@ import AppleIDProvider
 import AppleIDServer
 import AppleIDServerApp
 import NIOCore
+import ServerTestSupport
 import Testing
 
 @Suite("DNS TXT lookups over UDP, against a responder on 127.0.0.1", .timeLimit(.minutes(5)))

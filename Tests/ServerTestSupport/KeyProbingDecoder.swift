@@ -1,23 +1,23 @@
 /// A decoder that answers every question with a placeholder and records the keys a type asks for at
 /// its top level, required or optional: the keys a request type reads, to compare with its documented
 /// schema. A closed vocabulary (a `CaseIterable` enum) gets its first case, so that enums decode too.
-final class KeyProbingDecoder: Decoder {
+package final class KeyProbingDecoder: Decoder {
     private(set) var keys: Set<String> = []
-    let codingPath: [any CodingKey] = []
-    let userInfo: [CodingUserInfoKey: Any] = [:]
+    package let codingPath: [any CodingKey] = []
+    package let userInfo: [CodingUserInfoKey: Any] = [:]
 
     /// The keys `type` reads at its top level.
-    static func keys(of type: any Decodable.Type) throws -> Set<String> {
+    package static func keys(of type: any Decodable.Type) throws -> Set<String> {
         let decoder = KeyProbingDecoder()
         _ = try type.init(from: decoder)
         return decoder.keys
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(Keyed(decoder: self))
     }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { Unkeyed() }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { Single() }
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer { Unkeyed() }
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer { Single() }
 
     fileprivate func record(_ key: some CodingKey) { keys.insert(key.stringValue) }
 

@@ -9,6 +9,7 @@ import NIOCore
 import NIOPosix
 import RS256OpenSSL
 import RS256Signing
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDServer
@@ -18,7 +19,7 @@ import Testing
 struct StartupTests {
     @Test("the start-up log says which library signs id_tokens")
     func signerLogLine() async throws {
-        let server = try await TestServer.make()
+        let server = try await TestEngine.make()
         let lines = RecordingLogHandler.Lines()
         ServerBootstrap.logSigner(of: server.provider, logger: Logger(label: "recorded") { _ in RecordingLogHandler(lines: lines) })
         let line = try #require(lines.all.first { $0.metadata["signer"] != nil })
@@ -32,7 +33,7 @@ struct StartupTests {
     func seeding() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-startup-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (store, shutdown, provider) = try await Self.freshServer(in: directory, seed: "startup")
+        let (store, shutdown, provider) = try await TestEngine.freshServer(in: directory, seed: "startup")
         let files = DemoFiles(directory: directory)
         var settings = ServeSettings()
 
@@ -68,31 +69,16 @@ struct StartupTests {
         try await shutdown()
     }
 
-    /// An SQLite store in `directory` (created) and an engine over it, as `siwa serve` starts them.
-    static func freshServer(
-        in directory: URL, seed: String, developmentMode: Bool = false
-    ) async throws -> (SQLStore, SQLStoreShutdown, AppleIDProvider) {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (store, shutdown) = try await SQLStore.sqlite(path: directory.appendingPathComponent("siwa.sqlite").path, logger: Logger(label: "test"))
-        var configuration = ProviderConfiguration(issuer: "http://127.0.0.1:8080")
-        configuration.passwordHashCost = 4
-        configuration.developmentMode = developmentMode
-        let provider = try await AppleIDProvider.start(
-            configuration: configuration, storage: .store(store), clock: ManualClock(Fixtures.now), random: SeededRandomSource(seed: seed),
-            keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys))
-        return (store, shutdown, provider)
-    }
-
     @Test("--auto-approve: first means the first demo user; an Apple ID that does not exist is refused at start, naming the demo ones")
     func autoApproveFirst() async throws {
-        let server = try await TestServer.make()
-        var facts = TestServer.playgroundFacts(baseURL: "http://x")
+        let server = try await TestEngine.make()
+        var facts = TestEngine.playgroundFacts(baseURL: "http://x", returnURL: ServerOptions.playgroundReturnURL(baseURL: "http://x"))
         facts.users = [
-            .init(appleID: TestServer.maria.appleID, password: "p", firstName: "M", lastName: "R", email: "m@x", realUserStatus: 2),
+            .init(appleID: TestEngine.maria.appleID, password: "p", firstName: "M", lastName: "R", email: "m@x", realUserStatus: 2),
             .init(appleID: "robin@example.com", password: "p", firstName: "R", lastName: "U", email: "r@x", realUserStatus: 1),
         ]
         let store = server.provider.store
-        #expect(try await ServerBootstrap.autoApproveAppleID("first", facts: facts, store: store) == TestServer.maria.appleID)
+        #expect(try await ServerBootstrap.autoApproveAppleID("first", facts: facts, store: store) == TestEngine.maria.appleID)
         #expect(try await ServerBootstrap.autoApproveAppleID("robin@example.com", facts: facts, store: store) == "robin@example.com")
         #expect(try await ServerBootstrap.autoApproveAppleID(nil, facts: facts, store: store) == nil)
         do {

@@ -4,9 +4,12 @@ import AppleIDServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
-extension LifecycleNotificationTests {
+/// What the admin API's delivery log of lifecycle notifications costs the store.
+@Suite("Account lifecycle: the delivery log's statements")
+struct LifecycleNotificationQueryTests {
     @Test("the delivery log reads as many statements for 20 messages as for 1, each with its attempts")
     func deliveryLogStatementsAreBounded() async throws {
         try await StatementCounter.withSQLiteStore { store, counter in

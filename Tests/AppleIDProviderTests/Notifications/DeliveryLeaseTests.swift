@@ -1,19 +1,19 @@
 import AppleIDProtocol
 import AppleIDProvider
-import AppleIDServer
 import Foundation
 import Logging
+import ServerTestSupport
 import Testing
 
 @Suite("Notification delivery with several instances: one deliverer per message, at least once")
 struct DeliveryLeaseTests {
-    static func delivery(_ server: TestServer, _ sender: RecordingSender, instance: String) -> NotificationDelivery {
+    static func delivery(_ server: TestEngine, _ sender: RecordingSender, instance: String) -> NotificationDelivery {
         NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: instance), leaseHolder: instance)
     }
 
     @Test("two instances delivering the same outbox at once post each message once")
     func twoInstancesAtOnce() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
+        let (server, account, _) = try await TestEngine.authorized()
         try await server.provider.lifecycle.deleteAccount(accountID: account.id)
         let queued = try await server.outbox()
         #expect(!queued.isEmpty)
@@ -30,8 +30,8 @@ struct DeliveryLeaseTests {
 
     @Test("a message leased by an instance that died is delivered by another once the lease runs out")
     func takeOverAfterCrash() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
-        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        let (server, account, _) = try await TestEngine.authorized()
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestEngine.bundleID)
         // The dead instance's pass: it leased the message and never recorded an attempt.
         #expect(try await server.arrange.leaseDueMessages(holder: "dead") == 1)
         let sender = RecordingSender()
@@ -44,8 +44,8 @@ struct DeliveryLeaseTests {
 
     @Test("after a pass, and when handed back at shutdown, an instance holds no lease")
     func leasesHandedBack() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
-        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        let (server, account, _) = try await TestEngine.authorized()
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestEngine.bundleID)
         let a = Self.delivery(server, RecordingSender(statuses: [500]), instance: "a")
         #expect(try await a.deliverDueMessages() == 1)
         #expect(try await server.arrange.releaseLeases(holder: "a") == 0, "the pass handed its lease back")

@@ -5,6 +5,7 @@ import AppleIDRelay
 import Foundation
 import Logging
 import SQLKit
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDStore
@@ -19,10 +20,10 @@ struct RelayBodySharingTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (store, shutdown) = try await SQLStore.sqlite(path: path, logger: Logger(label: "test"))
         do {
-            let server = try await TestServer.make(store: store)
-            let account = try #require(try await store.account(appleID: TestServer.maria.appleID))
+            let server = try await TestEngine.make(store: store)
+            let account = try #require(try await store.account(appleID: TestEngine.maria.appleID))
             let addresses = ["body1share@privaterelay.appleid.com", "body2share@privaterelay.appleid.com"]
-            for (team, address) in zip([TestServer.teamID, TestServer.otherTeamID], addresses) {
+            for (team, address) in zip([TestEngine.teamID, TestEngine.otherTeamID], addresses) {
                 _ = try await store.insertTeamIdentity(
                     TeamIdentity(
                         accountID: account.id, teamID: team, subject: Subject(rawValue: "000001.share.\(team.rawValue)"), relayAddress: address))

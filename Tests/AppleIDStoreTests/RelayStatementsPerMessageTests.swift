@@ -4,6 +4,7 @@ import AppleIDProvider
 import AppleIDRelay
 import AppleIDStore
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// What one relayed message costs the store (issue 38, goal 3), counted on SQLite: the statements
@@ -13,7 +14,7 @@ import Testing
 @Suite("The statements one relayed message takes")
 struct RelayStatementsPerMessageTests {
     static let sender = "news@example.com"
-    static let address = SMTPListenerTests.relayAddress
+    static let address = TestEngine.relayAddress
     /// A message of about 10 KB, as the relay benchmark sends.
     static let message = Array(
         ("From: <news@example.com>\r\nSubject: Count\r\n\r\n" + String(repeating: String(repeating: "x", count: 76) + "\r\n", count: 131)).utf8)
@@ -50,11 +51,11 @@ struct RelayStatementsPerMessageTests {
     /// A test server on `store` whose Apple ID maria has the relay address, from a team whose
     /// e-mail source is example.com.
     static func relay(on store: SQLStore) async throws -> MailRelay {
-        let server = try await TestServer.make(store: store)
-        let account = try #require(try await store.account(appleID: TestServer.maria.appleID))
+        let server = try await TestEngine.make(store: store)
+        let account = try #require(try await store.account(appleID: TestEngine.maria.appleID))
         _ = try await store.insertTeamIdentity(
-            TeamIdentity(accountID: account.id, teamID: TestServer.teamID, subject: "000001.count.0001", relayAddress: address))
-        _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)
+            TeamIdentity(accountID: account.id, teamID: TestEngine.teamID, subject: "000001.count.0001", relayAddress: address))
+        _ = try await server.provider.addEmailSources("example.com", teamID: TestEngine.teamID)
         return server.relay
     }
 

@@ -7,6 +7,7 @@ import AppleIDRelay
 import AppleIDStore
 import Foundation
 import Logging
+import ServerTestSupport
 import Testing
 
 /// The relay's daily limit per relay address (spec §11) under concurrent SMTP sessions: counting
@@ -30,14 +31,14 @@ struct RelayDailyLimitTests {
             case .sqlite: try await SQLStore.sqlite(path: path, logger: Logger(label: "test"))
             }
         do {
-            let server = try await TestServer.make(store: store, configureRelay: { $0.dailyLimit = Self.limit })
-            let account = try #require(try await store.account(appleID: TestServer.maria.appleID))
+            let server = try await TestEngine.make(store: store, configureRelay: { $0.dailyLimit = Self.limit })
+            let account = try #require(try await store.account(appleID: TestEngine.maria.appleID))
             _ = try await store.insertTeamIdentity(
                 TeamIdentity(
-                    accountID: account.id, teamID: TestServer.teamID, subject: "000001.race.0001", relayAddress: SMTPListenerTests.relayAddress))
-            _ = try await server.provider.addEmailSources("example.com", teamID: TestServer.teamID)
+                    accountID: account.id, teamID: TestEngine.teamID, subject: "000001.race.0001", relayAddress: TestEngine.relayAddress))
+            _ = try await server.provider.addEmailSources("example.com", teamID: TestEngine.teamID)
             let relay = server.relay
-            let address = SMTPListenerTests.relayAddress
+            let address = TestEngine.relayAddress
             for _ in 1..<Self.limit {
                 #expect(try await relay.accept(sender: "news@example.com", recipients: [address], source: Self.message).code == 250)
             }

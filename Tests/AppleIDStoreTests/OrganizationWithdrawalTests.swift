@@ -7,6 +7,7 @@ import Logging
 import NIOPosix
 import SQLKit
 import SQLiteKit
+import ServerTestSupport
 import Testing
 
 /// An organization's app withdrawal on the SQL store (spec §21 item 9): with several instances on
@@ -15,14 +16,14 @@ import Testing
 @Suite("Organization app withdrawal on a shared SQL store")
 struct OrganizationWithdrawalTests {
     /// A school allowing Juice, with `members` students who each signed in to it once.
-    static func school(_ server: TestServer, members: Int) async throws -> Organization {
+    static func school(_ server: TestEngine, members: Int) async throws -> Organization {
         let organizations = server.provider.organizations
-        let school = try await organizations.add(name: "Cupertino High", kind: .school, accessRule: .specificApps, allowedApps: [TestServer.bundleID])
+        let school = try await organizations.add(name: "Cupertino High", kind: .school, accessRule: .specificApps, allowedApps: [TestEngine.bundleID])
         for number in 1...members {
             let student = try await organizations.addAccount(
                 to: school.id, username: "s\(number)@appleid.cupertino.example.edu", password: "pw", firstName: "S", lastName: "\(number)")
             let request = AuthorizationRequest(
-                clientID: TestServer.servicesID.rawValue, redirectURI: TestServer.redirectURI, responseType: "code", responseMode: "form_post",
+                clientID: TestEngine.servicesID.rawValue, redirectURI: TestEngine.redirectURI, responseType: "code", responseMode: "form_post",
                 scope: "name email", state: "s")
             guard case .answered(let answer) = try await server.provider.authorizeHeadless(request, appleID: student.appleID),
                 answer["code"] != nil
@@ -32,13 +33,13 @@ struct OrganizationWithdrawalTests {
     }
 
     /// Disallows Juice and moves the instances' clocks to the end of the withdrawal window.
-    static func withdrawJuice(from school: Organization, on servers: [TestServer]) async throws {
-        _ = try await servers[0].provider.organizations.disallow(TestServer.bundleID, in: school.id)
+    static func withdrawJuice(from school: Organization, on servers: [TestEngine]) async throws {
+        _ = try await servers[0].provider.organizations.disallow(TestEngine.bundleID, in: school.id)
         for server in servers { server.clock.advance(by: server.provider.configuration.appWithdrawalWindow) }
     }
 
     static func consentRevokedSubjects(_ provider: AppleIDProvider) async throws -> [String] {
-        try await provider.deliveryLog(groupID: TestServer.bundleID, limit: 100).map(\.message)
+        try await provider.deliveryLog(groupID: TestEngine.bundleID, limit: 100).map(\.message)
             .filter { $0.event.type == .consentRevoked }.map(\.event.subject).sorted()
     }
 
@@ -62,8 +63,8 @@ struct OrganizationWithdrawalTests {
         let storeA = SQLStore(database: held)
         try await storeA.migrate()
         let storeB = SQLStore(database: connection.sql())
-        let a = try await TestServer.make(store: storeA)
-        let b = try await TestServer.make(store: storeB, seeded: true, randomSeed: "instance b")
+        let a = try await TestEngine.make(store: storeA)
+        let b = try await TestEngine.make(store: storeB, seeded: true, randomSeed: "instance b")
         let school = try await Self.school(a, members: 2)
         try await Self.withdrawJuice(from: school, on: [a, b])
 
@@ -85,7 +86,7 @@ struct OrganizationWithdrawalTests {
     func statementsDoNotGrowWithMembers() async throws {
         func statements(members: Int) async throws -> Int {
             try await StatementCounter.withSQLiteStore { store, counter in
-                let server = try await TestServer.make(store: store)
+                let server = try await TestEngine.make(store: store)
                 let school = try await Self.school(server, members: members)
                 try await Self.withdrawJuice(from: school, on: [server])
                 counter.reset()

@@ -1,21 +1,18 @@
 import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
-import AppleIDServer
 import AppleIDStore
 import Foundation
 import Logging
+import ServerTestSupport
 import Testing
 
 @Suite("Notification delivery: retries, log, restarts")
 struct NotificationDeliveryTests {
-    /// The endpoint's host resolving to a public address (outside development mode it must).
-    static let publicJuice = StaticEndpointAddressResolver(["juice.example.com": [EndpointAddress(ipv4: 93, 184, 216, 34)]])
-
     @Test("an endpoint that fails twice then answers 200 gets the event, with three attempts logged")
     func retries() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
-        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        let (server, account, _) = try await TestEngine.authorized()
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestEngine.bundleID)
         let sender = RecordingSender(statuses: [500, 503])
         let delivery = NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test"))
         #expect(try await delivery.deliverDueMessages() == 1)
@@ -42,8 +39,8 @@ struct NotificationDeliveryTests {
 
     @Test("backoff doubles with jitter and is capped; past the delivery window a message is abandoned")
     func backoffAndWindow() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
-        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        let (server, account, _) = try await TestEngine.authorized()
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestEngine.bundleID)
         var policy = NotificationDelivery.Policy()
         policy.deliveryWindow = 100
         let delivery = NotificationDelivery(
@@ -62,16 +59,16 @@ struct NotificationDeliveryTests {
 
     @Test("without a registered endpoint the message waits, with the reason logged, until one is registered")
     func noEndpoint() async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer()
-        _ = try await server.provider.setNotificationEndpoint(nil, groupID: TestServer.bundleID, teamID: TestServer.teamID)
-        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        let (server, account, _) = try await TestEngine.authorized()
+        _ = try await server.provider.setNotificationEndpoint(nil, groupID: TestEngine.bundleID, teamID: TestEngine.teamID)
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestEngine.bundleID)
         let sender = RecordingSender()
         let delivery = NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test"))
         try await delivery.deliverDueMessages()
         #expect(try await server.provider.newestDelivery().attempts.first?.error?.contains("no notification endpoint") == true)
         #expect(sender.bodies.isEmpty)
         _ = try await server.provider.setNotificationEndpoint(
-            LifecycleNotificationTests.endpoint, groupID: TestServer.bundleID, teamID: TestServer.teamID)
+            TestEngine.notificationEndpoint, groupID: TestEngine.bundleID, teamID: TestEngine.teamID)
         server.clock.advance(by: 3600)
         try await delivery.deliverDueMessages()
         #expect(sender.bodies.count == 1)
@@ -86,22 +83,22 @@ struct NotificationDeliveryTests {
 
         func start() async throws -> (AppleIDProvider, SQLStoreShutdown) {
             let (store, shutdown) = try await SQLStore.sqlite(path: path, logger: Logger(label: "test"))
-            var configuration = ProviderConfiguration(issuer: TestServer.issuer)
+            var configuration = ProviderConfiguration(issuer: TestEngine.issuer)
             configuration.passwordHashCost = 4
             let provider = try await AppleIDProvider.start(
                 configuration: configuration, storage: .store(store), clock: clock, random: SystemRandomSource(),
-                keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), endpointResolver: Self.publicJuice)
+                keyFactory: FixedSigningKeyFactory(pems: Fixtures.signingKeys), endpointResolver: TestEngine.publicJuice)
             return (provider, shutdown)
         }
 
         let (first, shutdownFirst) = try await start()
-        try await TestServer.seed(first)
-        _ = try await first.setNotificationEndpoint(LifecycleNotificationTests.endpoint, groupID: TestServer.bundleID, teamID: TestServer.teamID)
+        try await TestEngine.seed(first)
+        _ = try await first.setNotificationEndpoint(TestEngine.notificationEndpoint, groupID: TestEngine.bundleID, teamID: TestEngine.teamID)
         _ = try await first.authorizeHeadless(
-            AuthorizationRequest(clientID: TestServer.servicesID.rawValue, redirectURI: TestServer.redirectURI, responseType: "code"),
-            appleID: TestServer.maria.appleID)
-        let account = try #require(try await first.lookUpAccount(appleID: TestServer.maria.appleID))
-        try await first.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+            AuthorizationRequest(clientID: TestEngine.servicesID.rawValue, redirectURI: TestEngine.redirectURI, responseType: "code"),
+            appleID: TestEngine.maria.appleID)
+        let account = try #require(try await first.lookUpAccount(appleID: TestEngine.maria.appleID))
+        try await first.lifecycle.stopUsing(accountID: account.id, groupID: TestEngine.bundleID)
         try await NotificationDelivery(provider: first, sender: RecordingSender(statuses: [502]), logger: Logger(label: "test"))
             .deliverDueMessages()
         try await shutdownFirst()
@@ -121,10 +118,10 @@ struct NotificationDeliveryTests {
         "outside development mode an endpoint on a loopback, private or metadata address is never posted to",
         arguments: ["https://127.0.0.1/apple", "https://[::ffff:127.0.0.1]/apple", "https://169.254.169.254/latest", "https://10.0.0.7/apple"])
     func privateDestinationRefused(endpoint: String) async throws {
-        let (server, account, _) = try await LifecycleNotificationTests.authorizedServer { $0.developmentMode = false }
+        let (server, account, _) = try await TestEngine.authorized { $0.developmentMode = false }
         // Saved before the rule existed, or straight into the store: delivery checks again.
         try await server.arrange.plantNotificationEndpoint(endpoint)
-        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+        try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestEngine.bundleID)
         let sender = RecordingSender()
         try await NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test")).deliverDueMessages()
         #expect(sender.bodies.isEmpty)
@@ -134,16 +131,16 @@ struct NotificationDeliveryTests {
     @Test("outside development mode the sender is handed the address that was checked, and a name that now resolves to loopback is refused")
     func checkedAddressPinned() async throws {
         let rebound = StaticEndpointAddressResolver(["juice.example.com": [EndpointAddress(ipv4: 127, 0, 0, 1)]])
-        for (resolver, pinned) in [(Self.publicJuice, "93.184.216.34"), (rebound, nil)] {
-            let server = try await TestServer.make(endpointResolver: resolver) { $0.developmentMode = false }
+        for (resolver, pinned) in [(TestEngine.publicJuice, "93.184.216.34"), (rebound, nil)] {
+            let server = try await TestEngine.make(endpointResolver: resolver) { $0.developmentMode = false }
             // Straight into the store: with the rebound name the engine would refuse to save it; the point
             // is that delivery checks again.
-            try await server.arrange.plantNotificationEndpoint(LifecycleNotificationTests.endpoint)
-            _ = try await server.provider.sendTestNotification(groupID: TestServer.bundleID, teamID: nil)
+            try await server.arrange.plantNotificationEndpoint(TestEngine.notificationEndpoint)
+            _ = try await server.provider.sendTestNotification(groupID: TestEngine.bundleID, teamID: nil)
             let sender = RecordingSender()
             try await NotificationDelivery(provider: server.provider, sender: sender, logger: Logger(label: "test")).deliverDueMessages()
             #expect(sender.destinations.map(\.address?.text) == (pinned.map { [$0] } ?? []))
-            #expect(sender.destinations.allSatisfy { $0.host == "juice.example.com" && $0.url == LifecycleNotificationTests.endpoint })
+            #expect(sender.destinations.allSatisfy { $0.host == "juice.example.com" && $0.url == TestEngine.notificationEndpoint })
         }
     }
 }

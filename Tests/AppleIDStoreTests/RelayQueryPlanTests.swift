@@ -3,6 +3,7 @@ import AppleIDProvider
 import AppleIDRelay
 import AppleIDStore
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// The relay's background statements find their rows through an index: the purge of old refusals

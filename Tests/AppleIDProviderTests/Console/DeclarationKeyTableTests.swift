@@ -1,6 +1,7 @@
 import AppleIDConsole
 import AppleIDProvider
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// The README's key table of `siwa serve --config` ("Environments as code") names every key the

@@ -6,15 +6,15 @@ import Synchronization
 /// that a page reads a bounded number of statements (no statement per row) and no more rows than it
 /// shows. Transaction control (`BEGIN`, `COMMIT`, `ROLLBACK`) is not counted. `failing`, when set,
 /// throws ``InjectedStatementFailure`` for each statement whose SQL text it matches.
-final class StatementCounter: SQLDatabaseWrapper, Sendable {
-    let wrapped: any SQLDatabase
+package final class StatementCounter: SQLDatabaseWrapper, Sendable {
+    package let wrapped: any SQLDatabase
     private let counts = Mutex((statements: 0, rows: 0))
     private let ran = Mutex<[String]>([])
     private let failing = Mutex<(@Sendable (String) -> Bool)?>(nil)
 
-    init(_ database: any SQLDatabase) { wrapped = database }
+    package init(_ database: any SQLDatabase) { wrapped = database }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+    package func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         var serializer = SQLSerializer(database: wrapped)
         query.serialize(to: &serializer)
         let sql = serializer.sql
@@ -29,31 +29,31 @@ final class StatementCounter: SQLDatabaseWrapper, Sendable {
     }
 
     /// What ran since the last ``reset()``.
-    var statements: Int { counts.withLock { $0.statements } }
-    var rows: Int { counts.withLock { $0.rows } }
+    package var statements: Int { counts.withLock { $0.statements } }
+    package var rows: Int { counts.withLock { $0.rows } }
 
     /// How many of the statements since the last ``reset()`` read `table` (`FROM "table"`).
-    func statements(from table: String) -> Int { statements(containing: "FROM \"\(table)\"") }
+    package func statements(from table: String) -> Int { statements(containing: "FROM \"\(table)\"") }
 
     /// How many of the statements since the last ``reset()`` contain `text` in their SQL.
-    func statements(containing text: String) -> Int { ran.withLock { $0.filter { $0.contains(text) }.count } }
+    package func statements(containing text: String) -> Int { ran.withLock { $0.filter { $0.contains(text) }.count } }
 
     /// Forgets what ran so far (the set-up).
-    func reset() {
+    package func reset() {
         counts.withLock { $0 = (0, 0) }
         ran.withLock { $0 = [] }
     }
 
     /// From now on, statements whose SQL `matches` fail.
-    func fail(when matches: @escaping @Sendable (String) -> Bool) { failing.withLock { $0 = matches } }
+    package func fail(when matches: @escaping @Sendable (String) -> Bool) { failing.withLock { $0 = matches } }
 
     /// A migrated SQL store on a fresh in-memory SQLite database behind a counter, for `body`.
-    static func withSQLiteStore<T>(_ body: (SQLStore, StatementCounter) async throws -> T) async throws -> T {
+    package static func withSQLiteStore<T>(_ body: (SQLStore, StatementCounter) async throws -> T) async throws -> T {
         try await SQLiteTestStore.with(wrapping: StatementCounter.init, body)
     }
 }
 
 /// The failure a ``StatementCounter`` injects.
-struct InjectedStatementFailure: Error {
-    let sql: String
+package struct InjectedStatementFailure: Error {
+    package let sql: String
 }

@@ -3,6 +3,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import AppleIDStore
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDServer
@@ -16,7 +17,7 @@ struct LaterStartTests {
     static func withFreshServer(seed: String, _ body: (SQLStore, AppleIDProvider, DemoFiles) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-later-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (store, shutdown, provider) = try await StartupTests.freshServer(in: directory, seed: seed)
+        let (store, shutdown, provider) = try await TestEngine.freshServer(in: directory, seed: seed)
         do {
             try await body(store, provider, DemoFiles(directory: directory))
         } catch {
@@ -38,7 +39,7 @@ struct LaterStartTests {
         let note = try #require(settings.bindNote)
         #expect(note.contains(host) && note.contains("devbox.example") && note.contains("--issuer"), "\(note)")
         let banner = ServerBootstrap.banner(
-            facts: TestServer.playgroundFacts(baseURL: settings.baseURL),
+            facts: TestEngine.playgroundFacts(baseURL: settings.baseURL, returnURL: ServerOptions.playgroundReturnURL(baseURL: settings.baseURL)),
             options: ServerOptions(host: host, baseURL: settings.baseURL, adminToken: "t"), dataDirectory: "/tmp/x", bindNote: note)
         #expect(banner.contains(note))
         #expect(!banner.contains("http://0.0.0.0") && !banner.contains("http://::") && !banner.contains("http://[::]"))

@@ -7,8 +7,8 @@ import SQLiteKit
 /// A migrated SQL store on a fresh in-memory SQLite database, seen through a wrapper that a test
 /// watches (a counter, a plan recorder, a holder). The connection is closed after `body`, whether it
 /// threw or not.
-enum SQLiteTestStore {
-    static func with<Wrapper: SQLDatabase, T>(
+package enum SQLiteTestStore {
+    package static func with<Wrapper: SQLDatabase, T>(
         wrapping wrap: (any SQLDatabase) -> Wrapper, _ body: (SQLStore, Wrapper) async throws -> T
     ) async throws -> T {
         let connection = try await SQLiteConnection.open(

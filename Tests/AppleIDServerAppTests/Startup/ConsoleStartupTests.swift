@@ -4,6 +4,7 @@ import AppleIDProvider
 import AppleIDStore
 import Foundation
 import Logging
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDServer
@@ -15,7 +16,7 @@ struct ConsoleStartupTests {
     func demoDeveloper() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-console-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (_, shutdown, provider) = try await StartupTests.freshServer(in: directory, seed: "console")
+        let (_, shutdown, provider) = try await TestEngine.freshServer(in: directory, seed: "console")
         let files = DemoFiles(directory: directory)
         let (facts, _) = try await ServerBootstrap.prepareDemo(provider: provider, settings: ServeSettings(), files: files)
         let developer = try #require(facts.developer)

@@ -5,8 +5,8 @@ import Synchronization
 /// A tiny DNS server on 127.0.0.1 for tests: answers TXT questions from a table, written byte by
 /// byte as RFC 1035 §4.1 lays them out, so the resolver under test is checked against the format
 /// rather than against itself.
-struct DNSResponder: Sendable {
-    enum Reply: Sendable {
+package struct DNSResponder: Sendable {
+    package enum Reply: Sendable {
         /// NOERROR with one TXT record per entry, each entry's strings as separate <character-string>s.
         case txt([[String]])
         /// The RCODE alone: 2 SERVFAIL, 3 NXDOMAIN.
@@ -17,13 +17,15 @@ struct DNSResponder: Sendable {
         case silence
     }
 
-    let table: [String: Reply]
+    package let table: [String: Reply]
+
+    package init(table: [String: Reply]) { self.table = table }
 
     /// Runs the responder while `body` runs, with its port. It answers on the event loop itself, not
     /// in a task: under the whole suite's load Swift's concurrency pool can be busy for longer than
     /// the resolver's timeout, which a responder in a task then missed.
     /// `heard` learns the name of every question as it arrives, before it is answered.
-    func serve<T: Sendable>(heard: HeardQuestions? = nil, _ body: (Int) async throws -> T) async throws -> T {
+    package func serve<T: Sendable>(heard: HeardQuestions? = nil, _ body: (Int) async throws -> T) async throws -> T {
         let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -117,8 +119,8 @@ struct DNSResponder: Sendable {
 /// The questions a ``DNSResponder`` has heard, and a resolver's wait for its timeout built on them: a
 /// lookup of `silentName` times out once the responder has heard that question (and, silent, not
 /// answered it); every other lookup never times out, so its answer does not depend on the machine's load.
-final class HeardQuestions: Sendable {
-    let silentName: String
+package final class HeardQuestions: Sendable {
+    package let silentName: String
     private struct State {
         var names: Set<String> = []
         var waiting: [String: [UInt64: CheckedContinuation<Void, Never>]] = [:]
@@ -127,9 +129,9 @@ final class HeardQuestions: Sendable {
 
     private let state = Mutex(State())
 
-    init(silentName: String) { self.silentName = silentName }
+    package init(silentName: String) { self.silentName = silentName }
 
-    func record(_ name: String) {
+    package func record(_ name: String) {
         let waiting = state.withLock { state in
             state.names.insert(name)
             return state.waiting.removeValue(forKey: name) ?? [:]
@@ -139,7 +141,7 @@ final class HeardQuestions: Sendable {
 
     /// For ``UDPTXTResolver``'s `waitOut`. Both waits end when the test's task is cancelled (its time
     /// limit): a wait that ignored cancellation would keep the whole test run from ever ending.
-    var waitOut: @Sendable (Duration, String) async throws -> Void {
+    package var waitOut: @Sendable (Duration, String) async throws -> Void {
         { [self] _, name in
             // An answered lookup ends the wait by cancelling it; a year stands for "never" here.
             guard name.lowercased() == silentName else { return try await Task.sleep(for: .seconds(365 * 86_400)) }
