@@ -61,8 +61,11 @@ struct ProviderHarness {
     }
 
     func claims(_ answer: AuthorizationResponse) throws -> IdentityTokenClaims {
-        let token = try answer["id_token"] ?? { throw HarnessError.notAnswered }()
-        return try JSONDecoder().decode(IdentityTokenClaims.self, from: Data(try Base64URL.decode(String(token.split(separator: ".")[1]))))
+        try claims(idToken: try answer.issued?.idToken ?? { throw HarnessError.notAnswered }())
+    }
+
+    func claims(idToken token: String) throws -> IdentityTokenClaims {
+        try JSONDecoder().decode(IdentityTokenClaims.self, from: Data(try Base64URL.decode(String(token.split(separator: ".")[1]))))
     }
 
     enum HarnessError: Error { case notAnswered }

@@ -19,7 +19,7 @@ struct TeamScopingTests {
     func relayAddresses() async throws {
         let harness = try await ProviderHarness.make()
         let first = try await harness.authorize(group: "com.a.app", hideEmail: true)
-        let firstUser = try AuthorizedUser(jsonString: try #require(first["user"]))
+        let firstUser = try #require(first.issued?.user)
         let relay = try #require(firstUser.email)
         #expect(relay.wholeMatch(of: #/[a-z0-9]{10}@privaterelay\.appleid\.com/#) != nil)
         #expect(try harness.claims(first).isPrivateEmail?.value == true)
@@ -27,10 +27,10 @@ struct TeamScopingTests {
         let account = try #require(try await harness.store.account(appleID: "maria@example.com"))
         try await harness.store.deleteConsent(accountID: account.id, groupID: "com.a.app")
         let again = try await harness.authorize(group: "com.a.app", hideEmail: true)
-        #expect(try AuthorizedUser(jsonString: try #require(again["user"])).email == relay)
+        #expect(try #require(again.issued?.user).email == relay)
 
         let otherTeam = try await harness.authorize(group: "com.b.app", hideEmail: true)
-        let otherRelay = try AuthorizedUser(jsonString: try #require(otherTeam["user"])).email
+        let otherRelay = try #require(otherTeam.issued?.user).email
         #expect(otherRelay != relay)
     }
 

@@ -26,7 +26,7 @@ struct OrganizationWithdrawalTests {
                 clientID: TestEngine.servicesID.rawValue, redirectURI: TestEngine.redirectURI, responseType: "code", responseMode: "form_post",
                 scope: "name email", state: "s")
             guard case .answered(let answer) = try await server.provider.authorizeHeadless(request, appleID: student.appleID),
-                answer["code"] != nil
+                answer.issued != nil
             else { throw WithdrawalTestError.notSignedIn }
         }
         return school

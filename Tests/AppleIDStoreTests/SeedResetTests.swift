@@ -46,7 +46,7 @@ struct SeedResetTests {
             .mint(clientID: facts.servicesID, audience: provider.configuration.issuer, issuedAt: clock.now(), lifetime: 300)
         let token = await provider.token(
             TokenRequest(
-                grantType: "authorization_code", clientID: facts.servicesID.rawValue, clientSecret: secret, code: answer["code"],
+                grantType: "authorization_code", clientID: facts.servicesID.rawValue, clientSecret: secret, code: answer.issued?.code,
                 redirectURI: "http://127.0.0.1:8081/cb"))
         _ = try token.get()
         _ = try await provider.createAccount(appleID: "added@example.com", password: "added pw", firstName: "Ad", lastName: "Ded")

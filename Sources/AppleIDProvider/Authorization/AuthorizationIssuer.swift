@@ -86,12 +86,9 @@ struct AuthorizationIssuer: Sendable {
         }
         let issued = IssuedAuthorization(
             code: code, idToken: idToken, user: user, subject: grant.subject, realUserStatus: grant.realUserStatus)
-        var response = AuthorizationResponse(
-            redirectURI: request.redirectURI, responseMode: request.responseMode, parameters: try issued.wireParameters(state: request.state),
+        return AuthorizationResponse(
+            redirectURI: request.redirectURI, responseMode: request.responseMode, outcome: .authorized(issued), state: request.state,
             frameID: request.frameID)
-        response.issued = issued
-        response.state = request.state
-        return response
     }
 
     /// The migrated user's transfer identifier while the group's latest transfer to `teamID` is in

@@ -62,15 +62,10 @@ public enum AuthorizationValidation: Sendable {
 }
 
 extension AuthorizationResponse {
-    /// An error answer (`error`, then `state`) for the redirect URI.
+    /// A refusal for the redirect URI.
     static func error(
         _ error: OAuthError, redirectURI: String, responseMode: ResponseMode, state: String?, frameID: String? = nil
     ) -> AuthorizationResponse {
-        var parameters: [(name: String, value: String)] = [("error", error.code.rawValue)]
-        if let state { parameters.append(("state", state)) }
-        var response = AuthorizationResponse(redirectURI: redirectURI, responseMode: responseMode, parameters: parameters, frameID: frameID)
-        response.refusal = error
-        response.state = state
-        return response
+        AuthorizationResponse(redirectURI: redirectURI, responseMode: responseMode, outcome: .refused(error), state: state, frameID: frameID)
     }
 }

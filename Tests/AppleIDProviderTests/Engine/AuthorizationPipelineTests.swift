@@ -59,8 +59,8 @@ struct AuthorizationPipelineTests {
         }
         #expect(error.code == code)
         #expect(response.redirectURI == "https://com.a.app/callback")
-        #expect(response["error"] == code.rawValue)
-        #expect(response["state"] == "st")
+        #expect(response.refusal?.code == code)
+        #expect(response.state == "st")
     }
 
     @Test("another team's client cannot use this team's Return URL")

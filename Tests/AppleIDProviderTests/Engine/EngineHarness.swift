@@ -19,7 +19,7 @@ extension ProviderHarness {
 
     /// An authorization code for `group`'s web client, approved for Maria.
     func code(group: String = "com.a.app") async throws -> String {
-        try await authorize(group: group, hideEmail: false)["code"] ?? { throw HarnessError.notAnswered }()
+        try await authorize(group: group, hideEmail: false).issued?.code ?? { throw HarnessError.notAnswered }()
     }
 
     func redeem(_ code: String, group: String = "com.a.app", secret: String, redirectURI: String? = nil) async -> Result<TokenResponse, OAuthError> {

@@ -56,9 +56,9 @@ struct RefreshAndRevocationTests {
     func revokeResetsConsent() async throws {
         let harness = try await ProviderHarness.make()
         let (secret, tokens) = try await Self.signedIn(harness)
-        #expect(try await harness.authorize(group: "com.a.app", hideEmail: false)["user"] == nil)
+        #expect(try await harness.authorize(group: "com.a.app", hideEmail: false).issued?.user == nil)
         try await harness.revoke(try #require(tokens.refreshToken), secret: secret).get()
-        #expect(try await harness.authorize(group: "com.a.app", hideEmail: false)["user"] != nil)
+        #expect(try await harness.authorize(group: "com.a.app", hideEmail: false).issued?.user != nil)
     }
 
     @Test("an unknown token is not an error (RFC 7009 §2.2); a hint naming the other kind is")

@@ -39,7 +39,7 @@ struct NativeCredentialSheetTests {
     }
 
     static func isAppleIDCredential(_ sheet: NativeCredentialSheet) -> Bool {
-        if case .appleID(.answered(let answer)) = sheet.credential { return answer["id_token"] != nil }
+        if case .appleID(.answered(let answer)) = sheet.credential { return answer.issued?.idToken != nil }
         return false
     }
 
@@ -132,7 +132,7 @@ struct NativeCredentialSheetTests {
             Issue.record("no credential: \(sheet.credential)")
             return
         }
-        #expect(answer["user"] != nil, "a first authorization carries the user JSON")
+        #expect(answer.issued?.user != nil, "a first authorization carries the user")
     }
 
     @Test("keychain entries and associated domains are checked with the engine's domain rules")

@@ -29,7 +29,7 @@ struct LifecycleNotificationTests {
                 clientID: TestEngine.servicesID.rawValue, redirectURI: TestEngine.redirectURI, responseType: "code", responseMode: "form_post",
                 scope: "name email"), appleID: TestEngine.maria.appleID)
         guard case .answered(let answer) = again else { throw LifecycleError.unknownAccount("maria") }
-        #expect(answer["user"] != nil)
+        #expect(answer.issued?.user != nil)
     }
 
     @Test("relay forwarding off then on: email-disabled then email-enabled, with the relay address and is_private_email \"true\"")

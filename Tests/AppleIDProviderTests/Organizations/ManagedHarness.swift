@@ -40,7 +40,7 @@ struct ManagedHarness {
 
     /// The raw JSON of the answer's id_token payload, to see how claims are spelt.
     func payload(_ answer: AuthorizationResponse) throws -> [String: Any] {
-        let token = try answer["id_token"] ?? { throw ProviderHarness.HarnessError.notAnswered }()
+        let token = try answer.issued?.idToken ?? { throw ProviderHarness.HarnessError.notAnswered }()
         let jws = try CompactJWS(token)
         return try JSONSerialization.jsonObject(with: Data(try jws.payloadBytes())) as? [String: Any] ?? [:]
     }

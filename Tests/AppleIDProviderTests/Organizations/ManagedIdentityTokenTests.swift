@@ -42,20 +42,19 @@ struct ManagedIdentityTokenTests {
     func userJSONOnce() async throws {
         let managed = try await ManagedHarness.make()
         let first = try await managed.authorize(managed.teacher)
-        let user = try JSONDecoder().decode(AuthorizedUser.self, from: Data(try #require(first["user"]).utf8))
+        let user = try #require(first.issued?.user)
         #expect(user.name?.firstName == "Tim")
         #expect(user.name?.lastName == "Teacher")
         #expect(user.email == "tim@cupertino.example.edu")
-        #expect(try await managed.authorize(managed.teacher)["user"] == nil)
+        #expect(try await managed.authorize(managed.teacher).issued?.user == nil)
         let identity = try await managed.harness.store.teamIdentity(accountID: managed.teacher.id, teamID: ProviderHarness.teamA)
         #expect(identity?.relayAddress == nil, "no Hide My Email for managed accounts")
     }
 
-    @Test("the student's user JSON has the name and no e-mail")
+    @Test("the student's user has the name and no e-mail")
     func studentUserJSON() async throws {
         let managed = try await ManagedHarness.make()
-        let user = try JSONDecoder().decode(
-            AuthorizedUser.self, from: Data(try #require(try await managed.authorize(managed.student)["user"]).utf8))
+        let user = try #require(try await managed.authorize(managed.student).issued?.user)
         #expect(user.name?.firstName == "Sam")
         #expect(user.email == nil)
     }

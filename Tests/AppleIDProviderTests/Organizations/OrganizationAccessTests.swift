@@ -7,22 +7,22 @@ import Testing
 /// An organization's access rule, deactivation and deletion (spec §21 items 2, 9 and 10).
 @Suite("Engine: organization access")
 struct OrganizationAccessTests {
-    static func error(_ answer: AuthorizationResponse) -> String? { answer["error"] }
+    static func error(_ answer: AuthorizationResponse) -> String? { answer.refusal?.code.rawValue }
 
     @Test("an app the organization does not allow answers user_cancelled_authorize, not a code")
     func notAllowed() async throws {
         let managed = try await ManagedHarness.make()
         let answer = try await managed.authorize(managed.teacher, group: "com.b.app")
-        #expect(answer["error"] == "user_cancelled_authorize")
-        #expect(answer["code"] == nil)
-        #expect(answer["state"] == "s")
+        #expect(answer.refusal?.code == .userCancelledAuthorize)
+        #expect(answer.issued == nil)
+        #expect(answer.state == "s")
     }
 
     @Test("all apps: any app may be signed in to")
     func allApps() async throws {
         let managed = try await ManagedHarness.make()
         _ = try await managed.harness.provider.organizations.setAccessRule(.allApps, in: managed.school.id)
-        #expect(try await managed.authorize(managed.teacher, group: "com.b.app")["code"] != nil)
+        #expect(try await managed.authorize(managed.teacher, group: "com.b.app").issued != nil)
     }
 
     @Test("a deactivated account cannot sign in")
@@ -42,13 +42,13 @@ struct OrganizationAccessTests {
         let managed = try await ManagedHarness.make()
         let harness = managed.harness
         let secret = try await harness.clientSecret()
-        let code = try #require(try await managed.authorize(managed.teacher)["code"])
+        let code = try #require(try await managed.authorize(managed.teacher).issued?.code)
         let tokens = try await harness.redeem(code, secret: secret).get()
         let subject = try #require(try await harness.store.teamIdentity(accountID: managed.teacher.id, teamID: ProviderHarness.teamA)).subject
         _ = try await managed.authorize(managed.student)
 
         _ = try await harness.provider.organizations.disallow("com.a.app", in: managed.school.id)
-        #expect(try await managed.authorize(managed.teacher)["error"] == "user_cancelled_authorize", "blocked at once")
+        #expect(try await managed.authorize(managed.teacher).refusal?.code == .userCancelledAuthorize, "blocked at once")
         #expect(try await harness.provider.revokeWithdrawnApps() == 0, "not before the window ends")
         #expect(try await harness.provider.credentialState(subject: subject, clientID: "com.a.app.web") == .authorized)
 

@@ -102,6 +102,6 @@ struct AppleIDSettingsTests {
             Issue.record("no answer")
             return
         }
-        #expect(try AuthorizedUser(jsonString: try #require(answer["user"])).email == TestServer.maria.email)
+        #expect(try #require(answer.issued?.user).email == TestServer.maria.email)
     }
 }

@@ -36,7 +36,7 @@ struct ConsentApprovalTests {
                 async let b = server.provider.interactions.approve(second, choices: choices)
                 let codes = try await [a, b].compactMap { outcome -> String? in
                     guard case .finished(let answer) = outcome else { return nil }
-                    return answer["code"]
+                    return answer.issued?.code
                 }
                 #expect(codes.count == 1, "codes issued: \(codes.count)")
             }

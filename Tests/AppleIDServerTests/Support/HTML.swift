@@ -23,6 +23,11 @@ enum HTML {
         return fields
     }
 
+    /// Every `<input type="hidden">`, in the page's order.
+    static func hiddenInputList(_ html: String) -> [(name: String, value: String)] {
+        html.matches(of: #/<input type="hidden" name="([^"]*)" value="([^"]*)">/#).map { (unescape(String($0.1)), unescape(String($0.2))) }
+    }
+
     static func formAction(_ html: String) -> String? {
         html.firstMatch(of: #/<form method="post" action="([^"]*)">/#).map { unescape(String($0.1)) }
     }

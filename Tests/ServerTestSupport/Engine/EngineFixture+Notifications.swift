@@ -27,7 +27,7 @@ extension EngineFixture {
             case .answered(let answer) = try await provider.authorizeHeadless(
                 request, appleID: Self.maria.appleID, choices: ConsentChoices(firstName: "Maria", lastName: "Ruiz", hideEmail: true))
         else { throw LifecycleError.unknownAccount("maria") }
-        let user = try AuthorizedUser(jsonString: try #require(answer["user"]))
+        let user = try #require(answer.issued?.user)
         let relay = try #require(user.email)
         let account = try #require(try await provider.lookUpAccount(appleID: Self.maria.appleID))
         return (account, relay)

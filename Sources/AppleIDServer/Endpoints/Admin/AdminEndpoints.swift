@@ -64,7 +64,7 @@ struct AdminEndpoints {
                     // A refusal after the Return URL was proven travels to the callback in a browser;
                     // here it is the answer, with its reason (exit 1 in `siwa authorize`).
                     if let refusal = answer.refusal { throw AdminError(refusal) }
-                    results.append(Dictionary(answer.parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+                    results.append(Dictionary(try answer.wireParameters().map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
                 case .rejected(let error): throw AdminError(error)
                 case .unknownAppleID(let appleID): throw AdminError.notFound("no Apple ID \(appleID)")
                 }

@@ -13,8 +13,8 @@ struct AuthorizationDelivery {
         switch answer.responseMode {
         case .formPost: return try formPost(answer)
         case .webMessage: return try webMessage(answer)
-        case .fragment: return redirect(to: Self.url(answer.redirectURI, adding: answer.parameters, inFragment: true))
-        default: return redirect(to: Self.url(answer.redirectURI, adding: answer.parameters, inFragment: false))
+        case .fragment: return redirect(to: Self.url(answer.redirectURI, adding: try answer.wireParameters(), inFragment: true))
+        default: return redirect(to: Self.url(answer.redirectURI, adding: try answer.wireParameters(), inFragment: false))
         }
     }
 
@@ -49,7 +49,7 @@ struct AuthorizationDelivery {
     private func formPost(_ answer: AuthorizationResponse) throws -> Response {
         let nonce = random.hex(bytes: 16)
         let page = FormPostPage(
-            action: answer.redirectURI, fields: answer.parameters.map { .init(name: $0.name, value: $0.value) }, scriptNonce: nonce)
+            action: answer.redirectURI, fields: try answer.wireParameters().map { .init(name: $0.name, value: $0.value) }, scriptNonce: nonce)
         return try pages.render(page, template: "form_post", scriptNonce: nonce, allowFormTarget: answer.redirectURI)
     }
 
@@ -119,12 +119,12 @@ private struct WebMessage: Encodable {
 
     init(_ answer: AuthorizationResponse) {
         frameID = answer.frameID
-        if let error = answer["error"] {
-            data = Data(authorization: nil, user: nil, error: error)
-        } else {
+        switch answer.outcome {
+        case .authorized(let issued):
             data = Data(
-                authorization: Authorization(code: answer["code"], idToken: answer["id_token"], state: answer["state"]),
-                user: answer["user"].flatMap { try? AuthorizedUser(jsonString: $0) }, error: nil)
+                authorization: Authorization(code: issued.code, idToken: issued.idToken, state: answer.state), user: issued.user, error: nil)
+        case .refused(let error):
+            data = Data(authorization: nil, user: nil, error: error.code.rawValue)
         }
     }
 }
