@@ -21,7 +21,8 @@ extension SQLStore {
     /// ``readerCount`` reader connections (WAL lets them read the last committed state while the
     /// writer writes) for plain `SELECT`s; an in-memory database exists per connection, so it has the
     /// writer only. `busy_timeout` bounds the wait when another process (say, a CLI reading the file)
-    /// holds a lock.
+    /// holds a lock. A file database's log is checkpointed on one more connection
+    /// (``SQLiteWALCheckpointer``), never inside a commit.
     ///
     /// Call the returned `shutdown` once the store is no longer used: it closes the connections, then
     /// stops the thread pools.
@@ -45,6 +46,7 @@ extension SQLStore {
             try await migrating.migrate()
             try await migrating.sealPlaintextSecrets(logger: logger)
             var readers: [any SQLDatabase] = []
+            var checkpointer: SQLiteWALCheckpointer?
             if isFile {
                 for _ in 0..<readerCount {
                     let reader = try await resources.open(opened, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
@@ -52,8 +54,15 @@ extension SQLStore {
                     try await reader.raw("PRAGMA query_only = ON").run()
                     readers.append(reader)
                 }
+                // Commits no longer run SQLite's automatic checkpoint; this connection does.
+                let checkpointConnection = try await resources.open(opened, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+                // A connection sees the log once it has read the database.
+                try await checkpointConnection.raw("PRAGMA journal_mode").run()
+                let checkpointing = SQLiteWALCheckpointer(connection: checkpointConnection, logger: logger)
+                try await checkpointing.watch(writer)
+                checkpointer = checkpointing
             }
-            let store = SQLStore(connections: SQLiteConnections(writer: writer, readers: readers), sealer: sealer)
+            let store = SQLStore(connections: SQLiteConnections(writer: writer, readers: readers, checkpointer: checkpointer), sealer: sealer)
             return (store, { try await resources.shutdown() })
         } catch {
             try? await resources.shutdown()

@@ -10,10 +10,13 @@ import Synchronization
 struct SQLiteConnections: SQLConnectionSource {
     let writer: GatedConnection
     let database: any SQLDatabase
+    /// A file database's checkpoints, off the writer.
+    let checkpointer: SQLiteWALCheckpointer?
 
     /// `writer` is a connection on a thread of its own (``SQLiteSerialConnection``, or sqlite-nio's on a
     /// one-thread pool): it takes statements in call order, so a transaction's may go to it together.
-    init(writer: any SQLDatabase, readers: [any SQLDatabase]) {
+    init(writer: any SQLDatabase, readers: [any SQLDatabase], checkpointer: SQLiteWALCheckpointer? = nil) {
+        self.checkpointer = checkpointer
         let gated = GatedConnection(database: writer, executor: EventLoopTaskExecutor(writer.eventLoop), takesStatementsInOrder: true)
         self.writer = gated
         self.database =

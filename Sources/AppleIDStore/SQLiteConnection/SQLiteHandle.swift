@@ -22,6 +22,12 @@ final class SQLiteHandle {
     /// How many prepared statements are kept now (for tests).
     var kept: Int { cache.count }
 
+    /// The handle until it closes.
+    var openHandle: OpaquePointer? { raw }
+
+    /// Hears each commit's write-ahead log size (``onCommit(_:)``); kept as long as SQLite may call it.
+    var commitListener: WALCommitListener?
+
     init(path: String) throws {
         SQLiteLibrary.initializeOnce()
         var handle: OpaquePointer?
@@ -76,6 +82,7 @@ final class SQLiteHandle {
         cacheOrder.removeAll()
         if let raw { sqlite_nio_sqlite3_close(raw) }
         raw = nil
+        commitListener = nil
     }
 
     deinit { close() }

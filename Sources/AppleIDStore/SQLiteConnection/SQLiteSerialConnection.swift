@@ -133,6 +133,16 @@ final class SQLiteSerialConnection: SQLDatabase, Sendable {
         }
     }
 
+    /// Hands `work` to the connection's thread, after everything handed over before it, and returns;
+    /// nobody waits for it. It does not run once the thread has stopped.
+    func submit(_ work: @escaping @Sendable (SQLiteHandle) -> Void) {
+        let handle = handle
+        thread.submit { state in
+            guard case .active = state else { return }
+            work(handle.handle)
+        }
+    }
+
     /// How many work items were handed to the connection's thread so far (for tests).
     var handedOver: Int { workItems.load(ordering: .relaxed) }
 
