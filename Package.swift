@@ -582,6 +582,7 @@ let package = Package(
                 "AppleIDProtocol",
                 "AppleIDRelay",
                 "SMTPWire",
+                "OwnerOnlyFiles",
                 "RS256Signing",
                 "RS256OpenSSL",
                 "ServerTestSupport",
