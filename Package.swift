@@ -565,7 +565,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleIDButtonsTests",
-            dependencies: ["AppleIDButtons"]
+            dependencies: [
+                "AppleIDButtons",
+                // The log recorder of the missing fonts' tests (ButtonFontFallbackTests).
+                "ServerTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // `siwa serve`'s composition root alone: its settings, start-up, the DNS resolver, the port check,
         // the event-loop executor, the background work (PeriodicService), the HTTP notification sender
