@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Prometheus
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDButtons

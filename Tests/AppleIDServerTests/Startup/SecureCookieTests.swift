@@ -1,6 +1,7 @@
 import AppleIDProvider
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDServer
