@@ -223,7 +223,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             resources: [.copy("Templates"), .copy("Locales"), .copy("Scripts"), .copy("OpenAPI")]
@@ -241,9 +240,10 @@ let package = Package(
         // Sets Swift Concurrency's global-enqueue hook through the linker (the static binary's runtime
         // does not export it to `dlsym`), for `siwa serve`'s tasks on NIO's event loops. No library.
         .target(name: "CSwiftConcurrencyHook"),
-        // The composition root of `siwa serve`: start-up, seeding, the SQL stores, the DNS adapter, and
-        // what only a served instance adds to the router (button images, `/metrics`). The emulator
-        // builds on AppleIDServer alone, so a kit user's tests link none of this.
+        // The composition root of `siwa serve`: start-up, seeding, the SQL stores, the DNS adapter, the
+        // background work it starts (PeriodicService, the HTTP notification sender), and what only a
+        // served instance adds to the router (button images, `/metrics`). The emulator builds on
+        // AppleIDServer alone, so a kit user's tests link none of this.
         .target(
             name: "AppleIDServerApp",
             dependencies: [
@@ -263,8 +263,11 @@ let package = Package(
                 "CSwiftConcurrencyHook",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The notification sender (Notifications/HTTPNotificationSender) posts with it.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -416,9 +419,10 @@ let package = Package(
             path: "Benchmarks/VerifyBenchmark"
         ),
         // What several test targets share (issue 39, step 3): the engine with the server's test fixtures
-        // (TestEngine; the server's tests add the router on top, TestServer), the fixture keys, and
-        // recorders of logs, notifications and SQL statements. A regular target, because a test target
-        // cannot depend on another; in no product. Engine level: no server module.
+        // (TestEngine; the server's tests add the router on top, TestServer), the fixture keys,
+        // recorders of logs, notifications and SQL statements, a notification receiver and an SMTP
+        // client on 127.0.0.1. A regular target, because a test target cannot depend on another; in
+        // no product. Engine level: no server module.
         .target(
             name: "ServerTestSupport",
             dependencies: [
@@ -430,8 +434,12 @@ let package = Package(
                 "AppleIDRelay",
                 "AppleIDStore",
                 "SignInWithApple",
+                // The tiny SMTP client of the listener's tests (Relay/TinySMTPClient).
+                "SMTPWire",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // A notification receiver on 127.0.0.1 (Loopback/LoopbackServer).
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -557,10 +565,16 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleIDButtonsTests",
-            dependencies: ["AppleIDButtons"]
+            dependencies: [
+                "AppleIDButtons",
+                // The log recorder of the missing fonts' tests (ButtonFontFallbackTests).
+                "ServerTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // `siwa serve`'s composition root alone: its settings, start-up, the DNS resolver, the port check,
-        // the event-loop executor.
+        // the event-loop executor, the background work (PeriodicService), the HTTP notification sender
+        // and the SMTP listener.
         .testTarget(
             name: "AppleIDServerAppTests",
             dependencies: [
@@ -571,13 +585,20 @@ let package = Package(
                 "AppleIDConsole",
                 "AppleIDEmailSources",
                 "AppleIDProtocol",
+                "AppleIDRelay",
+                "SMTPWire",
+                "OwnerOnlyFiles",
                 "RS256Signing",
                 "RS256OpenSSL",
                 "ServerTestSupport",
+                // The notifications the sender posted, verified with the kit (Notifications/LoopbackReceiverTests).
+                "SignInWithApple",
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(

@@ -15,6 +15,26 @@ struct TestLayoutTests {
         #expect(topLevel.count <= 10, "move them into a feature folder: \(topLevel)")
     }
 
+    /// What sends a request to the server's router: the in-process client (`app.test(.router)`, its
+    /// `execute`), the browser over it, and the console's signed-in browser (`ConsolePages.signedIn`).
+    static let routerDrivers = [".test(.router)", ".execute(", "Browser", "ConsolePages.signedIn"]
+
+    @Test("every file of Tests/AppleIDServerTests but its Support/ drives the router; tests of code with no route are in its module's target")
+    func serverTestsDriveTheRouter() throws {
+        let root = ProductWeightTests.packageRoot
+        let folder = root.appendingPathComponent("Tests/AppleIDServerTests")
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+            .map { String($0.path.dropFirst(folder.path.count + 1)) }.filter { !$0.hasPrefix("Support/") }
+        #expect(files.count > 50, "the reader sees the server's tests")
+        var silent: [String] = []
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            if !Self.routerDrivers.contains(where: text.contains) { silent.append(file) }
+        }
+        #expect(silent.isEmpty, "send a request through the router, or move the file to the target of the module it tests: \(silent.sorted())")
+    }
+
     /// Where the server's tests may reach the engine's store: the one arrangement helper and the seed
     /// of every test engine, both in the support they share with the engine's and the store's tests
     /// (`Tests/ServerTestSupport`). The start-up tests, which hand the store to the composition root as

@@ -1,5 +1,4 @@
 import AppleIDRelay
-import AppleIDServer
 import Logging
 
 extension PeriodicService {

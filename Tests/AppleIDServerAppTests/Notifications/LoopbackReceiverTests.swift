@@ -1,11 +1,12 @@
 import AppleIDConsole
 import AppleIDProtocol
 import AppleIDProvider
-import AppleIDServer
+import AppleIDServerApp
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServerTestSupport
 import SignInWithApple
 import Synchronization
 import Testing
@@ -32,13 +33,13 @@ struct LoopbackReceiverTests {
 
     @Test("fails twice, then 200: delivered, three attempts logged, the payload verifies with the kit")
     func receiverOnLoopback() async throws {
-        let (server, account, _) = try await TestServer.authorized()
+        let (server, account) = try await Self.authorized()
         let receiver = Receiver()
         try await LoopbackServer.run(receiver.router()) { port in
             _ = try await server.provider.setNotificationEndpoint(
-                "http://127.0.0.1:\(port)/apple/notifications", groupID: TestServer.bundleID, teamID: TestServer.teamID)
+                "http://127.0.0.1:\(port)/apple/notifications", groupID: TestEngine.bundleID, teamID: TestEngine.teamID)
 
-            try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestServer.bundleID)
+            try await server.provider.lifecycle.stopUsing(accountID: account.id, groupID: TestEngine.bundleID)
             let delivery = NotificationDelivery(provider: server.provider, sender: HTTPNotificationSender(), logger: Logger(label: "test"))
             for _ in 0..<3 {
                 #expect(try await delivery.deliverDueMessages() == 1)
@@ -52,7 +53,7 @@ struct LoopbackReceiverTests {
         #expect(attempts.allSatisfy { $0.endpoint.hasPrefix("http://127.0.0.1:") })
 
         let verifier = NotificationVerifier(
-            environment: .custom(baseURL: TestServer.issuer), audiences: [TestServer.bundleID.rawValue],
+            environment: .custom(baseURL: TestEngine.issuer), audiences: [TestEngine.bundleID.rawValue],
             keys: AppleKeySet(jwksJSON: server.provider.keyRing.publishedKeySetJSON), clock: { server.clock.now() })
         let last = try #require(receiver.received.withLock { $0.last })
         let notification = try await verifier.verify(body: last)
@@ -60,10 +61,17 @@ struct LoopbackReceiverTests {
         #expect(notification.id == message.id)
     }
 
+    /// An engine whose user has authorized the app group (hiding the e-mail), with an endpoint registered.
+    static func authorized() async throws -> (TestEngine, AppleIDAccount) {
+        let server = try await TestEngine.make()
+        let (account, _) = try await server.authorizeMaria()
+        return (server, account)
+    }
+
     /// Delivers the server's one pending message to `endpoint` over HTTP; returns its attempt.
-    static func attempt(to endpoint: String, server: TestServer, accountID: String) async throws -> DeliveryAttempt {
-        _ = try await server.provider.setNotificationEndpoint(endpoint, groupID: TestServer.bundleID, teamID: TestServer.teamID)
-        try await server.provider.lifecycle.stopUsing(accountID: accountID, groupID: TestServer.bundleID)
+    static func attempt(to endpoint: String, server: TestEngine, accountID: String) async throws -> DeliveryAttempt {
+        _ = try await server.provider.setNotificationEndpoint(endpoint, groupID: TestEngine.bundleID, teamID: TestEngine.teamID)
+        try await server.provider.lifecycle.stopUsing(accountID: accountID, groupID: TestEngine.bundleID)
         // A closed port is retried by the client until the request's deadline: keep that short.
         var policy = NotificationDelivery.Policy()
         policy.requestTimeout = 2
@@ -75,7 +83,7 @@ struct LoopbackReceiverTests {
 
     @Test("a redirect is not followed: the attempt is 'HTTP 302', not delivered, and the redirect's target is never asked")
     func redirectNotFollowed() async throws {
-        let (server, account, _) = try await TestServer.authorized()
+        let (server, account) = try await Self.authorized()
         let targetHits = Mutex(0)
         let router = Router()
         router.post("/apple/notifications") { _, _ in
@@ -101,7 +109,7 @@ struct LoopbackReceiverTests {
 
     @Test("a closed port is logged only as 'could not connect', never the client's precise error")
     func closedPortIsCoarse() async throws {
-        let (server, account, _) = try await TestServer.authorized()
+        let (server, account) = try await Self.authorized()
         let port = try await LoopbackServer.closedPort()
         let attempt = try await Self.attempt(to: "http://127.0.0.1:\(port)/apple/notifications", server: server, accountID: account.id)
         #expect(attempt.status == nil)
@@ -110,7 +118,7 @@ struct LoopbackReceiverTests {
 
     @Test("https to a port that speaks plain HTTP is logged only as 'TLS error'")
     func tlsFailureIsCoarse() async throws {
-        let (server, account, _) = try await TestServer.authorized()
+        let (server, account) = try await Self.authorized()
         let attempt = try await LoopbackServer.run(Router()) { port in
             try await Self.attempt(to: "https://127.0.0.1:\(port)/apple/notifications", server: server, accountID: account.id)
         }

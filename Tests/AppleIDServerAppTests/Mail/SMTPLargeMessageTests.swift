@@ -2,6 +2,7 @@ import AppleIDProvider
 import AppleIDRelay
 import Foundation
 import SMTPWire
+import ServerTestSupport
 import Testing
 
 /// A 25 MB message over the wire (issue 21): taken or refused by the size limit while the relay

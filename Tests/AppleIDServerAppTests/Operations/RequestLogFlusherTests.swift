@@ -1,7 +1,8 @@
 import AppleIDProtocol
 import AppleIDProvider
-import AppleIDServer
+import AppleIDServerApp
 import Logging
+import ServerTestSupport
 import ServiceLifecycle
 import Testing
 
@@ -9,10 +10,10 @@ import Testing
 struct RequestLogFlusherTests {
     @Test("what the engine holds back is in the store once the flusher has run and shut down gracefully")
     func writtenByTheFlusher() async throws {
-        let server = try await TestServer.make()
-        let refused = TokenRequest(grantType: "authorization_code", clientID: TestServer.servicesID.rawValue, clientSecret: "not a secret")
+        let server = try await TestEngine.make()
+        let refused = TokenRequest(grantType: "authorization_code", clientID: TestEngine.servicesID.rawValue, clientSecret: "not a secret")
         for _ in 0..<3 { _ = await server.provider.token(refused) }
-        #expect(try await server.arrange.storedRequestLog(clientID: TestServer.servicesID, proven: false).isEmpty)
+        #expect(try await server.arrange.storedRequestLog(clientID: TestEngine.servicesID, proven: false).isEmpty)
 
         let group = ServiceGroup(
             configuration: .init(
@@ -22,7 +23,7 @@ struct RequestLogFlusherTests {
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }
-        let log = try await server.arrange.storedRequestLog(clientID: TestServer.servicesID, proven: false)
+        let log = try await server.arrange.storedRequestLog(clientID: TestEngine.servicesID, proven: false)
         #expect(log.count == 3)
         #expect(log.allSatisfy { $0.outcome == "invalid_client" && $0.endpoint == .token })
     }

@@ -2,6 +2,7 @@ import AppleIDProvider
 import AppleIDRelay
 import Foundation
 import SMTPWire
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDServerApp

@@ -1,5 +1,5 @@
 import AppleIDProvider
-import AppleIDServer
+import AppleIDServerApp
 import Logging
 import ServerTestSupport
 import ServiceLifecycle

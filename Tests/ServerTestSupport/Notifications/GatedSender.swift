@@ -5,8 +5,8 @@ import Synchronization
 /// A notification endpoint per URL: posts to `hangingURL` never answer until the gate opens (then
 /// fail like a timeout); every other URL answers 200 at once. Each answered post is announced on
 /// `answered`, so a test awaits what it expects instead of sleeping.
-final class GatedSender: NotificationSender {
-    struct Timeout: Error {}
+package final class GatedSender: NotificationSender {
+    package struct Timeout: Error {}
     private struct State {
         var open = false
         var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -15,21 +15,21 @@ final class GatedSender: NotificationSender {
         var finished: [String] = []
     }
 
-    let hangingURL: String
-    let answered: AsyncStream<String>
+    package let hangingURL: String
+    package let answered: AsyncStream<String>
     private let announce: AsyncStream<String>.Continuation
     private let state = Mutex(State())
 
-    init(hangingURL: String) {
+    package init(hangingURL: String) {
         self.hangingURL = hangingURL
         (answered, announce) = AsyncStream<String>.makeStream()
     }
 
-    func started(_ url: String) -> Int { state.withLock { $0.started.filter { $0 == url }.count } }
-    func finished(_ url: String) -> Int { state.withLock { $0.finished.filter { $0 == url }.count } }
+    package func started(_ url: String) -> Int { state.withLock { $0.started.filter { $0 == url }.count } }
+    package func finished(_ url: String) -> Int { state.withLock { $0.finished.filter { $0 == url }.count } }
 
     /// Lets every hanging post (and every later one) fail at once.
-    func openGate() {
+    package func openGate() {
         let waiting = state.withLock { state in
             state.open = true
             defer { state.waiting = [:] }
@@ -38,7 +38,7 @@ final class GatedSender: NotificationSender {
         for continuation in waiting { continuation.resume() }
     }
 
-    func post(_ body: [UInt8], to destination: NotificationDestination, timeout: TimeInterval) async throws -> Int {
+    package func post(_ body: [UInt8], to destination: NotificationDestination, timeout: TimeInterval) async throws -> Int {
         let url = destination.url
         state.withLock { $0.started.append(url) }
         defer {

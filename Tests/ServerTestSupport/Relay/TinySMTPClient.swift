@@ -3,15 +3,15 @@ import NIOPosix
 import SMTPWire
 
 /// A tiny SMTP client over 127.0.0.1 for the listener's tests: writes text, reads replies.
-struct TinySMTPClient: ~Copyable {
+package struct TinySMTPClient: ~Copyable {
     let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     var reader = SMTPReplyReader()
     var ready: [SMTPReply] = []
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    package struct Failure: Error, CustomStringConvertible { package var description: String }
 
-    init(port: Int) async throws {
+    package init(port: Int) async throws {
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .connect(host: "127.0.0.1", port: port) { channel in
@@ -20,16 +20,16 @@ struct TinySMTPClient: ~Copyable {
         inbound = channel.inbound.makeAsyncIterator()
     }
 
-    func send(_ text: String) async throws { try await channel.outbound.write(ByteBuffer(string: text)) }
+    package func send(_ text: String) async throws { try await channel.outbound.write(ByteBuffer(string: text)) }
 
     /// Closes the client's writing side only (a half-close).
-    func endOutput() async throws {
+    package func endOutput() async throws {
         channel.outbound.finish()
         try await channel.channel.close(mode: .output)
     }
 
     /// Every client ends with this (NIO asks that the writer be finished).
-    func close() async {
+    package func close() async {
         channel.outbound.finish()
         try? await channel.channel.close()
     }
@@ -42,7 +42,7 @@ struct TinySMTPClient: ~Copyable {
     }
 
     /// The next `count` replies.
-    mutating func replies(_ count: Int) async throws -> [SMTPReply] {
+    package mutating func replies(_ count: Int) async throws -> [SMTPReply] {
         while ready.count < count {
             guard let buffer = try await nextBuffer() else { throw Failure(description: "closed after \(ready)") }
             ready += try reader.read(buffer.readableBytesView)
@@ -52,7 +52,7 @@ struct TinySMTPClient: ~Copyable {
     }
 
     /// Reads to the end: returns once the server closed the connection.
-    mutating func isClosedByServer() async throws -> Bool {
+    package mutating func isClosedByServer() async throws -> Bool {
         while let buffer = try await nextBuffer() { ready += try reader.read(buffer.readableBytesView) }
         return true
     }

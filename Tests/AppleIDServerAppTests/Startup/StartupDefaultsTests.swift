@@ -1,8 +1,6 @@
 import AppleIDProtocol
 import AppleIDProvider
 import Foundation
-import Hummingbird
-import HummingbirdTesting
 import OwnerOnlyFiles
 import ServerTestSupport
 import Testing
@@ -10,8 +8,8 @@ import Testing
 @testable import AppleIDServer
 @testable import AppleIDServerApp
 
-/// From the first security review: development mode by bind, files at rest,
-/// Secure cookies.
+/// From the first security review: development mode by bind, files at rest. Secure cookies, the
+/// third: `Tests/AppleIDServerTests/Startup/SecureCookieTests`.
 @Suite("Start-up defaults and files at rest")
 struct StartupDefaultsTests {
     @Test("development mode and the playground default to on for loopback binds only")
@@ -36,7 +34,8 @@ struct StartupDefaultsTests {
 
     @Test("with development mode off the banner says how to get a demo user's code")
     func bannerWithoutDevelopmentMode() {
-        let facts = TestServer.playgroundFacts(baseURL: "http://0.0.0.0:8080")
+        let facts = TestEngine.playgroundFacts(
+            baseURL: "http://0.0.0.0:8080", returnURL: ServerOptions.playgroundReturnURL(baseURL: "http://0.0.0.0:8080"))
         let off = ServerBootstrap.banner(
             facts: facts, options: ServerOptions(host: "0.0.0.0", developmentMode: false, adminToken: "t"), dataDirectory: ".siwa")
         #expect(off.contains("siwa users code <Apple ID>"))
@@ -54,13 +53,15 @@ struct StartupDefaultsTests {
         try PrivateFiles.makeDirectory(directory)
         _ = try StorageKey.sealer(directory: directory, environment: [:])
         let files = DemoFiles(directory: directory)
-        try files.save(TestServer.playgroundFacts(baseURL: "http://127.0.0.1:8080"))
-        try files.writeKeyOnce(Fixtures.developerKey, keyID: TestServer.keyID)
+        try files.save(
+            TestEngine.playgroundFacts(
+                baseURL: "http://127.0.0.1:8080", returnURL: ServerOptions.playgroundReturnURL(baseURL: "http://127.0.0.1:8080")))
+        try files.writeKeyOnce(Fixtures.developerKey, keyID: TestEngine.keyID)
         try PrivateFiles.touch(directory.appendingPathComponent("siwa.sqlite"))
 
         func mode(_ url: URL) throws -> Int { try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) }
         #expect(try mode(directory) == 0o700)
-        for name in ["storage.key", "demo.json", "AuthKey_\(TestServer.keyID.rawValue).p8", "siwa.sqlite"] {
+        for name in ["storage.key", "demo.json", "AuthKey_\(TestEngine.keyID.rawValue).p8", "siwa.sqlite"] {
             #expect(try mode(directory.appendingPathComponent(name)) == 0o600, "\(name)")
         }
         #expect(throws: PrivateFileError.self, "an existing file (or a planted symlink) is never written through") {
@@ -70,20 +71,5 @@ struct StartupDefaultsTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         try PrivateFiles.makeDirectory(directory)
         #expect(try mode(directory) == 0o700)
-    }
-
-    @Test("cookies are Secure when browsers reach the server over https (its URL or its own https issuer)")
-    func secureCookies() async throws {
-        #expect(ServerOptions(baseURL: "https://id.example.com", adminToken: "t").usesSecureCookies(issuer: "https://id.example.com"))
-        #expect(ServerOptions(adminToken: "t").usesSecureCookies(issuer: "https://id.example.com"), "TLS ended by a proxy in front")
-        #expect(!ServerOptions(adminToken: "t").usesSecureCookies(issuer: "http://127.0.0.1:8080"))
-        #expect(!ServerOptions(adminToken: "t").usesSecureCookies(issuer: ProviderConfiguration.appleIssuer), "--issuer apple on a local server")
-
-        let server = try await TestServer.make { $0.issuer = "https://id.example.com" }
-        try await server.app.test(.router) { client in
-            let page = try await client.execute(uri: WebFlowTests.authorizeURI(), method: .get)
-            let cookies = page.headers[values: .setCookie]
-            #expect(!cookies.isEmpty && cookies.allSatisfy { $0.contains("Secure") })
-        }
     }
 }
