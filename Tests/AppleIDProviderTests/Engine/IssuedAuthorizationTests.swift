@@ -16,7 +16,7 @@ struct IssuedAuthorizationTests {
         #expect(issued.code.hasPrefix("c"))
         #expect(answer.state == "s")
         #expect(issued.user?.name?.firstName == "Maria")
-        #expect(issued.user?.email == "maria@example.com")
+        #expect(issued.user?.email == "Maria@Example.com", "the address as the account holds it")
         let claims = try harness.claims(answer)
         #expect(claims.codeHash == TokenHash.of(issued.code))
         #expect(claims.subject == issued.subject)
