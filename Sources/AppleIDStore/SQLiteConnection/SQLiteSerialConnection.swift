@@ -171,7 +171,7 @@ final class SQLiteSerialConnection: SQLDatabase, Sendable {
 /// The handle, carried between the connection and its thread; used on that thread only.
 /// `@unchecked` because `SQLiteHandle` is mutable and unlocked: every access runs as a work item of the
 /// connection's one-thread `NIOThreadPool`, which serializes them (opening, each statement, closing).
-private struct SQLiteHandleBox: @unchecked Sendable {  // Why: used only on the connection's one thread (see above).
+private struct SQLiteHandleBox: @unchecked Sendable {  // safe: every access runs on the connection's one thread (above)
     let handle: SQLiteHandle
 
     init(_ handle: SQLiteHandle) { self.handle = handle }
