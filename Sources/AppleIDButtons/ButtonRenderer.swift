@@ -3,18 +3,31 @@ import Logging
 
 /// Draws Sign in with Apple buttons as PNG images (spec §14): the rounded background, the
 /// optional border, the Apple logo and the localized title. FreeType is not thread-safe, so the
-/// fonts live in this actor.
+/// fonts live in this actor. It runs on a queue of its own (``RenderQueueExecutor``): a render never
+/// holds an event loop or a thread of Swift's pool.
 public actor ButtonRenderer {
     private let fonts: FontLibrary
+    private let executor = RenderQueueExecutor(label: "siwa.button-renderer")
+    /// Called on the renderer's queue as a render starts (tests hold a render there).
+    private let renderStarts: @Sendable () -> Void
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Opens the fonts once (`fontFiles`: where to look); missing ones are logged here, once.
     public init(logger: Logger, fontFiles: ButtonFontFiles = .installed) throws {
+        try self.init(logger: logger, fontFiles: fontFiles, renderStarts: {})
+    }
+
+    /// With `renderStarts` called as each render starts, on the renderer's queue.
+    init(logger: Logger, fontFiles: ButtonFontFiles = .installed, renderStarts: @escaping @Sendable () -> Void) throws {
         fonts = try FontLibrary(sources: fontFiles.sources, cjkPath: fontFiles.cjk.path, logger: logger)
+        self.renderStarts = renderStarts
     }
 
     /// With other font files (tests: missing ones).
     init(logger: Logger, fontSources: [FontLibrary.Source], cjkPath: String) throws {
         fonts = try FontLibrary(sources: fontSources, cjkPath: cjkPath, logger: logger)
+        renderStarts = {}
     }
 
     /// The title laid out at `pixelSize`, for tests of mark placement.
@@ -29,7 +42,8 @@ public actor ButtonRenderer {
 
     /// The button as a PNG.
     public func png(_ spec: ButtonSpec) throws -> [UInt8] {
-        try PNGCodec.encode(canvas(spec))
+        renderStarts()
+        return try PNGCodec.encode(canvas(spec))
     }
 
     /// The button's pixels.

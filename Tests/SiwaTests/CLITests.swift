@@ -33,9 +33,9 @@ struct CLITests {
             (["serve", "--log-level", "loud"], "siwa serve: --log-level loud is not a log level"),
             (["serve", "--config", "/nonexistent/siwa.yaml"], "cannot read the configuration file /nonexistent/siwa.yaml: there is no such file"),
         ])
-    func messages(_ testCase: ([String], String)) throws {
+    func messages(_ testCase: ([String], String)) async throws {
         #expect(FileManager.default.isExecutableFile(atPath: SiwaFixtures.siwaURL.path), "build siwa first: swift build --build-tests")
-        let run = try SiwaFixtures.run(testCase.0)
+        let run = try await SiwaFixtures.run(testCase.0)
         let (status, output) = (run.status, run.standardOutput + run.standardError)
         #expect(status == 1)
         #expect(output.contains(testCase.1), "\(output)")
@@ -44,8 +44,8 @@ struct CLITests {
     }
 
     @Test("--version prints the version kept in SiwaVersion, and exits 0")
-    func version() throws {
-        let run = try SiwaFixtures.run(["--version"])
+    func version() async throws {
+        let run = try await SiwaFixtures.run(["--version"])
         #expect(run.status == 0, "\(run.standardError)")
         let printed = run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(printed.wholeMatch(of: #/[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?/#) != nil, "\(printed)")
@@ -53,14 +53,14 @@ struct CLITests {
     }
 
     @Test("verify: a token from another issuer names it and the --base-url to pass, instead of asking Apple")
-    func verifyForeignIssuer() throws {
+    func verifyForeignIssuer() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let token = SiwaFixtures.token(
             claims: ["iss": "http://127.0.0.1:9", "aud": "com.example.app", "sub": "001.a.1", "iat": 1_700_000_000, "exp": 1_700_000_600],
             key: VerifyCommandTests.key, kid: "k1")
-        let foreign = try SiwaFixtures.run(["verify", token, "--audience", "com.example.app", "--data-dir", directory.path])
+        let foreign = try await SiwaFixtures.run(["verify", token, "--audience", "com.example.app", "--data-dir", directory.path])
         #expect(foreign.status == 2)
         #expect(foreign.standardError.contains("this token was issued by http://127.0.0.1:9; pass --base-url http://127.0.0.1:9"))
 
@@ -69,7 +69,7 @@ struct CLITests {
             server: "http://127.0.0.1:9", issuer: "http://127.0.0.1:9", teamID: "TEAM123456", keyID: "KEY1234567", keyFile: "AuthKey.p8",
             bundleID: "com.example.app", servicesID: "com.example.app.web", returnURLs: [], users: [], adminToken: "token")
         try facts.fileContents().write(to: DemoFacts.fileURL(inDataDirectory: directory))
-        let local = try SiwaFixtures.run(["verify", token, "--audience", "com.example.app", "--data-dir", directory.path])
+        let local = try await SiwaFixtures.run(["verify", token, "--audience", "com.example.app", "--data-dir", directory.path])
         #expect(local.status == 1)
         #expect(local.standardError.contains("127.0.0.1:9"))
         #expect(!local.standardError.contains("appleid.apple.com"))

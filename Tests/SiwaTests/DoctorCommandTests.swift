@@ -10,35 +10,35 @@ import Testing
 @Suite("siwa doctor names the key file's mistake", .timeLimit(.minutes(5)))
 struct DoctorCommandTests {
     /// Runs `siwa doctor` on a key file holding `contents`; returns its exit status and output.
-    static func doctor(keyFile contents: String) throws -> SiwaFixtures.Run {
+    static func doctor(keyFile contents: String) async throws -> SiwaFixtures.Run {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-doctor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("AuthKey_KEY1234567.p8").path
         try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
-        return try SiwaFixtures.run([
+        return try await SiwaFixtures.run([
             "doctor", "--team-id", "TEAM123456", "--key-id", "KEY1234567", "--key", path, "--client-id", "com.example.app",
         ])
     }
 
     @Test("a .p8 pasted from an environment variable (\\n for line breaks) is named as such, not as a wrong key type")
-    func escapedNewlines() throws {
+    func escapedNewlines() async throws {
         let pem = P256.Signing.PrivateKey().pemRepresentation.replacingOccurrences(of: "\n", with: #"\n"#)
-        let run = try Self.doctor(keyFile: pem)
+        let run = try await Self.doctor(keyFile: pem)
         #expect(run.status == 1)
         #expect(run.standardOutput.contains("✗ key file: \(PrivateKeyError.escapedNewlines)"), "\(run.standardOutput)")
     }
 
     @Test("a public key is named as a public key, with what to pass instead")
-    func publicKey() throws {
-        let run = try Self.doctor(keyFile: P256.Signing.PrivateKey().publicKey.pemRepresentation)
+    func publicKey() async throws {
+        let run = try await Self.doctor(keyFile: P256.Signing.PrivateKey().publicKey.pemRepresentation)
         #expect(run.status == 1)
         #expect(run.standardOutput.contains("✗ key file: \(PrivateKeyError.publicKey)"), "\(run.standardOutput)")
     }
 
     @Test("Apple's own .p8 passes the key file check")
-    func validKey() throws {
-        let run = try Self.doctor(keyFile: P256.Signing.PrivateKey().pemRepresentation)
+    func validKey() async throws {
+        let run = try await Self.doctor(keyFile: P256.Signing.PrivateKey().pemRepresentation)
         #expect(run.standardOutput.contains("✓ key file: a PKCS#8 PEM holding an EC P-256 private key"), "\(run.standardOutput)")
     }
 }

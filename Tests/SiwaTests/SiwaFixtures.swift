@@ -39,8 +39,13 @@ enum SiwaFixtures {
         var standardError: String
     }
 
-    /// Runs `siwa` with `arguments`, feeding `standardInput`, and waits for it to exit.
-    static func run(_ arguments: [String], standardInput: String = "") throws -> Run {
+    /// Runs `siwa` with `arguments`, feeding `standardInput`, and waits for it to exit, on a thread of
+    /// its own (``offThePool(_:)``).
+    static func run(_ arguments: [String], standardInput: String = "") async throws -> Run {
+        try await offThePool { try runBlocking(arguments, standardInput: standardInput) }
+    }
+
+    private static func runBlocking(_ arguments: [String], standardInput: String) throws -> Run {
         let process = Process()
         process.executableURL = siwaURL
         process.arguments = arguments
@@ -53,11 +58,50 @@ enum SiwaFixtures {
         try process.run()
         input.fileHandleForWriting.write(Data(standardInput.utf8))
         try input.fileHandleForWriting.close()
+        // Standard error is read beside standard output: a child that fills one pipe while the other
+        // is read would wait for ever.
+        let errorRead = offThePool { error.fileHandleForReading.readDataToEndOfFile() }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errorRead.wait()
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
             standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs `body`, which blocks (a child process, a pipe), on a thread of its own. Swift's pool has one
+    /// thread per core, and every test of the process shares it: a test that waited for a child there
+    /// would stop every other test's tasks (their in-process servers' handlers included) until it exits.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result(catching: body)) }.start()
+        }
+    }
+
+    /// Runs `body` on a thread of its own; ``BlockingResult/wait()`` blocks the calling thread for its result.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) -> BlockingResult<T> {
+        let result = BlockingResult<T>()
+        Thread { result.set(body()) }.start()
+        return result
+    }
+
+    /// A value another thread sets once, waited for by blocking (only off Swift's pool).
+    final class BlockingResult<T: Sendable>: @unchecked Sendable {  // safe: `value` is read and written under `condition`
+        private let condition = NSCondition()
+        private var value: T?
+
+        func set(_ newValue: T) {
+            condition.lock()
+            value = newValue
+            condition.signal()
+            condition.unlock()
+        }
+
+        func wait() -> T {
+            condition.lock()
+            defer { condition.unlock() }
+            while value == nil { condition.wait() }
+            return value!
+        }
     }
 }

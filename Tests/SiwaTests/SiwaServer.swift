@@ -12,11 +12,18 @@ final class SiwaServer {
     let port: Int
     private let process: Process
 
-    /// Starts the server and returns once it listens (its banner is written then).
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-serve-\(UUID().uuidString)")
-        port = try Self.freePort()
-        process = Process()
+    /// Starts the server and returns once it listens (its banner is written then). The wait is on a
+    /// thread of its own (``SiwaFixtures/offThePool(_:)``): a debug server takes seconds to start.
+    init() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-serve-\(UUID().uuidString)")
+        let port = try Self.freePort()
+        self.directory = directory
+        self.port = port
+        process = try await SiwaFixtures.offThePool { try Self.launch(port: port, directory: directory) }
+    }
+
+    private static func launch(port: Int, directory: URL) throws -> Process {
+        let process = Process()
         process.executableURL = SiwaFixtures.siwaURL
         process.arguments = ["serve", "--port", "\(port)", "--data-dir", directory.path, "--log-level", "error"]
         let output = Pipe()
@@ -30,9 +37,14 @@ final class SiwaServer {
             banner += String(decoding: chunk, as: UTF8.self)
         }
         guard banner.contains("Stop the server with Ctrl-C.") else {
-            stop()
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(at: directory)
             throw CLIFailure("siwa serve did not start: \(banner)")
         }
+        return process
     }
 
     deinit { stop() }
@@ -45,8 +57,8 @@ final class SiwaServer {
     }
 
     /// Runs `siwa` with `arguments` and this server's `--data-dir`.
-    func run(_ arguments: [String]) throws -> SiwaFixtures.Run {
-        try SiwaFixtures.run(arguments + ["--data-dir", directory.path])
+    func run(_ arguments: [String]) async throws -> SiwaFixtures.Run {
+        try await SiwaFixtures.run(arguments + ["--data-dir", directory.path])
     }
 
     /// A loopback port free a moment ago (bound to port 0, then released).

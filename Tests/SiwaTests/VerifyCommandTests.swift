@@ -36,54 +36,54 @@ struct VerifyCommandTests {
     }
 
     @Test("@path reads the token from a file (a trailing newline is fine)")
-    func tokenFromFile() throws {
+    func tokenFromFile() async throws {
         let fixture = try Fixture()
-        let run = try SiwaFixtures.run(fixture.arguments("@" + fixture.tokenPath))
+        let run = try await SiwaFixtures.run(fixture.arguments("@" + fixture.tokenPath))
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("subject: 001234.abc.0001"))
     }
 
     @Test("- reads the token from standard input")
-    func tokenFromStandardInput() throws {
+    func tokenFromStandardInput() async throws {
         let fixture = try Fixture()
-        let run = try SiwaFixtures.run(fixture.arguments("-"), standardInput: fixture.token + "\n")
+        let run = try await SiwaFixtures.run(fixture.arguments("-"), standardInput: fixture.token + "\n")
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("subject: 001234.abc.0001"))
     }
 
     @Test("--leeway widens the tolerated clock difference")
-    func leeway() throws {
+    func leeway() async throws {
         let fixture = try Fixture(expiresAt: Self.now - 100)
-        let refused = try SiwaFixtures.run(fixture.arguments(fixture.token))
+        let refused = try await SiwaFixtures.run(fixture.arguments(fixture.token))
         #expect(refused.status == 1)
-        let accepted = try SiwaFixtures.run(fixture.arguments(fixture.token, ["--leeway", "120"]))
+        let accepted = try await SiwaFixtures.run(fixture.arguments(fixture.token, ["--leeway", "120"]))
         #expect(accepted.status == 0, "\(accepted.standardError)")
     }
 }
 
 extension VerifyCommandTests {
     @Test("an unreadable @path is a usage error (exit 2) that names the file")
-    func missingFile() throws {
+    func missingFile() async throws {
         let fixture = try Fixture()
-        let run = try SiwaFixtures.run(fixture.arguments("@" + fixture.directory.appendingPathComponent("missing.jwt").path))
+        let run = try await SiwaFixtures.run(fixture.arguments("@" + fixture.directory.appendingPathComponent("missing.jwt").path))
         #expect(run.status == 2)
         #expect(run.standardError.contains("cannot read the token file"))
     }
 
     @Test("a negative --leeway is a usage error")
-    func negativeLeeway() throws {
+    func negativeLeeway() async throws {
         let fixture = try Fixture()
-        let run = try SiwaFixtures.run(fixture.arguments(fixture.token, ["--leeway", "-1"]))
+        let run = try await SiwaFixtures.run(fixture.arguments(fixture.token, ["--leeway", "-1"]))
         #expect(run.status == 2)
     }
 
     @Test("--jwks with a token from another issuer and no --issuer is a usage error that names the --issuer to pass")
-    func jwksForeignIssuer() throws {
+    func jwksForeignIssuer() async throws {
         let fixture = try Fixture(issuer: "http://127.0.0.1:9")
-        let refused = try SiwaFixtures.run(fixture.arguments(fixture.token))
+        let refused = try await SiwaFixtures.run(fixture.arguments(fixture.token))
         #expect(refused.status == 2, "\(refused.standardError)")
         #expect(refused.standardError.contains("pass --issuer http://127.0.0.1:9"), "\(refused.standardError)")
-        let accepted = try SiwaFixtures.run(fixture.arguments(fixture.token, ["--issuer", "http://127.0.0.1:9"]))
+        let accepted = try await SiwaFixtures.run(fixture.arguments(fixture.token, ["--issuer", "http://127.0.0.1:9"]))
         #expect(accepted.status == 0, "\(accepted.standardError)")
     }
 }
