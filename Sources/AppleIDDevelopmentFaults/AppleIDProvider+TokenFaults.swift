@@ -15,6 +15,7 @@ extension AppleIDProvider {
             throw ConsoleError.refused("this server was started without the fault switch")
         }
         guard try await registeredClient(clientID) != nil else { throw ConsoleError.notFound("no client \(clientID)") }
+        if fault.fault == .unpublishedKey { try await keyRing.prepareUnpublishedKey() }
         faults.arm(fault, for: clientID)
         logger.notice("token fault armed", metadata: ["client_id": "\(clientID)", "fault": "\(fault.fault.rawValue)"])
     }

@@ -25,7 +25,7 @@ struct ProviderHarness {
         txtResolver: any TXTResolver = UnconfiguredTXTResolver(),
         endpointResolver: any EndpointAddressResolver = UnconfiguredEndpointAddressResolver(),
         managedSignIn: any ManagedSignInAuthenticator = StoredPasswordAuthenticator(), requestLog: RequestLogSettings = RequestLogSettings(),
-        configure: (inout ProviderConfiguration) -> Void = { _ in }
+        keyFactory: any SigningKeyFactory = FixedSigningKeyFactory(pems: keys), configure: (inout ProviderConfiguration) -> Void = { _ in }
     ) async throws -> ProviderHarness {
         let clock = ManualClock(now)
         let store = MemoryStore()
@@ -34,7 +34,7 @@ struct ProviderHarness {
         configure(&configuration)
         let provider = try await AppleIDProvider.start(
             configuration: configuration, storage: .store(store), clock: clock, random: SeededRandomSource(seed: "provider"),
-            keyFactory: FixedSigningKeyFactory(pems: keys), logger: Logger(label: "test"), txtResolver: txtResolver,
+            keyFactory: keyFactory, logger: Logger(label: "test"), txtResolver: txtResolver,
             endpointResolver: endpointResolver, managedSignIn: managedSignIn,
             requestRecorder: StoredRequestLog(store: store, settings: requestLog), faultSwitch: TokenFaults())
         for (team, group) in [("TEAMAAAAAA", "com.a.app"), ("TEAMBBBBBB", "com.b.app")] {

@@ -25,6 +25,8 @@ public final class SigningKeyRing: Sendable {
     let signer: any RS256Signer
     /// How long a retired key stays in `/auth/keys`: longer than any token it signed can live.
     let retiredKeyRetention: TimeInterval
+    /// Development mode's key that `/auth/keys` never publishes, once made (``prepareUnpublishedKey()``).
+    let unpublishedKey = Mutex<(any RS256SigningKey)?>(nil)
 
     /// Loads the ring from the store, creating the active and next keys when missing. Instances
     /// starting together on an empty store agree on one key of each (the store inserts only one).

@@ -13,11 +13,9 @@ extension TokenSigner {
         case .activeKey:
             return try sign(claims)
         case .unpublishedKey:
-            // A fresh key through the ring's own signer: the one library that signs RS256 here.
-            let rogue = try _RSA.Signing.PrivateKey(pemRepresentation: try keyRing.keyFactory.makePrivateKeyPEM())
             let signingInput = active.encodedHeader + "." + Self.payload(claims)
-            let signer = try keyRing.signer.loadKey(derRepresentation: Array(rogue.derRepresentation))
-            return signingInput + "." + Base64URL.encode(try signer.signature(for: Array(signingInput.utf8)))
+            let rogue = try keyRing.unpublishedSigningKey()
+            return signingInput + "." + Base64URL.encode(try rogue.signature(for: Array(signingInput.utf8)))
         case .algNone:
             return Self.header(kid: active.id, alg: "none") + "." + Self.payload(claims) + "."
         case .hs256:
