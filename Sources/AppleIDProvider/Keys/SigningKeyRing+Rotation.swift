@@ -24,7 +24,7 @@ extension SigningKeyRing {
     private func rotate(_ records: [SigningKeyRecord], now: Date) async throws -> Bool {
         guard let active = records.first(where: { $0.state == .active }) else { throw SigningKeyError.noActiveKey }
         guard let next = records.first(where: { $0.state == .next }) else { throw SigningKeyError.noNextKey }
-        let fresh = try Self.makeRecord(state: .next, factory: keyFactory, random: random, now: now)
+        let fresh = try await Self.makeRecord(state: .next, factory: keyFactory, random: random, now: now)
         let rotation = SigningKeyRotation(retiring: active.id, promoting: next.id, publishing: fresh, date: now)
         let applied = try await store.rotateSigningKeys(rotation)
         try await reload(now: now)

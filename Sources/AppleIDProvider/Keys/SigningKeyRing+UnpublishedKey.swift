@@ -1,4 +1,3 @@
-import Dispatch
 import RS256Signing
 import _CryptoExtras
 
@@ -18,15 +17,11 @@ extension SigningKeyRing {
         }
     }
 
-    /// Makes the unpublished key now, unless made already, on a Dispatch thread: arming the fault pays
+    /// Makes the unpublished key now, unless made already, off Swift's pool (``OffThePool``): arming the fault pays
     /// for it (an RSA key takes seconds in a debug build), not the token request it spoils, whose app
     /// may give up first, and no thread of Swift's pool waits meanwhile.
     package func prepareUnpublishedKey() async throws {
         guard unpublishedKey.withLock({ $0 == nil }) else { return }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { _ = try self.unpublishedSigningKey() })
-            }
-        }
+        _ = try await OffThePool.run { try self.unpublishedSigningKey() }
     }
 }

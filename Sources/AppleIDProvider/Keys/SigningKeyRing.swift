@@ -37,7 +37,7 @@ public final class SigningKeyRing: Sendable {
     ) async throws -> SigningKeyRing {
         var records = try await store.signingKeys()
         for state in [SigningKeyRecord.State.active, .next] where !records.contains(where: { $0.state == state }) {
-            let key = try makeRecord(state: state, factory: keyFactory, random: random, now: now)
+            let key = try await makeRecord(state: state, factory: keyFactory, random: random, now: now)
             if try await store.insertSigningKeyIfAbsent(key) { records.append(key) } else { records = try await store.signingKeys() }
         }
         let snapshot = try makeSnapshot(records, now: now, retention: retiredKeyRetention, signer: signer)
@@ -65,12 +65,13 @@ public final class SigningKeyRing: Sendable {
     /// Which library signs, for the start-up log: `OpenSSL 3.0.19 (libcrypto)` or `swift-crypto (BoringSSL)`.
     public var signerName: String { signer.name }
 
+    /// A new key record; the key is made off Swift's pool (``OffThePool``).
     static func makeRecord(
         state: SigningKeyRecord.State, factory: any SigningKeyFactory, random: any RandomSource, now: Date
-    ) throws -> SigningKeyRecord {
+    ) async throws -> SigningKeyRecord {
         let id = SigningKeyID(rawValue: random.string(length: 10, alphabet: keyIDAlphabet))
         return SigningKeyRecord(
-            id: id, privateKeyPEM: try factory.makePrivateKeyPEM(), state: state, createdAt: now,
+            id: id, privateKeyPEM: try await OffThePool.run { try factory.makePrivateKeyPEM() }, state: state, createdAt: now,
             activatedAt: state == .active ? now : nil)
     }
 
