@@ -23,6 +23,7 @@ struct ButtonRendererExecutorTests {
         let renderers = try (0..<count).map { _ in
             try ButtonRenderer(logger: Logger(label: "test")) {
                 startedContinuation.yield()
+                // Waiting, not computing: the other suites of the run keep the cores meanwhile.
                 if release.wait(timeout: .now() + .seconds(300)) == .timedOut { gaveUp.add(1, ordering: .relaxed) }
             }
         }

@@ -11,8 +11,17 @@ import Logging
 /// each with one web client.
 struct ProviderHarness {
     static let now = Date(timeIntervalSince1970: 1_795_240_800)
-    /// RSA key generation is slow; one set of keys serves every test.
-    static let keys: [String] = (0..<6).compactMap { _ in try? GeneratingSigningKeyFactory().makePrivateKeyPEM() }
+    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (a debug build takes seconds to make one, on a thread every test shares): one set serves every test.
+    static let keys: [String] = (1...6).map { fixtureKey($0) }
+
+    /// `Tests/Fixtures/rsa/test-key-<number>.pem` (this file is `Tests/AppleIDProviderTests/ProviderHarness.swift`).
+    static func fixtureKey(_ number: Int) -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/rsa/test-key-\(number).pem")
+        // Fixtures are part of the repository; a missing one is a broken checkout, not a test result.
+        guard let pem = try? String(contentsOf: url, encoding: .utf8) else { preconditionFailure("missing fixture \(url.path)") }
+        return pem
+    }
 
     let provider: AppleIDProvider
     let clock: ManualClock

@@ -4,6 +4,7 @@ import AppleIDProtocol
 import AppleIDProvider
 import Foundation
 import SQLKit
+import ServerTestSupport
 import Testing
 
 @testable import AppleIDStore
@@ -13,7 +14,8 @@ import Testing
 @Suite("Reset to the seeded state")
 struct SeedResetTests {
     static let now = Date(timeIntervalSince1970: 1_795_240_800)
-    static let signingKeys: [String] = (0..<2).compactMap { _ in try? GeneratingSigningKeyFactory().makePrivateKeyPEM() }
+    /// The fixture keys: a debug build takes seconds to make an RSA key, on a thread every test shares.
+    static let signingKeys = Array(Fixtures.signingKeys.prefix(2))
 
     /// A development-mode engine on `store`, seeded as a first start seeds, with the seeded state recorded.
     static func seeded(_ store: any ProviderStore & RequestLogStore) async throws -> (AppleIDProvider, ManualClock, DemoFacts, String) {

@@ -10,8 +10,14 @@ import Logging
 /// that only the file can make identities equal), a fixed clock, development mode on unless told.
 enum DeclarationHarness {
     static let now = Date(timeIntervalSince1970: 1_795_240_800)
-    /// RSA key generation is slow; one set of keys (the active one and the next) serves every engine.
-    static let signingKeys: [String] = (0..<4).compactMap { _ in try? GeneratingSigningKeyFactory().makePrivateKeyPEM() }
+    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (a debug build takes seconds to make one, on a thread every test shares): one set serves every engine.
+    static let signingKeys: [String] = (1...4).map { number in
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/rsa/test-key-\(number).pem")
+        // Fixtures are part of the repository; a missing one is a broken checkout, not a test result.
+        guard let pem = try? String(contentsOf: url, encoding: .utf8) else { preconditionFailure("missing fixture \(url.path)") }
+        return pem
+    }
 
     static func freshProvider(random seed: String = UUID().uuidString, developmentMode: Bool = true) async throws -> AppleIDProvider {
         var configuration = ProviderConfiguration(issuer: "https://id.example.com")

@@ -40,7 +40,7 @@ struct OrderConfirmationMailTests {
             #expect(page.status == .ok)
             #expect(page.text.contains("Orange Sunrise is being squeezed"))
 
-            let delivered = try #require(try await mail.relay.waitForMail(.address(relayAddress), timeout: .seconds(30)).first)
+            let delivered = try #require(try await mail.relay.waitForMail(.address(relayAddress), timeout: .seconds(240)).first)
             #expect(delivered.message.direction == .forward)
             #expect(delivered.delivery.state == .mailbox)
             #expect(delivered.message.originalSender == OrderMailSettings.defaultSender)
@@ -107,13 +107,13 @@ struct OrderConfirmationMailTests {
         try await withJuiceSendingMail { juice, mail in
             let relayAddress = try await Self.signInHidden(juice)
             _ = try await Self.order(juice)
-            let confirmation = try #require(try await mail.relay.waitForMail(.address(relayAddress), timeout: .seconds(30)).first)
+            let confirmation = try #require(try await mail.relay.waitForMail(.address(relayAddress), timeout: .seconds(240)).first)
             let rewrittenSender = try #require(confirmation.message.from.split(separator: "<").last?.dropLast()).description
 
             let realAddress = juice.apple.defaultUser.email
             let reply = Array(
                 "From: Emma <\(realAddress)>\r\nTo: <\(rewrittenSender)>\r\nSubject: Re: Your Juice order\r\n\r\nMore ice, please.\r\n".utf8)
-            let user = SMTPClient(host: "127.0.0.1", port: mail.smtpPort, hostname: "mail.example.com", timeout: .seconds(30))
+            let user = SMTPClient(host: "127.0.0.1", port: mail.smtpPort, hostname: "mail.example.com", timeout: .seconds(240))
             #expect(await user.send(from: realAddress, to: rewrittenSender, source: reply) == .sent)
 
             // Without a smarthost the relay holds mail to outside addresses for the admin API: what

@@ -71,10 +71,15 @@ enum VerifierSupport {
 
     // MARK: Keys and tokens
 
-    /// Generated once per test process (RSA key generation is slow in debug builds).
-    static let key1 = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
-    static let key2 = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
-    static let attackerKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (a debug build takes seconds to make one, on a thread every test shares).
+    static let key1 = fixtureKey(1)
+    static let key2 = fixtureKey(2)
+    static let attackerKey = fixtureKey(3)
+
+    static func fixtureKey(_ number: Int) -> _RSA.Signing.PrivateKey {
+        // Fixtures are part of the repository; a missing or broken one is a broken checkout, not a test result.
+        try! _RSA.Signing.PrivateKey(pemRepresentation: try! vectorText("rsa/test-key-\(number).pem"))
+    }
 
     /// The public JWK of an RSA key, as Apple publishes it.
     static func jwk(_ key: _RSA.Signing.PublicKey, kid: String) -> [String: Any] {

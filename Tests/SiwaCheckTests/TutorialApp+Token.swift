@@ -63,7 +63,7 @@ extension TutorialApp {
     func expectedIssuer() async throws -> String {
         guard flaw == .issuerFromDiscovery else { return settings.server }
         let url = settings.server + "/.well-known/openid-configuration?client_id=" + settings.clientID
-        let answer = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        let answer = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(240))
         let document = try JSONDecoder().decode(DiscoveryDocument.self, from: Data(buffer: try await answer.body.collect(upTo: 1 << 20)))
         return document.issuer
     }
@@ -76,7 +76,7 @@ extension TutorialApp {
             try await keys.add(jwksJSON: cached)
             return keys
         }
-        let jwks = try await HTTPClient.shared.execute(HTTPClientRequest(url: settings.server + "/auth/keys"), timeout: .seconds(30))
+        let jwks = try await HTTPClient.shared.execute(HTTPClientRequest(url: settings.server + "/auth/keys"), timeout: .seconds(240))
         let json = String(buffer: try await jwks.body.collect(upTo: 1 << 20))
         if flaw == .keysCachedForever { cachedKeySet.withLock { $0 = json } }
         try await keys.add(jwksJSON: json)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -11,15 +12,22 @@ final class SiwaServer {
     let directory: URL
     let port: Int
     private let process: Process
+    private let stopped = Mutex(false)
 
     /// Starts the server and returns once it listens (its banner is written then). The wait is on a
     /// thread of its own (``SiwaFixtures/offThePool(_:)``): a debug server takes seconds to start.
     init() async throws {
+        await SiwaServerSlots.shared.acquire()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-serve-\(UUID().uuidString)")
         let port = try Self.freePort()
         self.directory = directory
         self.port = port
-        process = try await SiwaFixtures.offThePool { try Self.launch(port: port, directory: directory) }
+        do {
+            process = try await SiwaFixtures.offThePool { try Self.launch(port: port, directory: directory) }
+        } catch {
+            SiwaServerSlots.shared.release()
+            throw error
+        }
     }
 
     private static func launch(port: Int, directory: URL) throws -> Process {
@@ -50,10 +58,17 @@ final class SiwaServer {
     deinit { stop() }
 
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        let first = stopped.withLock { wasStopped in
+            defer { wasStopped = true }
+            return !wasStopped
+        }
+        guard first else { return }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: directory)
+        SiwaServerSlots.shared.release()
     }
 
     /// Runs `siwa` with `arguments` and this server's `--data-dir`.
@@ -81,5 +96,48 @@ final class SiwaServer {
     struct CLIFailure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
+    }
+}
+
+/// How many of the tests' `siwa serve` processes run at once: one. A debug server spends about 7 s of
+/// CPU in its first seconds (its signing keys, the button gallery drawn ahead); several starting
+/// together would take both cores from every other test of the run for half a minute, past the
+/// deadlines of their in-process servers. A test waits here for its turn.
+final class SiwaServerSlots: Sendable {
+    static let shared = SiwaServerSlots(limit: 1)
+
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(limit: Int) { state = Mutex(State(free: limit)) }
+
+    func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { state in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    /// Hands the slot to the longest-waiting test, or frees it.
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }

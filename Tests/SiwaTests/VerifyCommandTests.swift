@@ -9,7 +9,11 @@ import _CryptoExtras
 @Suite("siwa verify reads the token from an argument, standard input or a file")
 struct VerifyCommandTests {
     static let now = 1_700_000_000
-    static let key = try! _RSA.Signing.PrivateKey(keySize: .bits2048)  // generated once; a test fixture
+    /// `Tests/Fixtures/rsa/test-key-1.pem`: a debug build takes seconds to make an RSA key, on a thread every test shares.
+    static let key = try! _RSA.Signing.PrivateKey(
+        pemRepresentation: String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/rsa/test-key-1.pem"), encoding: .utf8))
 
     /// A fresh directory with `jwks.json` and `token.jwt` (ending in a newline, as `echo` writes it).
     struct Fixture {
