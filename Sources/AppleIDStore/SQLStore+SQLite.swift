@@ -22,14 +22,15 @@ extension SQLStore {
     /// writer writes) for plain `SELECT`s; an in-memory database exists per connection, so it has the
     /// writer only. `busy_timeout` bounds the wait when another process (say, a CLI reading the file)
     /// holds a lock. A file database's log is checkpointed on one more connection
-    /// (``SQLiteWALCheckpointer``), never inside a commit.
+    /// (``SQLiteWALCheckpointer``), never inside a commit, unless `checkpoints` is
+    /// ``SQLiteCheckpoints/inCommit`` (SQLite's own way, for comparison).
     ///
     /// Call the returned `shutdown` once the store is no longer used: it closes the connections, then
     /// stops the thread pools.
     ///
     /// With a `sealer`, signing keys are sealed at rest and any written earlier without one are sealed now.
     public static func sqlite(
-        path: String, logger: Logger, sealer: SecretSealer? = nil
+        path: String, logger: Logger, sealer: SecretSealer? = nil, checkpoints: SQLiteCheckpoints = .offTheWriter
     ) async throws -> (store: SQLStore, shutdown: SQLStoreShutdown) {
         let isFile = path != sqliteMemoryPath
         var opened = path
@@ -54,6 +55,8 @@ extension SQLStore {
                     try await reader.raw("PRAGMA query_only = ON").run()
                     readers.append(reader)
                 }
+            }
+            if isFile, checkpoints == .offTheWriter {
                 // Commits no longer run SQLite's automatic checkpoint; this connection does.
                 let checkpointConnection = try await resources.open(opened, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
                 // A connection sees the log once it has read the database.

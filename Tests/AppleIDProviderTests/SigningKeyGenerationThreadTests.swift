@@ -13,7 +13,8 @@ import Testing
 /// Swift's pool. The ring makes its keys on a Dispatch thread.
 @Suite("Signing key ring: keys are made off Swift's pool")
 struct SigningKeyGenerationThreadTests {
-    /// Hands out fixture keys, each only once the test lets it go; says when one is asked for.
+    /// Hands out fixture keys, each only once the test lets it go; says when one is asked for. It waits
+    /// rather than computes, so the other suites of the run keep the cores meanwhile.
     final class HeldKeyFactory: SigningKeyFactory {
         let fixed = FixedSigningKeyFactory(pems: ProviderHarness.keys)
         let release = DispatchSemaphore(value: 0)

@@ -94,4 +94,25 @@ struct SQLiteWALCheckpointerTests {
             #expect(count == written)
         }
     }
+
+    @Test("in-commit (SQLite's own way, for comparison): no checkpointer, and the commits keep the log near 1,000 pages")
+    func inCommitCheckpoints() async throws {
+        try await TemporaryDirectory.with { directory in
+            let path = directory.appendingPathComponent("store.sqlite").path
+            let (store, shutdown) = try await SQLStore.sqlite(path: path, logger: Logger(label: "test"), checkpoints: .inCommit)
+            do {
+                let connections = try #require(store.connections as? SQLiteConnections)
+                #expect(connections.checkpointer == nil)
+                let writer = try #require(connections.writer.raw as? SQLiteSerialConnection)
+                try await writer.raw("CREATE TABLE filler (body BLOB NOT NULL)").run()
+                // 750 rows of 16 KB: 3,000 pages and more, three times SQLite's threshold.
+                for _ in 0..<750 { try await writer.raw("INSERT INTO filler (body) VALUES (randomblob(16384))").run() }
+                #expect(try Self.fileSize(path + "-wal") < 2 * Int(SQLiteWALCheckpointer.threshold) * 4096)
+            } catch {
+                try? await shutdown()
+                throw error
+            }
+            try await shutdown()
+        }
+    }
 }

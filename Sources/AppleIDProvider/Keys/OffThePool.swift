@@ -1,13 +1,16 @@
-import Dispatch
+import Foundation
 
 /// Work with no suspension point that takes long (making an RSA key: about 130 ms, seconds in a debug
-/// build), run on a Dispatch thread and awaited. In `siwa serve` Swift's global executor is NIO's event
-/// loops, and such work there would hold every connection of its loop; elsewhere it would hold one of
-/// the few threads of Swift's pool.
+/// build), run on a thread of its own and awaited. In `siwa serve` Swift's global executor is NIO's
+/// event loops, and such work there would hold every connection of its loop; elsewhere it would hold
+/// one of the few threads of Swift's pool. Not `DispatchQueue.global()`: on Linux Swift's pool is
+/// Dispatch's default root queue, one thread per core, so work sent there still takes a thread of it.
 enum OffThePool {
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.name = "siwa.off-the-pool"
+            thread.start()
         }
     }
 }

@@ -50,14 +50,20 @@ public enum ServerBootstrap {
         } catch let error as CocoaError {
             throw StartupError.dataDirectory(directory.path, "cannot be used: \(error.localizedDescription)")
         }
+        let checkpoints = try SQLiteCheckpointSwitch.checkpoints(environment: ProcessInfo.processInfo.environment)
         let registry = PrometheusCollectorRegistry()
         let (store, shutdownStore) =
             if let url = settings.databaseURL {
                 try await SQLStore.postgres(
                     url: url, pool: settings.databasePool, logger: logger, sealer: sealer, metrics: PrometheusMetricsFactory(registry: registry))
             } else {
-                try await SQLStore.sqlite(path: databaseFile.path, logger: logger, sealer: sealer)
+                try await SQLStore.sqlite(path: databaseFile.path, logger: logger, sealer: sealer, checkpoints: checkpoints)
             }
+        if settings.databaseURL == nil, checkpoints == .inCommit {
+            logger.notice(
+                "SQLite's log is checkpointed inside commits (\(SQLiteCheckpointSwitch.environmentVariable)=in-commit)",
+                metadata: ["sqlite_checkpoints": "\(checkpoints.rawValue)"])
+        }
         do {
             var configuration = ProviderConfiguration(issuer: settings.resolvedIssuer)
             configuration.appleAsOf = settings.appleAsOf
