@@ -12,7 +12,7 @@ struct ButtonRendererExecutorTests {
     /// task on the global executor still runs, and then lets them go. With the renderers on the
     /// global executor every thread of the pool is held, nothing else runs until the holds give up,
     /// and the test fails by the holds that gave up. The holds wait long (5 minutes): the other
-    /// suites keep the pool busy (a debug RSA key generation takes seconds), and the task may wait
+    /// suites keep the pool busy (a run starts every test at once on 2 cores), and the task may wait
     /// its turn behind theirs; that is a wait, not a failure.
     @Test("every renderer held mid-render at once, a task on the global executor still runs")
     func heldRendersLeaveThePoolFree() async throws {

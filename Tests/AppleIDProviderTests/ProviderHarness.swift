@@ -11,7 +11,7 @@ import Logging
 /// each with one web client.
 struct ProviderHarness {
     static let now = Date(timeIntervalSince1970: 1_795_240_800)
-    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (a debug build takes seconds to make one, on a thread every test shares): one set serves every test.
+    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (made at run time, each took a thread every test shares): one set serves every test.
     static let keys: [String] = (1...6).map { fixtureKey($0) }
 
     /// `Tests/Fixtures/rsa/test-key-<number>.pem` (this file is `Tests/AppleIDProviderTests/ProviderHarness.swift`).

@@ -7,7 +7,7 @@ import RS256Signing
 import Synchronization
 import Testing
 
-/// Making an RSA key is seconds of CPU in a debug build and about 130 ms in a release one, with no
+/// Making an RSA key takes about 130 ms of CPU in a release build, more in a debug one, with no
 /// suspension point. In `siwa serve` Swift's global executor is the event loops: a key made there
 /// (start-up, a rotation) holds every connection of its loop meanwhile; elsewhere it holds a thread of
 /// Swift's pool. The ring makes its keys on a Dispatch thread.

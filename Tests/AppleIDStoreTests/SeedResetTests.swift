@@ -14,7 +14,7 @@ import Testing
 @Suite("Reset to the seeded state")
 struct SeedResetTests {
     static let now = Date(timeIntervalSince1970: 1_795_240_800)
-    /// The fixture keys: a debug build takes seconds to make an RSA key, on a thread every test shares.
+    /// The fixture keys: made at run time, each RSA key took a thread every test shares.
     static let signingKeys = Array(Fixtures.signingKeys.prefix(2))
 
     /// A development-mode engine on `store`, seeded as a first start seeds, with the seeded state recorded.

@@ -10,7 +10,7 @@ import Logging
 /// that only the file can make identities equal), a fixed clock, development mode on unless told.
 enum DeclarationHarness {
     static let now = Date(timeIntervalSince1970: 1_795_240_800)
-    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (a debug build takes seconds to make one, on a thread every test shares): one set serves every engine.
+    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (made at run time, each took a thread every test shares): one set serves every engine.
     static let signingKeys: [String] = (1...4).map { number in
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/rsa/test-key-\(number).pem")

@@ -71,7 +71,7 @@ enum VerifierSupport {
 
     // MARK: Keys and tokens
 
-    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (a debug build takes seconds to make one, on a thread every test shares).
+    /// RSA-2048 keys made once with openssl and kept in `Tests/Fixtures/rsa` (made at run time, each took a thread every test shares).
     static let key1 = fixtureKey(1)
     static let key2 = fixtureKey(2)
     static let attackerKey = fixtureKey(3)

@@ -15,7 +15,7 @@ final class SiwaServer {
     private let stopped = Mutex(false)
 
     /// Starts the server and returns once it listens (its banner is written then). The wait is on a
-    /// thread of its own (``SiwaFixtures/offThePool(_:)``): a debug server takes seconds to start.
+    /// thread of its own (``SiwaFixtures/offThePool(_:)``): a debug server takes about a second to start.
     init() async throws {
         await SiwaServerSlots.shared.acquire()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-serve-\(UUID().uuidString)")

@@ -9,7 +9,7 @@ import _CryptoExtras
 @Suite("siwa verify reads the token from an argument, standard input or a file")
 struct VerifyCommandTests {
     static let now = 1_700_000_000
-    /// `Tests/Fixtures/rsa/test-key-1.pem`: a debug build takes seconds to make an RSA key, on a thread every test shares.
+    /// `Tests/Fixtures/rsa/test-key-1.pem`: made at run time, the key took a thread every test shares.
     static let key = try! _RSA.Signing.PrivateKey(
         pemRepresentation: String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

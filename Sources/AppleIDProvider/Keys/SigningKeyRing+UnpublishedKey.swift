@@ -18,7 +18,7 @@ extension SigningKeyRing {
     }
 
     /// Makes the unpublished key now, unless made already, off Swift's pool (``OffThePool``): arming the fault pays
-    /// for it (an RSA key takes seconds in a debug build), not the token request it spoils, whose app
+    /// for it (an RSA key: about 130 ms, longer in a debug build), not the token request it spoils, whose app
     /// may give up first, and no thread of Swift's pool waits meanwhile.
     package func prepareUnpublishedKey() async throws {
         guard unpublishedKey.withLock({ $0 == nil }) else { return }
